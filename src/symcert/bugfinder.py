@@ -1,0 +1,186 @@
+"""The bug finder: status messages, `find_bugs`, `has_bug` (seed 000, Figs. 8–10), and witnesses.
+
+`find_bugs(p)` maps `display` over `run([⟨true, id, p⟩])`: `BugFound` for a stuck state (its next
+statement is `fail`, Fig. 9), `Pending` for any other state, `Finished` forever once the stream
+is exhausted (W-T3.7). A BugFound is only a *candidate* until `witness` turns its model into a
+concrete input and `replay` runs the concrete interpreter from that input to the same stuck
+state; a disagreement there is an engine bug (W-T3.5 at run time) and raises `ReplayMismatch`.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from itertools import islice
+from typing import Iterator, Union
+
+import icontract
+
+from symcert.concrete import Env, State, head, run_concrete
+from symcert.explore import RunStats, Strategy, run
+from symcert.lemmas import (
+    CONTRACTS,
+    find_bugs_terminates_soundly,
+    find_bugs_valid,
+    replay_reaches_bug,
+    stuck_means_fail,
+)
+from symcert.solver import Sat, Solver
+from symcert.symbolic import SymState, initial
+from symcert.syntax import Assert, Fail, Stmt
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A state was explored and is not an error state."""
+
+    state: SymState
+
+
+@dataclass(frozen=True, slots=True)
+class BugFound:
+    """A stuck state was reached; valid whenever its path condition is satisfiable (W-D3.2)."""
+
+    state: SymState
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """Exploration is exhaustive: every reachable state has been reported."""
+
+
+Status = Union[Pending, BugFound, Finished]
+
+
+class Answer(enum.Enum):
+    """The verdict of `has_bug` (Fig. 10), with UNKNOWN for a budget that ran out."""
+
+    YES = "yes"
+    NO = "no"
+    UNKNOWN = "unknown"
+
+
+class ReplayMismatch(Exception):
+    """The concrete interpreter disagrees with a reported bug: the engine is wrong."""
+
+
+@icontract.ensure(stuck_means_fail, "W-F9 stuck means fail", enabled=CONTRACTS)
+def is_stuck(p: Stmt) -> bool:
+    """Whether a state about to run `p` is an error state: its next statement is `fail` (Fig. 9).
+
+    :param p: the program counter of the state.
+    """
+    return isinstance(head(p), Fail)
+
+
+def display(s: SymState | None) -> Status:
+    """The status message for one element of the state stream (Fig. 8)."""
+    if s is None:
+        return Finished()
+    return BugFound(s) if is_stuck(s.prog) else Pending(s)
+
+
+def find_bugs(
+    p: Stmt,
+    strategy: Strategy = Strategy.BFS,
+    solver: Solver | None = None,
+    stats: RunStats | None = None,
+) -> Iterator[Status]:
+    """The stream of status messages for program `p` (Fig. 8): infinite, `Finished` at the end.
+
+    :param p: the program.
+    :param strategy: the search order of the underlying `run`.
+    :param solver: prunes UNSAT states; None explores the unpruned symbolic semantics.
+    :param stats: counters updated as the stream advances.
+    """
+    for s in run([initial(p)], strategy, solver, stats):
+        yield display(s)
+
+
+@icontract.ensure(lambda n, result: len(result) == n, enabled=CONTRACTS)
+@icontract.ensure(find_bugs_terminates_soundly, "W-T3.7 sound termination of the bug finder",
+                  enabled=CONTRACTS)
+@icontract.ensure(find_bugs_valid, "W-T3.5 relatively sound bug discovery", enabled=CONTRACTS)
+def find_bugs_n(
+    p: Stmt, n: int, strategy: Strategy = Strategy.BFS, solver: Solver | None = None
+) -> list[Status]:
+    """The first `n` status messages of `find_bugs(p)`, eagerly.
+
+    :param p: the program.
+    :param n: how many messages to take.
+    """
+    return list(islice(find_bugs(p, strategy, solver), n))
+
+
+@dataclass(frozen=True)
+class Witness:
+    """A confirmed bug: the input that triggers it and the concrete run's final state."""
+
+    bug: SymState
+    input: Env
+    final: State
+
+    @property
+    def failing(self) -> Fail:
+        """The `fail` statement reached (its `origin` is the failed `assert`, if any)."""
+        failing = head(self.bug.prog)
+        assert isinstance(failing, Fail)
+        return failing
+
+    def describe(self) -> str:
+        """`assertion `c` fails` or `fail reached`."""
+        origin = self.failing.origin
+        if isinstance(origin, Assert):
+            return f"assertion `{origin.cond}` fails"
+        return "`fail` reached"
+
+
+@icontract.ensure(replay_reaches_bug, "W-T3.5 relatively sound bug discovery (replay)",
+                  enabled=CONTRACTS)
+def replay(p: Stmt, bug_state: SymState, input_env: Env) -> State:
+    """Run `p` concretely from `input_env` for as many steps as the symbolic path to the bug.
+
+    :param p: the program.
+    :param bug_state: the stuck symbolic state reported by `find_bugs`.
+    :param input_env: the concrete input taken from a model of the bug's path condition.
+    """
+    return run_concrete(State(input_env, p), bug_state.depth)
+
+
+def witness(p: Stmt, bug: BugFound, solver: Solver) -> Witness | None:
+    """Confirm a BugFound by a model of its path condition and a concrete replay.
+
+    :return: the witness, or None when the solver cannot decide the path condition (UNKNOWN).
+    :raises ReplayMismatch: when the replay does not reach the same stuck state: an engine bug.
+    """
+    model = bug.state.model
+    if model is None:
+        answer, model = solver.check(bug.state.pc)
+        if answer is not Sat.SAT or model is None:
+            return None
+    final = replay(p, bug.state, model)
+    if not (final.steps == bug.state.depth and final.prog == bug.state.prog
+            and is_stuck(final.prog)):
+        raise ReplayMismatch(
+            f"input {model} reaches `{head(final.prog)}` after {final.steps} steps, but the "
+            f"symbolic state at depth {bug.state.depth} is stuck at `fail`"
+        )
+    return Witness(bug.state, model, final)
+
+
+def has_bug(p: Stmt, max_states: int, solver: Solver | None = None) -> Answer:
+    """T-sound bug detection (Fig. 10): YES only for a replayed bug, NO only when exhaustive.
+
+    :param p: the program.
+    :param max_states: the exploration budget; when it runs out the answer is UNKNOWN.
+    """
+    solver = solver if solver is not None else Solver()
+    undecided = False
+    for status in islice(find_bugs(p, Strategy.BFS, solver), max_states + 1):
+        if isinstance(status, Finished):
+            return Answer.UNKNOWN if undecided else Answer.NO
+        if isinstance(status, BugFound):
+            if witness(p, status, solver) is not None:
+                return Answer.YES
+            undecided = True
+    return Answer.UNKNOWN

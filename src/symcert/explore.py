@@ -1,0 +1,180 @@
+"""The symbolic executor: `expand` (seed 000, Fig. 7) and the state stream `run` (Fig. 6).
+
+`run(l)` yields the states of a worklist, breadth-first by default (the paper's order, which
+W-L3.1 needs) or depth-first on request, then `None` forever once the worklist is empty
+(W-T3.3). It is a loop over a deque, never a recursion, so memory is the frontier. Given a
+solver, it prunes a successor whose path condition is UNSAT; UNKNOWN keeps it (M-S1). A
+successor whose new conjunct already holds under its parent's model needs no solver call.
+`run_n` is its eager twin, on which the stream lemmas are stated.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import deque
+from dataclasses import dataclass
+from itertools import islice
+from typing import Iterable, Iterator
+
+import icontract
+
+from symcert.concrete import beval
+from symcert.lemmas import (
+    CONTRACTS,
+    expand_complete,
+    expand_monotone,
+    expand_sound,
+    run_reachable_from,
+    run_terminates_soundly,
+)
+from symcert.solver import Sat, Solver
+from symcert.symbolic import PathCondition, Store, SymState, sym_beval, sym_update
+from symcert.syntax import Assert, Assign, Bool, Fail, If, Seq, Skip, Stmt, While
+from symcert.terms import negate
+
+
+class Strategy(enum.Enum):
+    """Which frontier state `run` expands next."""
+
+    BFS = "bfs"
+    DFS = "dfs"
+
+
+@dataclass
+class RunStats:
+    """Counters a caller can watch while the stream runs."""
+
+    yielded: int = 0
+    frontier: int = 0
+    pruned: int = 0
+    unknown: int = 0
+    model_reuse: int = 0
+
+
+@icontract.ensure(expand_sound, "W-T3.1 correct expansion", enabled=CONTRACTS)
+@icontract.ensure(expand_complete, "W-T3.1 correct expansion", enabled=CONTRACTS)
+@icontract.ensure(expand_monotone, "W-L2.2 monotone path conditions", enabled=CONTRACTS)
+def expand(state: SymState) -> list[SymState]:
+    """The successors of a symbolic state under `→sym` (Fig. 7).
+
+    :param state: the state `⟨φ, S, p⟩` to step.
+    :return: zero, one or two successor states, each one step deeper.
+    """
+    return _expand(state.pc, state.store, state.prog, state.depth + 1)
+
+
+def _expand(phi: PathCondition, store: Store, p: Stmt, depth: int) -> list[SymState]:
+    match p:
+        case Skip() | Fail():
+            return []
+        case Seq(Skip(), q):
+            return [SymState(phi, store, q, depth)]
+        case Assign(x, e):
+            return [SymState(phi, sym_update(store, x, e), Skip(), depth)]
+        case Seq(p1, q):
+            return [SymState(t.pc, t.store, Seq(t.prog, q), depth)
+                    for t in _expand(phi, store, p1, depth)]
+        case While(b, body):
+            cond = sym_beval(store, b)
+            return [SymState(phi.extend(cond), store, Seq(body, p), depth),
+                    SymState(phi.extend(negate(cond)), store, Skip(), depth)]
+        case If(b, p1, p2):
+            cond = sym_beval(store, b)
+            return [SymState(phi.extend(cond), store, p1, depth),
+                    SymState(phi.extend(negate(cond)), store, p2, depth)]
+        case Assert(b):
+            cond = sym_beval(store, b)
+            return [SymState(phi.extend(cond), store, Skip(), depth),
+                    SymState(phi.extend(negate(cond)), store, Fail(p.pos, p), depth)]
+    raise TypeError(f"not a statement: {p!r}")
+
+
+def _feasible(child: SymState, parent: SymState, solver: Solver,
+              stats: RunStats) -> SymState | None:
+    """The child with a model if its path condition may be satisfiable, None if UNSAT."""
+    if child.pc is parent.pc:
+        return _with_model(child, parent)
+    new = child.pc.last
+    assert new is not None
+    if isinstance(new, Bool):
+        return _with_model(child, parent) if new.value else None
+    if parent.model is not None and beval(parent.model, new):
+        stats.model_reuse += 1
+        return _with_model(child, parent)
+    answer, model = solver.check(child.pc)
+    if answer is Sat.UNSAT:
+        return None
+    if answer is Sat.UNKNOWN:
+        stats.unknown += 1
+    return SymState(child.pc, child.store, child.prog, child.depth, model)
+
+
+def _with_model(child: SymState, parent: SymState) -> SymState:
+    return SymState(child.pc, child.store, child.prog, child.depth, parent.model)
+
+
+def _initial_check(state: SymState, solver: Solver) -> SymState | None:
+    if state.model is not None:
+        return state
+    answer, model = solver.check(state.pc)
+    if answer is Sat.UNSAT:
+        return None
+    return SymState(state.pc, state.store, state.prog, state.depth, model)
+
+
+def run(
+    l: Iterable[SymState],
+    strategy: Strategy = Strategy.BFS,
+    solver: Solver | None = None,
+    stats: RunStats | None = None,
+) -> Iterator[SymState | None]:
+    """The stream of states reachable from the worklist `l` (Fig. 6), then None forever.
+
+    :param l: the initial worklist.
+    :param strategy: BFS (a FIFO queue, as in the paper) or DFS (a stack).
+    :param solver: prunes UNSAT successors when given; without it, nothing is pruned.
+    :param stats: counters updated as the stream advances.
+    """
+    stats = stats if stats is not None else RunStats()
+    frontier: deque[SymState] = deque()
+    for s in l:
+        checked = _initial_check(s, solver) if solver is not None else s
+        if checked is not None:
+            frontier.append(checked)
+        else:
+            stats.pruned += 1
+    take = frontier.popleft if strategy is Strategy.BFS else frontier.pop
+    while frontier:
+        state = take()
+        stats.yielded += 1
+        stats.frontier = len(frontier)
+        yield state
+        children = expand(state)
+        if strategy is Strategy.DFS:
+            children.reverse()
+        for child in children:
+            kept = _feasible(child, state, solver, stats) if solver is not None else child
+            if kept is None:
+                stats.pruned += 1
+            else:
+                frontier.append(kept)
+    stats.frontier = 0
+    while True:
+        yield None
+
+
+@icontract.ensure(lambda n, result: len(result) == n, enabled=CONTRACTS)
+@icontract.ensure(run_terminates_soundly, "W-T3.3 sound termination of SE", enabled=CONTRACTS)
+@icontract.ensure(run_reachable_from, "W-T3.2 relative soundness of SE", enabled=CONTRACTS)
+def run_n(
+    l: list[SymState],
+    n: int,
+    strategy: Strategy = Strategy.BFS,
+    solver: Solver | None = None,
+) -> list[SymState | None]:
+    """The first `n` elements of `run(l)`, eagerly: the twin the stream lemmas are stated on.
+
+    :param l: the initial worklist.
+    :param n: how many elements to take.
+    """
+    return list(islice(run(l, strategy, solver), n))

@@ -1,0 +1,257 @@
+# crosshair: off
+"""IMP source text to AST (seed 000, Fig. 1), with errors that point at the spot.
+
+The LALR parser applies its callbacks while it reduces, so no parse tree is built and no
+recursion happens in the parser itself, however deep the input nests. Nesting deeper than
+`MAX_DEPTH` is rejected with a ParseError, since every later pass recurses over expressions.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from symcert.errors import ParseError
+from symcert.syntax import (
+    Add,
+    AExpr,
+    And,
+    Assert,
+    Assign,
+    BExpr,
+    Bool,
+    Cmp,
+    Fail,
+    If,
+    Int,
+    Neg,
+    Not,
+    Or,
+    Pos,
+    Seq,
+    Skip,
+    Stmt,
+    Sub,
+    Var,
+    While,
+    seq_of,
+)
+
+MAX_DEPTH = 10_000
+MAX_DIGITS = 100_000
+
+sys.set_int_max_str_digits(max(MAX_DIGITS, sys.get_int_max_str_digits()))
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 8 * MAX_DEPTH))
+
+
+def _at(children: list[Any]) -> Pos | None:
+    """The position of the first child: a keyword token or a node."""
+    first = children[0]
+    return _tpos(first) if isinstance(first, Token) else first.pos
+
+
+def _tpos(tok: Token) -> Pos:
+    return Pos(tok.line or 0, tok.column or 0)
+
+
+class _Build(Transformer[Token, Stmt]):
+    """Builds AST nodes during the LALR reductions; remembers which literals were parenthesized."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parenthesized: set[int] = set()
+
+    def start(self, c: list[Any]) -> Stmt:
+        return c[0]
+
+    def seq(self, c: list[Stmt]) -> Stmt:
+        return seq_of(c)
+
+    def skip(self, c: list[Any]) -> Stmt:
+        return Skip(_at(c))
+
+    def fail(self, c: list[Any]) -> Stmt:
+        return Fail(_at(c))
+
+    def assert_(self, c: list[Any]) -> Stmt:
+        return Assert(c[1], _at(c))
+
+    def assign(self, c: list[Any]) -> Stmt:
+        return Assign(str(c[0]), c[1], _at(c))
+
+    def if_(self, c: list[Any]) -> Stmt:
+        return If(c[1], c[2], c[3], _at(c))
+
+    def while_(self, c: list[Any]) -> Stmt:
+        return While(c[1], c[2], _at(c))
+
+    def or_(self, c: list[BExpr]) -> BExpr:
+        result = c[0]
+        for r in c[1:]:
+            result = Or(result, r, result.pos)
+        return result
+
+    def and_(self, c: list[BExpr]) -> BExpr:
+        result = c[0]
+        for r in c[1:]:
+            result = And(result, r, result.pos)
+        return result
+
+    def not_(self, c: list[BExpr]) -> BExpr:
+        return Not(c[1], _at(c))
+
+    def true(self, c: list[Any]) -> BExpr:
+        return Bool(True, _at(c))
+
+    def false(self, c: list[Any]) -> BExpr:
+        return Bool(False, _at(c))
+
+    def compare(self, c: list[Any]) -> BExpr:
+        return Cmp(str(c[1]), c[0], c[2], _at(c))
+
+    def arith(self, c: list[Any]) -> AExpr:
+        result = c[0]
+        for i in range(1, len(c), 2):
+            op, right = c[i], c[i + 1]
+            pos = _tpos(op)
+            result = Add(result, right, pos) if op == "+" else Sub(result, right, pos)
+        return result
+
+    def neg(self, c: list[Any]) -> AExpr:
+        operand = c[1]
+        if isinstance(operand, Int) and id(operand) not in self.parenthesized:
+            return Int(-operand.value, _at(c))
+        return Neg(operand, _at(c))
+
+    def int_(self, c: list[Token]) -> AExpr:
+        return Int(int(c[0]), _tpos(c[0]))
+
+    def var(self, c: list[Token]) -> AExpr:
+        return Var(str(c[0]), _tpos(c[0]))
+
+    def paren(self, c: list[AExpr]) -> AExpr:
+        self.parenthesized.add(id(c[0]))
+        return c[0]
+
+
+_BUILD = _Build()
+_GRAMMAR = Lark.open(
+    "grammar.lark",
+    rel_to=__file__,
+    parser="lalr",
+    strict=True,
+    maybe_placeholders=False,
+    transformer=_BUILD,
+)
+
+_FRIENDLY = {
+    "NAME": "a variable",
+    "INT": "an integer",
+    "CMP_OP": "a comparison",
+    "ADD_OP": "`+` or `-`",
+    "$END": "end of input",
+}
+
+
+def _expected(names: set[str]) -> str:
+    shown = set()
+    for name in names:
+        if name in _FRIENDLY:
+            shown.add(_FRIENDLY[name])
+            continue
+        pattern = _GRAMMAR.get_terminal(name).pattern
+        shown.add(f"`{pattern.value}`" if pattern.type == "str" else name)
+    return ", ".join(sorted(shown))
+
+
+def _error(text: str, filename: str, line: int, column: int, message: str) -> ParseError:
+    lines = text.split("\n")
+    source_line = lines[line - 1] if 0 < line <= len(lines) else ""
+    return ParseError(filename, line, column, message, source_line.rstrip("\r"))
+
+
+def _translate(err: UnexpectedInput, text: str, filename: str) -> ParseError:
+    """Turn lark's exception into a ParseError with a message a user can act on."""
+    if not text.strip():
+        return _error(text, filename, 1, 1, "empty program; expected a statement")
+    if isinstance(err, UnexpectedCharacters):
+        ch = text[err.pos_in_stream]
+        message = f"unexpected character `{ch}`"
+        if ch in "*/%":
+            message += f" (`{ch}` is not supported yet)"
+        return _error(text, filename, err.line, err.column, message)
+    assert isinstance(err, (UnexpectedToken, UnexpectedEOF))
+    expected = set(err.expected)
+    if isinstance(err, UnexpectedToken) and err.interactive_parser is not None:
+        expected = set(err.interactive_parser.accepts())
+    token = err.token if isinstance(err, UnexpectedToken) else None
+    if token is None or token.type == "$END":
+        lines = text.split("\n")
+        line, column, found = len(lines), len(lines[-1]) + 1, "end of input"
+        offset = len(text)
+    else:
+        line, column, found = token.line, token.column, f"`{token}`"
+        offset = token.start_pos
+    message = f"unexpected {found}; expected {_expected(expected)}"
+    if text[:offset].rstrip().endswith(";"):
+        message += " (`;` separates statements, it does not end them)"
+    return _error(text, filename, line or 1, column or 1, message)
+
+
+def _depth(root: Stmt) -> int:
+    """The nesting depth of `root`, not counting the right spine of sequences."""
+    deepest = 0
+    todo: list[tuple[Any, int]] = [(root, 1)]
+    while todo:
+        node, d = todo.pop()
+        if isinstance(node, Seq):
+            todo.append((node.first, d))
+            todo.append((node.second, d))
+            continue
+        deepest = max(deepest, d)
+        for name in node.__dataclass_fields__:
+            child = getattr(node, name)
+            if name not in ("pos", "origin") and hasattr(child, "__dataclass_fields__"):
+                todo.append((child, d + 1))
+    return deepest
+
+
+def parse(text: str, filename: str = "<input>") -> Stmt:
+    """Parse IMP source text into a program.
+
+    :param text: the whole source; all of it must be consumed.
+    :param filename: the name used in error messages.
+    :raises ParseError: on any syntax error, with line, column and the offending line.
+    """
+    if len(max(text.split(), key=len, default="")) > MAX_DIGITS:
+        raise _error(text, filename, 1, 1, f"a token longer than {MAX_DIGITS} characters")
+    _BUILD.parenthesized.clear()
+    try:
+        program: Stmt = _GRAMMAR.parse(text)
+    except UnexpectedInput as err:
+        raise _translate(err, text, filename) from None
+    finally:
+        _BUILD.parenthesized.clear()
+    if _depth(program) > MAX_DEPTH:
+        raise _error(text, filename, 1, 1, f"program nests deeper than {MAX_DEPTH} levels")
+    return program
+
+
+def parse_file(path: str) -> Stmt:
+    """Read and parse an IMP file; non-UTF-8 bytes are a ParseError at their position."""
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        before = data[: err.start].decode("utf-8", errors="replace")
+        line = before.count("\n") + 1
+        column = len(before) - (before.rfind("\n") + 1) + 1
+        shown = data.decode("utf-8", errors="replace").split("\n")[line - 1]
+        raise ParseError(path, line, column,
+                         f"the file is not valid UTF-8 (byte 0x{data[err.start]:02x})",
+                         shown) from None
+    return parse(text, path)

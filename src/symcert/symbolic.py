@@ -1,0 +1,258 @@
+"""Symbolic semantics of IMP, `⟨φ, S, p⟩ →sym ⟨φ', S', p'⟩` (seed 000, Fig. 3).
+
+`⟦e⟧_S` (`sym_aeval`, `sym_beval`) replaces each variable of `e` by its term in `S`; the identity
+store `id` maps every variable to the symbolic input of the same name. Path conditions grow by
+appending one conjunct (DESIGN rule 4), so W-L2.2 has a syntactic witness: the parent's
+conjuncts are a prefix of the child's. `sym_step` decides the relation rule by rule; `expand`
+(explore.py) computes it, and W-T3.1 says the two agree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+import icontract
+
+from symcert import terms
+from symcert.lemmas import CONTRACTS, aeval_compositional, beval_compositional
+from symcert.concrete import Env, aeval, beval
+from symcert.syntax import (
+    Add,
+    AExpr,
+    And,
+    Assert,
+    Assign,
+    BExpr,
+    Bool,
+    Cmp,
+    Fail,
+    If,
+    Int,
+    Neg,
+    Not,
+    Or,
+    Seq,
+    Skip,
+    Stmt,
+    Sub,
+    Var,
+    While,
+)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class PathCondition:
+    """A path condition `φ`: a conjunction kept as a persistent list of conjuncts.
+
+    A child shares its parent's list and adds one cell, so memory per state is what the step
+    added and `extends` (W-L2.2) is a pointer walk. Equality and hashing are iterative.
+    """
+
+    last: BExpr | None = None
+    parent: PathCondition | None = None
+    length: int = 0
+    _hash: int = field(default=0, compare=False, repr=False)
+
+    @staticmethod
+    def of(*conjuncts: BExpr) -> PathCondition:
+        """The path condition with these conjuncts, in order."""
+        pc = TRUE_PC
+        for c in conjuncts:
+            pc = pc.extend(c)
+        return pc
+
+    def extend(self, conjunct: BExpr) -> PathCondition:
+        """`φ and conjunct`."""
+        return PathCondition(conjunct, self, self.length + 1,
+                             hash((self._hash, conjunct)))
+
+    def conjuncts(self) -> tuple[BExpr, ...]:
+        """The conjuncts, oldest first."""
+        out: list[BExpr] = []
+        pc: PathCondition | None = self
+        while pc is not None and pc.last is not None:
+            out.append(pc.last)
+            pc = pc.parent
+        return tuple(reversed(out))
+
+    def ancestor(self, length: int) -> PathCondition:
+        """The prefix of this path condition with `length` conjuncts."""
+        pc = self
+        while pc.length > length and pc.parent is not None:
+            pc = pc.parent
+        return pc
+
+    def extends(self, other: PathCondition) -> bool:
+        """Whether `other`'s conjuncts are a prefix of this one's (so `self ⊨ other`)."""
+        return self.length >= other.length and self.ancestor(other.length) == other
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PathCondition):
+            return NotImplemented
+        a, b = self, other
+        while a is not b:
+            if a.length != b.length or a._hash != b._hash or a.last != b.last:
+                return False
+            if a.parent is None or b.parent is None:
+                return a.parent is b.parent
+            a, b = a.parent, b.parent
+        return True
+
+    def __str__(self) -> str:
+        parts = self.conjuncts()
+        return " and ".join(f"({c})" for c in parts) if parts else "true"
+
+
+TRUE_PC = PathCondition()
+
+
+@dataclass(frozen=True, slots=True)
+class Store:
+    """A symbolic store `S`: a finite map; unmapped variables map to themselves (`id`)."""
+
+    bindings: tuple[tuple[str, AExpr], ...] = ()
+
+    def __call__(self, name: str) -> AExpr:
+        for k, v in self.bindings:
+            if k == name:
+                return v
+        return Var(name)
+
+    def update(self, name: str, term: AExpr) -> Store:
+        """`S[name := term]`; binding a variable to itself restores the identity."""
+        rest = tuple((k, v) for k, v in self.bindings if k != name)
+        if term == Var(name):
+            return Store(rest)
+        return Store(tuple(sorted(rest + ((name, term),))))
+
+    def __str__(self) -> str:
+        return "{" + ", ".join(f"{k} ↦ {v}" for k, v in self.bindings) + "}"
+
+
+ID = Store()
+
+
+@dataclass(frozen=True, slots=True)
+class SymState:
+    """A symbolic state `σ̂ = ⟨φ, S, p⟩`.
+
+    `depth` counts the `→sym` steps from the initial state, `model` is a valuation known to
+    satisfy `φ` (or None); neither takes part in equality: they describe how the state was found.
+    """
+
+    pc: PathCondition
+    store: Store
+    prog: Stmt
+    depth: int = field(default=0, compare=False)
+    model: Env | None = field(default=None, compare=False, repr=False)
+
+
+def initial(p: Stmt) -> SymState:
+    """The initial state `⟨true, id, p⟩`."""
+    return SymState(TRUE_PC, ID, p)
+
+
+@icontract.ensure(aeval_compositional, "W-L2.1 compositionality", enabled=CONTRACTS)
+def sym_aeval(store: Store, e: AExpr) -> AExpr:
+    """`⟦e⟧_S` for an arithmetic expression: `e` with each variable replaced by its term."""
+    return _sym_aeval(store, e)
+
+
+@icontract.ensure(beval_compositional, "W-L2.1 compositionality", enabled=CONTRACTS)
+def sym_beval(store: Store, b: BExpr) -> BExpr:
+    """`⟦b⟧_S` for a boolean expression."""
+    return _sym_beval(store, b)
+
+
+def _sym_aeval(store: Store, e: AExpr) -> AExpr:
+    match e:
+        case Int():
+            return Int(e.value)
+        case Var(x):
+            return store(x)
+        case Neg(a):
+            return terms.neg(_sym_aeval(store, a))
+        case Add(a, b):
+            return terms.add(_sym_aeval(store, a), _sym_aeval(store, b))
+        case Sub(a, b):
+            return terms.sub(_sym_aeval(store, a), _sym_aeval(store, b))
+    raise TypeError(f"not an arithmetic expression: {e!r}")
+
+
+def _sym_beval(store: Store, b: BExpr) -> BExpr:
+    match b:
+        case Bool(v):
+            return Bool(v)
+        case Cmp(op, l, r):
+            return terms.cmp(op, _sym_aeval(store, l), _sym_aeval(store, r))
+        case Not(a):
+            return terms.negate(_sym_beval(store, a))
+        case And(l, r):
+            return terms.conj(_sym_beval(store, l), _sym_beval(store, r))
+        case Or(l, r):
+            return terms.disj(_sym_beval(store, l), _sym_beval(store, r))
+    raise TypeError(f"not a boolean expression: {b!r}")
+
+
+def sym_update(store: Store, x: str, e: AExpr) -> Store:
+    """`S[x := ⟦e⟧_S]`: the store after the assignment `x = e`."""
+    return store.update(x, sym_aeval(store, e))
+
+
+def concretize(valuation: Env, store: Store, names: frozenset[str]) -> Env:
+    """`V∘S` restricted to `names` (W-D2.2): `(V∘S)(x) = ⟦S(x)⟧_V`."""
+    return Env.of({x: aeval(valuation, store(x)) for x in names})
+
+
+def satisfies(valuation: Env, pc: PathCondition) -> bool:
+    """`⟦φ⟧_V = true`."""
+    pc_: PathCondition | None = pc
+    while pc_ is not None and pc_.last is not None:
+        if not beval(valuation, pc_.last):
+            return False
+        pc_ = pc_.parent
+    return True
+
+
+def sym_step(s: SymState, t: SymState) -> bool:
+    """Whether `s →sym t` by one rule of Fig. 3, decided rule by rule."""
+    phi, store, p = s.pc, s.store, s.prog
+    match p:
+        case Skip() | Fail():
+            return False
+        case Assign(x, e):
+            return t == SymState(phi, sym_update(store, x, e), Skip())
+        case If(b, p1, p2):
+            cond = sym_beval(store, b)
+            return t in (SymState(phi.extend(cond), store, p1),
+                         SymState(phi.extend(terms.negate(cond)), store, p2))
+        case While(b, body):
+            cond = sym_beval(store, b)
+            return t in (SymState(phi.extend(cond), store, Seq(body, p)),
+                         SymState(phi.extend(terms.negate(cond)), store, Skip()))
+        case Assert(b):
+            cond = sym_beval(store, b)
+            return t in (SymState(phi.extend(cond), store, Skip()),
+                         SymState(phi.extend(terms.negate(cond)), store, Fail()))
+        case Seq(Skip(), q):
+            return t == SymState(phi, store, q)
+        case Seq(p1, q):
+            return (isinstance(t.prog, Seq) and t.prog.second == q
+                    and sym_step(SymState(phi, store, p1), SymState(t.pc, t.store, t.prog.first)))
+    return False
+
+
+def rule_count(p: Stmt) -> int:
+    """How many successors the rules of Fig. 3 give a state with program `p`."""
+    while isinstance(p, Seq) and not isinstance(p.first, Skip):
+        p = p.first
+    match p:
+        case Skip() | Fail():
+            return 0
+        case Assign() | Seq():
+            return 1
+        case If() | While() | Assert():
+            return 2
+    raise TypeError(f"not a statement: {p!r}")

@@ -1,0 +1,362 @@
+"""IMP abstract syntax (seed 000, Fig. 1), plus `!=`, unary minus and `assert`.
+
+Every node is a frozen, slotted dataclass. Source positions live in a `pos` field that is
+excluded from comparison, so `parse(str(p)) == p` is a meaningful round-trip property.
+`str(node)` prints concrete IMP syntax that parses back to the same node.
+
+Sequences are right-nested (`s1; (s2; s3)`), so a program of 100,000 statements is a long
+right spine: `Seq` compares, hashes and prints along that spine with loops, not recursion.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator, Union
+
+
+@dataclass(frozen=True, slots=True)
+class Pos:
+    """A source position: 1-based line and column."""
+
+    line: int
+    column: int
+
+
+# ---------------------------------------------------------------------------------------------
+# Arithmetic expressions  aexpr ::= INT | VAR | aexpr (+|-) aexpr | - aexpr
+
+
+@dataclass(frozen=True, slots=True)
+class Int:
+    """An integer literal."""
+
+    value: int
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+@dataclass(frozen=True, slots=True)
+class Var:
+    """A program variable (in a symbolic term: the symbolic input of that name)."""
+
+    name: str
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class Neg:
+    """Unary minus."""
+
+    operand: AExpr
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        inner = show_aexpr(self.operand)
+        # `-(5)` keeps the parentheses: `-5` would parse as the literal Int(-5).
+        if isinstance(self.operand, (Add, Sub, Int)):
+            return f"-({inner})"
+        return f"-{inner}"
+
+
+@dataclass(frozen=True, slots=True)
+class Add:
+    """Addition."""
+
+    left: AExpr
+    right: AExpr
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return show_aexpr(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Sub:
+    """Subtraction."""
+
+    left: AExpr
+    right: AExpr
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return show_aexpr(self)
+
+
+AExpr = Union[Int, Var, Neg, Add, Sub]
+
+# ---------------------------------------------------------------------------------------------
+# Boolean expressions  bexpr ::= true | false | bexpr (and|or) bexpr | not bexpr | aexpr CMP aexpr
+
+CMP_OPS = ("==", "!=", "<", "<=", ">", ">=")
+
+
+@dataclass(frozen=True, slots=True)
+class Bool:
+    """`true` or `false`."""
+
+    value: bool
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return "true" if self.value else "false"
+
+
+@dataclass(frozen=True, slots=True)
+class Cmp:
+    """A comparison `left op right`, op one of `CMP_OPS`."""
+
+    op: str
+    left: AExpr
+    right: AExpr
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return f"{show_aexpr(self.left)} {self.op} {show_aexpr(self.right)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Not:
+    """Negation."""
+
+    operand: BExpr
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return f"not {_bexpr_at(self.operand, 2)}"
+
+
+@dataclass(frozen=True, slots=True)
+class And:
+    """Conjunction."""
+
+    left: BExpr
+    right: BExpr
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return f"{_bexpr_at(self.left, 1)} and {_bexpr_at(self.right, 2)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Or:
+    """Disjunction."""
+
+    left: BExpr
+    right: BExpr
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return f"{_bexpr_at(self.left, 0)} or {_bexpr_at(self.right, 1)}"
+
+
+BExpr = Union[Bool, Cmp, Not, And, Or]
+
+# ---------------------------------------------------------------------------------------------
+# Statements  stmt ::= skip | fail | VAR = aexpr | stmt; stmt | if .. fi | while .. od | assert
+
+
+@dataclass(frozen=True, slots=True)
+class Skip:
+    """`skip`: the finished program."""
+
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return "skip"
+
+
+@dataclass(frozen=True, slots=True)
+class Fail:
+    """`fail`: the error statement; a state about to run it is stuck (W-F9).
+
+    `origin` is the `assert` this `fail` came from, if any; it only serves error reports.
+    """
+
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+    origin: Assert | None = field(default=None, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return "fail"
+
+
+@dataclass(frozen=True, slots=True)
+class Assign:
+    """`name = expr`."""
+
+    name: str
+    expr: AExpr
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return f"{self.name} = {show_aexpr(self.expr)}"
+
+
+@dataclass(frozen=True, slots=True)
+class If:
+    """`if cond then then_ else else_ fi`."""
+
+    cond: BExpr
+    then_: Stmt
+    else_: Stmt
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return show_stmt(self)
+
+
+@dataclass(frozen=True, slots=True)
+class While:
+    """`while cond do body od`."""
+
+    cond: BExpr
+    body: Stmt
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return show_stmt(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Assert:
+    """`assert cond`: steps to `skip` when cond holds and to `fail` otherwise.
+
+    It behaves as PyWiSE's `if cond then skip else fail fi`, in the same single step.
+    """
+
+    cond: BExpr
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return f"assert {self.cond}"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Seq:
+    """`first; second`, right-nested; equality and hashing walk the right spine iteratively."""
+
+    first: Stmt
+    second: Stmt
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+    _hash: int = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash(("Seq", self.first, self.second)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        a: object = self
+        b: object = other
+        while isinstance(a, Seq) and isinstance(b, Seq):
+            if a is b:
+                return True
+            if a._hash != b._hash or a.first != b.first:
+                return False
+            a, b = a.second, b.second
+        return a == b
+
+    def __str__(self) -> str:
+        return show_stmt(self)
+
+
+Stmt = Union[Skip, Fail, Assign, Seq, If, While, Assert]
+Node = Union[AExpr, BExpr, Stmt]
+
+
+def seq_of(stmts: list[Stmt]) -> Stmt:
+    """Fold a non-empty list of statements into a right-nested sequence."""
+    result = stmts[-1]
+    for s in reversed(stmts[:-1]):
+        result = Seq(s, result, s.pos)
+    return result
+
+
+def spine(s: Stmt) -> Iterator[Stmt]:
+    """Yield the statements of a right-nested sequence, in order."""
+    while isinstance(s, Seq):
+        yield s.first
+        s = s.second
+    yield s
+
+
+# ---------------------------------------------------------------------------------------------
+# Printing concrete syntax.  Precedence: or < and < not < comparison < +,- < unary minus.
+
+
+def show_aexpr(e: AExpr) -> str:
+    """Print an arithmetic expression with the parentheses its structure needs."""
+    match e:
+        case Add(l, r) | Sub(l, r):
+            op = "+" if isinstance(e, Add) else "-"
+            right = show_aexpr(r)
+            if isinstance(r, (Add, Sub)):
+                right = f"({right})"
+            return f"{show_aexpr(l)} {op} {right}"
+        case _:
+            return str(e)
+
+
+def _bexpr_at(b: BExpr, level: int) -> str:
+    """Print `b` in a context of precedence `level` (0 or, 1 and, 2 not)."""
+    own = 0 if isinstance(b, Or) else 1 if isinstance(b, And) else 2
+    text = str(b)
+    return f"({text})" if own < level else text
+
+
+def show_stmt(s: Stmt, indent: str = "") -> str:
+    """Print a statement as IMP source, one statement a line, blocks indented."""
+    return ";\n".join(_show_simple(t, indent) for t in spine(s))
+
+
+def _show_simple(s: Stmt, indent: str) -> str:
+    inner = indent + "  "
+    match s:
+        case If(c, t, e):
+            return (
+                f"{indent}if {c} then\n{show_stmt(t, inner)}\n"
+                f"{indent}else\n{show_stmt(e, inner)}\n{indent}fi"
+            )
+        case While(c, b):
+            return f"{indent}while {c} do\n{show_stmt(b, inner)}\n{indent}od"
+        case _:
+            return indent + str(s)
+
+
+def variables(p: Node) -> frozenset[str]:
+    """Every variable a program or expression reads or assigns."""
+    found: set[str] = set()
+    todo: list[object] = [p]
+    while todo:
+        node = todo.pop()
+        match node:
+            case Var(x):
+                found.add(x)
+            case Assign(x, e):
+                found.add(x)
+                todo.append(e)
+            case Int() | Bool() | Skip() | Fail():
+                pass
+            case Neg(a) | Not(a) | Assert(a):
+                todo.append(a)
+            case Add(a, b) | Sub(a, b) | And(a, b) | Or(a, b) | Cmp(_, a, b) | While(a, b):
+                todo.append(a)
+                todo.append(b)
+            case If(c, a, b):
+                todo.extend((c, a, b))
+            case Seq():
+                todo.extend(spine(node))
+    return frozenset(found)
+
+
+def _spine_nodes(s: Seq) -> Iterator[Stmt]:
+    cur: Stmt = s
+    while isinstance(cur, Seq):
+        yield cur.first
+        cur = cur.second
+    yield cur
