@@ -12,6 +12,7 @@ large stack, so deeply nested (but accepted) programs cannot overflow the C stac
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
@@ -23,6 +24,10 @@ EXIT_INTERNAL = 70
 STACK_BYTES = 512 * 1024 * 1024
 DEFAULT_MAX_STATES = 100_000
 DEFAULT_MAX_STEPS = 1_000_000
+
+# Further subcommands, each in a module of `symcert.commands` that defines HELP, `configure(parser)`
+# and `main(args) -> int`. Such a module imports the engine inside `main` only (see below).
+COMMANDS: dict[str, str] = {}
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -55,6 +60,11 @@ def _parser() -> argparse.ArgumentParser:
     e.add_argument("--max-steps", type=_positive, default=DEFAULT_MAX_STEPS, metavar="N",
                    help=f"step budget (default: {DEFAULT_MAX_STEPS:,})")
     e.add_argument("--contracts", action="store_true", help="check the lemma contracts")
+
+    for name, module in COMMANDS.items():
+        command = importlib.import_module(module)
+        c = sub.add_parser(name, help=command.HELP, description=command.__doc__)
+        command.configure(c)
     return ap
 
 
@@ -81,7 +91,7 @@ def _positive_float(text: str) -> float:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     args = _parser().parse_args(argv)
-    if args.contracts:
+    if getattr(args, "contracts", False):
         os.environ["SYMCERT_CONTRACTS"] = "1"
     result: dict[str, int] = {}
 
@@ -101,12 +111,15 @@ def _dispatch(args: argparse.Namespace) -> int:
     try:
         if args.command == "run":
             return _run(args)
-        return _exec(args)
+        if args.command == "exec":
+            return _exec(args)
+        return int(importlib.import_module(COMMANDS[args.command]).main(args))
     except SymcertError as err:
         print(err, file=sys.stderr)
         return err.exit_code
     except OSError as err:
-        print(f"{args.file}: cannot read: {err.strerror}", file=sys.stderr)
+        print(f"{getattr(args, 'file', err.filename)}: cannot read: {err.strerror}",
+              file=sys.stderr)
         return 65
     except Exception as err:  # an engine bug: say so loudly, with the evidence
         import traceback

@@ -1,0 +1,1 @@
+"""Subcommands of `symcert` beyond `run` and `exec`, registered in `symcert.cli.COMMANDS`."""
