@@ -122,7 +122,7 @@ class _Build(Transformer[Token, Stmt]):
 
     def neg(self, c: list[Any]) -> AExpr:
         operand = c[1]
-        if isinstance(operand, Int) and id(operand) not in self.parenthesized:
+        if isinstance(operand, Int) and operand.value >= 0 and id(operand) not in self.parenthesized:
             return Int(-operand.value, _at(c))
         return Neg(operand, _at(c))
 

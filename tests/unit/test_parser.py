@@ -1,0 +1,193 @@
+"""The parser (seed 000, Fig. 1): precedence, round trips, pinned error messages, robustness."""
+
+from __future__ import annotations
+
+import pytest
+
+from symcert.concrete import Env, State, run_concrete
+from symcert.errors import ParseError
+from symcert.parser import MAX_DEPTH, parse, parse_file
+from symcert.syntax import (Add, And, Assert, Assign, Bool, Cmp, Fail, If, Int, Neg, Not, Or, Seq,
+                            Skip, Sub, Var, While, spine)
+
+
+def value_of(expr: str) -> int:
+    """The value `x` gets from `x = expr` in a concrete run from the all-zero input."""
+    return value_of_program(parse(f"x = {expr}"))
+
+
+def value_of_program(p):
+    return run_concrete(State(Env(), p), 10).env("x")
+
+
+def test_every_construct_parses_to_its_node():
+    p = parse("""
+        skip; fail; assert true; x = 1;
+        if not (a < b) or c >= 0 and false then skip else skip fi;
+        while a != b do a = a + 1 od
+    """)
+    s = list(spine(p))
+    assert [type(t) for t in s] == [Skip, Fail, Assert, Assign, If, While]
+    cond = s[4].cond
+    assert isinstance(cond, Or) and isinstance(cond.left, Not) and isinstance(cond.right, And)
+    assert cond.right.right == Bool(False)
+    assert s[5].cond == Cmp("!=", Var("a"), Var("b"))
+    assert s[5].body == Assign("a", Add(Var("a"), Int(1)))
+
+
+@pytest.mark.parametrize("expr, value", [
+    ("5 - 3 + 1", 3),          # left associative: PyWiSE computes 5 - (3 + 1) = 1
+    ("10 - 2 - 3", 5),
+    ("1 - (2 - 3)", 2),
+    ("-5", -5),
+    ("- -5", 5),
+    ("-(2 + 3) - 1", -6),
+    ("3 - -4", 7),
+])
+def test_arithmetic_is_left_associative_with_unary_minus(expr, value):
+    assert value_of(expr) == value
+
+
+def test_and_binds_tighter_than_or_and_not_tighter_than_and():
+    p = parse("assert not a == 1 and b == 2 or c == 3")
+    assert isinstance(p.cond, Or)
+    assert isinstance(p.cond.left, And)
+    assert isinstance(p.cond.left.left, Not)
+
+
+def test_negative_literal_and_negation_are_distinct_nodes():
+    assert parse("x = -5").expr == Int(-5)
+    assert parse("x = -(5)").expr == Neg(Int(5))
+    assert parse("x = - -1").expr == Neg(Int(-1))
+    assert parse("x = 1 - -2").expr == Sub(Int(1), Int(-2))
+
+
+def test_sequence_is_right_nested():
+    p = parse("a = 1; b = 2; c = 3")
+    assert isinstance(p, Seq) and isinstance(p.second, Seq)
+    assert p.first == Assign("a", Int(1))
+
+
+def test_positions_are_one_based_and_not_compared():
+    p = parse("skip;\n  assert x < 1")
+    assert p.second.pos.line == 2 and p.second.pos.column == 3
+    assert parse("assert x < 1") == p.second
+
+
+ROUND_TRIP = [
+    "skip",
+    "x = -5",
+    "x = -(5)",
+    "x = - -1",
+    "x = 5 - (3 + 1)",
+    "x = 5 - 3 + 1",
+    "x = -(a - b) + -c",
+    "assert not (a < b and c > d) or a != 0",
+    "assert not not true",
+    "if a <= b then if b >= c then fail else skip fi else x = 1; y = 2 fi",
+    "while (a < b or false) and true do a = a + 1; assert a <= b od; fail",
+    "if true then skip else skip fi; if a == 1 then x = 1 else x = 2 fi",
+]
+
+
+@pytest.mark.parametrize("source", ROUND_TRIP)
+def test_printing_gives_source_that_parses_back_to_the_same_ast(source):
+    p = parse(source)
+    assert parse(str(p)) == p
+
+
+@pytest.mark.parametrize("path", sorted(__import__("glob").glob("examples/*.imp")))
+def test_examples_round_trip(path):
+    p = parse_file(path)
+    assert parse(str(p)) == p
+
+
+ERRORS = [
+    ("x = 1 * 2", 1, 7, "unexpected character `*` (`*` is not supported yet)"),
+    ("x = 4 / 2", 1, 7, "unexpected character `/` (`/` is not supported yet)"),
+    ("x = 1 $ 2", 1, 7, "unexpected character `$`"),
+    ("if x < 1 then skip fi", 1, 20, "unexpected `fi`; expected `else`"),
+    ("x = 1;", 1, 7, "unexpected end of input; expected `assert`, `fail`, `if`, `skip`, `while`, "
+                     "a variable (`;` separates statements, it does not end them)"),
+    ("", 1, 1, "empty program; expected a statement"),
+    ("x = 1)", 1, 6, "unexpected `)`; expected `;`, end of input"),
+    ("x = (1 + 2", 1, 11, "unexpected end of input; expected `)`"),
+    ("if true then skip else skip", 1, 28, "unexpected end of input; expected `fi`"),
+    ("while x do skip od", 1, 9, "unexpected `do`; expected a comparison"),
+    ("x = 1;\n\ny == 2", 3, 4, "unexpected `=`; expected `(`, `-`, a variable, an integer"),
+]
+
+
+@pytest.mark.parametrize("source, line, column, message", ERRORS)
+def test_syntax_errors_are_pinned(source, line, column, message):
+    with pytest.raises(ParseError) as info:
+        parse(source, "t.imp")
+    err = info.value
+    assert (err.line, err.column, err.message) == (line, column, message)
+    shown = str(err).splitlines()
+    assert shown[0] == f"t.imp:{line}:{column}: syntax error: {message}"
+    assert shown[1] == "  " + source.splitlines()[line - 1] if source else shown[1] == "  "
+    assert shown[2] == "  " + " " * (column - 1) + "^"
+
+
+def test_trailing_token_is_an_error_not_ignored():
+    with pytest.raises(ParseError, match="unexpected `y`"):
+        parse("x = 1 y = 2")
+
+
+# --- robustness: no traceback, no hang -----------------------------------------------------
+
+
+def test_five_thousand_nested_parentheses():
+    depth = 5_000
+    p = parse("x = " + "(" * depth + "1" + ")" * depth)
+    assert p.expr == Int(1)
+    q = parse("x = " + "-(" * depth + "1" + ")" * depth)
+    assert value_of_program(q) == 1
+
+
+def test_nesting_beyond_the_limit_is_a_clear_error():
+    depth = MAX_DEPTH + 5
+    with pytest.raises(ParseError, match=f"nests deeper than {MAX_DEPTH} levels"):
+        parse("x = " + "-(" * depth + "1" + ")" * depth)
+
+
+def test_one_hundred_thousand_statements():
+    n = 100_000
+    p = parse(";\n".join(f"x = x + {i % 7}" for i in range(n)))
+    assert sum(1 for _ in spine(p)) == n
+
+
+def test_ten_thousand_digit_literal():
+    digits = "7" * 10_000
+    p = parse(f"x = {digits}")
+    assert p.expr == Int(int(digits))
+    assert parse(str(p)) == p
+
+
+def test_non_utf8_bytes_are_a_parse_error_at_their_position(tmp_path):
+    path = tmp_path / "bad.imp"
+    path.write_bytes(b"x = 1;\ny = \xff2")
+    with pytest.raises(ParseError) as info:
+        parse_file(str(path))
+    err = info.value
+    assert (err.line, err.column) == (2, 5)
+    assert "not valid UTF-8 (byte 0xff)" in err.message
+
+
+def test_empty_and_comment_only_files(tmp_path):
+    empty = tmp_path / "empty.imp"
+    empty.write_text("")
+    with pytest.raises(ParseError, match="empty program"):
+        parse_file(str(empty))
+    comment = tmp_path / "comment.imp"
+    comment.write_text("# nothing here\n")
+    with pytest.raises(ParseError, match="unexpected end of input"):
+        parse_file(str(comment))
+
+
+def test_if_requires_else_and_while_requires_od():
+    with pytest.raises(ParseError):
+        parse("while true do skip")
+    assert parse("if true then skip else fail fi") == If(Bool(True), Skip(), Fail())
+    assert parse("while false do skip od") == While(Bool(False), Skip())
