@@ -262,7 +262,7 @@ def _exec(args: argparse.Namespace) -> int:
     from symcert.concrete import Env, State, head, step
     from symcert.errors import InputError
     from symcert.parser import parse_file
-    from symcert.syntax import Assert, Fail, Skip, variables
+    from symcert.syntax import Assert, Fail, Skip, inputs
 
     program = parse_file(args.file)
     values: dict[str, int] = {}
@@ -275,7 +275,7 @@ def _exec(args: argparse.Namespace) -> int:
         except ValueError:
             raise InputError(f"symcert exec: bad --input {item!r}: expected VAR=INT, "
                              "for example --input x=3") from None
-    unset = sorted(variables(program) - values.keys())
+    unset = sorted(inputs(program) - values.keys())
     if unset:
         print(f"note: inputs not given default to 0: {', '.join(unset)}")
     state = State(Env.of(values), program)

@@ -354,9 +354,30 @@ def variables(p: Node) -> frozenset[str]:
     return frozenset(found)
 
 
-def _spine_nodes(s: Seq) -> Iterator[Stmt]:
-    cur: Stmt = s
-    while isinstance(cur, Seq):
-        yield cur.first
-        cur = cur.second
-    yield cur
+
+def inputs(p: Stmt) -> frozenset[str]:
+    """The variables whose initial value `p` may read: read on some path before any assignment."""
+    return _inputs(p, frozenset())[0]
+
+
+def _inputs(p: Stmt, assigned: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """(variables read before assigned, variables surely assigned after `p`)."""
+    read: frozenset[str] = frozenset()
+    for s in spine(p):
+        match s:
+            case Assign(x, e):
+                read |= variables(e) - assigned
+                assigned |= {x}
+            case Assert(b):
+                read |= variables(b) - assigned
+            case If(b, p1, p2):
+                r1, a1 = _inputs(p1, assigned)
+                r2, a2 = _inputs(p2, assigned)
+                read |= (variables(b) - assigned) | r1 | r2
+                assigned = a1 & a2
+            case While(b, body):
+                read |= (variables(b) - assigned) | _inputs(body, assigned)[0]
+            case Seq():  # a sequence nested as the first statement of another
+                r, assigned = _inputs(s, assigned)
+                read |= r
+    return read, assigned

@@ -1,0 +1,122 @@
+"""The `symcert` command: output, exit codes (0, 1, 2, 3, 65), JSON events, `exec`."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from symcert.cli import main
+
+BUGGY = "examples/isqrt_buggy.imp"
+
+
+def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_bug_found_exit_1_with_location_input_and_replay(capsys):
+    code, out, _ = run_cli(capsys, "run", BUGGY)
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0] == f"{BUGGY}:12:3: bug: assertion `x < s` fails"
+    assert lines[1] == "  input:  x = 1"
+    assert lines[2].startswith("  replay: concrete run from this input reaches the failing")
+    assert "symbolic states (breadth-first)" in lines[3]
+
+
+def test_safe_program_exit_0(capsys):
+    code, out, _ = run_cli(capsys, "run", "examples/isqrt.imp")
+    assert code == 0
+    assert "no bug: every assertion holds for all inputs" in out
+    assert "exhaustive" in out
+
+
+def test_budget_exhausted_exit_3_says_which_budget(capsys, tmp_path):
+    prog = tmp_path / "loop.imp"
+    prog.write_text("i = 0; while i < n do i = i + 1 od; assert i >= 0")
+    code, out, _ = run_cli(capsys, "run", "--max-states", "50", str(prog))
+    assert code == 3
+    assert "undecided: the state budget (--max-states 50) ran out" in out
+
+
+def test_json_events(capsys):
+    code, out, _ = run_cli(capsys, "run", "--json", "--all-bugs", "examples/min3_buggy.imp")
+    assert code == 1
+    events = [json.loads(line) for line in out.splitlines()]
+    bugs = [e for e in events if e["event"] == "bug"]
+    assert bugs and events[-1]["event"] == "done"
+    assert events[-1]["verdict"] == "bug" and events[-1]["exhaustive"] is True
+    bug = bugs[0]
+    assert (bug["line"], bug["column"]) == (7, 1)
+    a, b, c = (bug["input"].get(k, 0) for k in "abc")
+    assert not (min(a, b, c) == a)  # the buggy version returns a; the input shows why it is wrong
+
+
+def test_dfs_strategy_is_accepted_and_reported(capsys):
+    code, out, _ = run_cli(capsys, "run", "--strategy", "dfs", "examples/min3_buggy.imp")
+    assert code == 1 and "(depth-first)" in out
+
+
+def test_syntax_error_exit_65_with_caret(capsys, tmp_path):
+    prog = tmp_path / "bad.imp"
+    prog.write_text("x = 1;\ny = x * 2\n")
+    code, out, err = run_cli(capsys, "run", str(prog))
+    assert code == 65 and out == ""
+    assert err.splitlines() == [
+        f"{prog}:2:7: syntax error: unexpected character `*` (`*` is not supported yet)",
+        "  y = x * 2",
+        "        ^",
+    ]
+
+
+def test_missing_file_exit_65(capsys, tmp_path):
+    code, _, err = run_cli(capsys, "run", str(tmp_path / "nope.imp"))
+    assert code == 65 and "cannot read" in err and "Traceback" not in err
+
+
+def test_usage_errors_exit_2(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["run", "--max-states", "0", BUGGY])
+    assert info.value.code == 2
+    with pytest.raises(SystemExit) as info:
+        main(["frobnicate"])
+    assert info.value.code == 2
+    code, _, err = run_cli(capsys, "exec", BUGGY, "--input", "x=abc")
+    assert code == 2 and "bad --input 'x=abc'" in err
+
+
+def test_exec_runs_concretely_and_names_defaulted_inputs(capsys):
+    code, out, _ = run_cli(capsys, "exec", "examples/gcd_buggy.imp", "--input", "a=4")
+    lines = out.splitlines()
+    assert lines[0] == "note: inputs not given default to 0: b"
+    code, out, _ = run_cli(capsys, "exec", BUGGY, "--input", "x=1")
+    assert code == 1 and out.startswith(f"{BUGGY}:12:3: assertion `x < s` fails after")
+    code, out, _ = run_cli(capsys, "exec", BUGGY, "--input", "x=2")
+    assert code == 0 and out.startswith("finished after")
+
+
+def test_python_dash_m_and_no_traceback_on_binary_input(tmp_path):
+    bad = tmp_path / "bin.imp"
+    bad.write_bytes(b"\x00\xff\xfe garbage")
+    env = dict(os.environ, SYMCERT_CONTRACTS="0")
+    done = subprocess.run([sys.executable, "-m", "symcert", "run", str(bad)],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 65
+    assert "not valid UTF-8" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_inputs_are_the_variables_read_before_assigned():
+    from symcert.parser import parse
+    from symcert.syntax import inputs
+
+    assert inputs(parse("x = a; y = x + b")) == {"a", "b"}
+    assert inputs(parse("if c < 0 then x = 1 else skip fi; y = x")) == {"c", "x"}
+    assert inputs(parse("if c < 0 then x = 1 else x = 2 fi; y = x")) == {"c"}
+    assert inputs(parse("while i < n do x = 1 od; assert x == 1")) == {"i", "n", "x"}
+    assert inputs(parse("x = x + 1")) == {"x"}
