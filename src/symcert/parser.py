@@ -9,6 +9,7 @@ recursion happens in the parser itself, however deep the input nests. Nesting de
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from typing import Any
 
 from lark import Lark, Token, Transformer
@@ -38,6 +39,8 @@ from symcert.syntax import (
     Var,
     While,
     seq_of,
+    spine,
+    variables,
 )
 
 MAX_DEPTH = 10_000
@@ -63,12 +66,42 @@ class _Build(Transformer[Token, Stmt]):
     def __init__(self) -> None:
         super().__init__()
         self.parenthesized: set[int] = set()
+        self.macros: dict[str, _Macro] = {}
+
+    def reset(self) -> None:
+        self.parenthesized.clear()
+        self.macros.clear()
 
     def start(self, c: list[Any]) -> Stmt:
-        return c[0]
+        return c[-1]
+
+    def macro(self, c: list[Any]) -> None:
+        name, params, body = c[1], [str(t) for t in c[2:-1] if t is not None], c[-1]
+        where = _tpos(c[0])
+        if name in self.macros:
+            raise _MacroError(f"macro `{name}` is already defined", _tpos(name))
+        if len(set(params)) != len(params):
+            raise _MacroError(f"macro `{name}` has a repeated parameter", _tpos(name))
+        stray = sorted(variables(body) - set(params))
+        if stray:
+            raise _MacroError(f"macro `{name}` uses `{stray[0]}`, which is not one of its "
+                              f"parameters ({', '.join(params) or 'none'})", where)
+        self.macros[str(name)] = _Macro(tuple(params), body)
+
+    def call(self, c: list[Any]) -> Stmt:
+        name, args = str(c[0]), [a for a in c[1:] if a is not None]
+        where = _tpos(c[0])
+        macro = self.macros.get(name)
+        if macro is None:
+            raise _MacroError(f"unknown macro `{name}` (macros are defined before the program)",
+                              where)
+        if len(args) != len(macro.params):
+            raise _MacroError(f"macro `{name}` takes {len(macro.params)} argument(s), "
+                              f"{len(args)} given", where)
+        return _substitute(macro.body, dict(zip(macro.params, args)), name, where)
 
     def seq(self, c: list[Stmt]) -> Stmt:
-        return seq_of(c)
+        return seq_of([s for child in c for s in spine(child)])  # a macro call may be a Seq
 
     def skip(self, c: list[Any]) -> Stmt:
         return Skip(_at(c))
@@ -137,6 +170,47 @@ class _Build(Transformer[Token, Stmt]):
         return c[0]
 
 
+@dataclass(frozen=True, slots=True)
+class _Macro:
+    """A PyWiSE macro: a statement with parameters, expanded where it is called."""
+
+    params: tuple[str, ...]
+    body: Stmt
+
+
+class _MacroError(Exception):
+    """A misused macro, raised during the reductions; `parse` turns it into a ParseError."""
+
+    def __init__(self, message: str, pos: Pos) -> None:
+        super().__init__(message)
+        self.message, self.pos = message, pos
+
+
+def _substitute(node: Any, args: dict[str, AExpr], name: str, where: Pos) -> Any:
+    """The macro body `node` with each parameter replaced by its argument."""
+    match node:
+        case Var(x):
+            return args[x]
+        case Int() | Bool() | Skip() | Fail():
+            return node
+        case Assign(x, e):
+            target = args[x]
+            if not isinstance(target, Var):
+                raise _MacroError(f"macro `{name}` assigns its parameter `{x}`, so its argument "
+                                  f"must be a variable, not `{target}`", where)
+            return Assign(target.name, _substitute(e, args, name, where), node.pos)
+        case Seq():
+            return seq_of([_substitute(s, args, name, where) for s in spine(node)])
+        case Cmp(op, l, r):
+            return Cmp(op, _substitute(l, args, name, where), _substitute(r, args, name, where),
+                       node.pos)
+        case Neg() | Not() | Add() | Sub() | And() | Or() | Assert() | If() | While():
+            children = [_substitute(getattr(node, f), args, name, where)
+                        for f in node.__match_args__ if f != "pos"]
+            return type(node)(*children, node.pos)
+    raise TypeError(f"not a node: {node!r}")
+
+
 _BUILD = _Build()
 _GRAMMAR = Lark.open(
     "grammar.lark",
@@ -196,7 +270,9 @@ def _translate(err: UnexpectedInput, text: str, filename: str) -> ParseError:
         line, column, found = token.line, token.column, f"`{token}`"
         offset = token.start_pos
     message = f"unexpected {found}; expected {_expected(expected)}"
-    if text[:offset].rstrip().endswith(";"):
+    if text[:offset].rstrip().endswith("macro"):
+        message += " (macros are defined before the program)"
+    elif text[:offset].rstrip().endswith(";"):
         message += " (`;` separates statements, it does not end them)"
     return _error(text, filename, line or 1, column or 1, message)
 
@@ -228,13 +304,15 @@ def parse(text: str, filename: str = "<input>") -> Stmt:
     """
     if len(max(text.split(), key=len, default="")) > MAX_DIGITS:
         raise _error(text, filename, 1, 1, f"a token longer than {MAX_DIGITS} characters")
-    _BUILD.parenthesized.clear()
+    _BUILD.reset()
     try:
         program: Stmt = _GRAMMAR.parse(text)
     except UnexpectedInput as err:
         raise _translate(err, text, filename) from None
+    except _MacroError as err:
+        raise _error(text, filename, err.pos.line, err.pos.column, err.message) from None
     finally:
-        _BUILD.parenthesized.clear()
+        _BUILD.reset()
     if _depth(program) > MAX_DEPTH:
         raise _error(text, filename, 1, 1, f"program nests deeper than {MAX_DEPTH} levels")
     return program

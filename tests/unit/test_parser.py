@@ -191,3 +191,56 @@ def test_if_requires_else_and_while_requires_od():
         parse("while true do skip")
     assert parse("if true then skip else fail fi") == If(Bool(True), Skip(), Fail())
     assert parse("while false do skip od") == While(Bool(False), Skip())
+
+
+# --- PyWiSE macros: `macro name(params) begin body end` before the program, `name(args)` calls ---
+
+
+def test_macros_expand_by_substituting_arguments():
+    p = parse("""
+        macro swap(a, b, t) begin t = a; a = b; b = t end
+        macro incr(v) begin v = v + 1 end
+        x = 1; y = 2; swap(x, y, tmp); incr(x); assert x == 3 and y == 1
+    """)
+    assert p == parse("x = 1; y = 2; tmp = x; x = y; y = tmp; x = x + 1; assert x == 3 and y == 1")
+    s = run_concrete(State(Env(), p), 100)
+    assert (s.env("x"), s.env("y"), s.prog) == (3, 1, Skip())
+
+
+def test_macro_arguments_are_expressions_and_macros_can_call_earlier_macros():
+    p = parse("""
+        macro check(e) begin assert e >= 0 end
+        macro twice(e) begin check(e); check(e - 1) end
+        twice(n + 1)
+    """)
+    assert p == parse("assert n + 1 >= 0; assert n + 1 - 1 >= 0")
+
+
+MACRO_ERRORS = [
+    ("macro f(a) begin a = b end\nskip", 1, 1,
+     "macro `f` uses `b`, which is not one of its parameters (a)"),
+    ("macro f(a) begin a = 1 end\nf(1 + x)", 2, 1,
+     "macro `f` assigns its parameter `a`, so its argument must be a variable, not `1 + x`"),
+    ("g(x)", 1, 1, "unknown macro `g` (macros are defined before the program)"),
+    ("macro f(a) begin skip end\nf(x, y)", 2, 1, "macro `f` takes 1 argument(s), 2 given"),
+    ("macro f(a, a) begin skip end\nskip", 1, 7, "macro `f` has a repeated parameter"),
+    ("macro f(a) begin skip end\nmacro f(b) begin skip end\nskip", 2, 7,
+     "macro `f` is already defined"),
+    ("x = 1; macro f(a) begin skip end", 1, 14,
+     "unexpected `f`; expected `(`, `=` (macros are defined before the program)"),
+    ("macro f(a) begin f(a) end\nskip", 1, 18,
+     "unknown macro `f` (macros are defined before the program)"),
+]
+
+
+@pytest.mark.parametrize("source, line, column, message", MACRO_ERRORS)
+def test_macro_misuse_is_a_syntax_error(source, line, column, message):
+    with pytest.raises(ParseError) as info:
+        parse(source, "t.imp")
+    assert (info.value.line, info.value.column, info.value.message) == (line, column, message)
+
+
+def test_expanded_macros_round_trip():
+    p = parse("macro two(a) begin a = a + 1; a = a + 1 end\nif c then two(x) else two(y) fi; two(z)"
+              .replace("if c", "if c > 0"))
+    assert parse(str(p)) == p
