@@ -27,7 +27,9 @@ DEFAULT_MAX_STEPS = 1_000_000
 
 # Further subcommands, each in a module of `symcert.commands` that defines HELP, `configure(parser)`
 # and `main(args) -> int`. Such a module imports the engine inside `main` only (see below).
-COMMANDS: dict[str, str] = {}
+COMMANDS: dict[str, str] = {
+    "tree": "symcert.commands.tree",
+}
 
 
 def _parser() -> argparse.ArgumentParser:

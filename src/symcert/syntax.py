@@ -259,6 +259,8 @@ class Seq:
             if a._hash != b._hash or a.first != b.first:
                 return False
             a, b = a.second, b.second
+        if isinstance(a, Seq) or isinstance(b, Seq):
+            return False
         return a == b
 
     def __str__(self) -> str:

@@ -244,3 +244,11 @@ def test_expanded_macros_round_trip():
     p = parse("macro two(a) begin a = a + 1; a = a + 1 end\nif c then two(x) else two(y) fi; two(z)"
               .replace("if c", "if c > 0"))
     assert parse(str(p)) == p
+
+
+def test_sequence_equality_against_other_statements():
+    seq = parse("skip; skip")
+    assert seq != Skip() and Skip() != seq
+    assert seq != parse("skip; skip; skip") and parse("skip; skip; skip") != seq
+    assert parse("x = 1; y = 2") == parse("x = 1;\n  y = 2")
+    assert parse("x = 1; y = 2") != parse("x = 1; y = 3")

@@ -1,0 +1,89 @@
+"""`symcert tree FILE`: the symbolic execution tree (seed 000, Fig. 4) as Graphviz DOT.
+
+Nodes are symbolic states, explored breadth-first with `expand` (Fig. 7); an edge is labelled with
+the conjunct the step added to the path condition. Stuck states (the next statement is `fail`) are
+red, final states are double circles, branches the solver proves UNSAT are drawn dashed and grey and
+not explored, branches it cannot decide (UNKNOWN) are explored and drawn orange.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+from collections import deque
+
+HELP = "print the symbolic execution tree as Graphviz DOT (or SVG)"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE")
+    parser.add_argument("--max-states", type=int, default=200, metavar="N",
+                        help="how many states to draw (default: 200)")
+    parser.add_argument("--format", choices=("dot", "svg"), default="dot",
+                        help="dot (default) or svg (needs Graphviz's `dot` on the PATH)")
+
+
+def main(args: argparse.Namespace) -> int:
+    from symcert.errors import InputError
+    from symcert.parser import parse_file
+
+    if args.max_states <= 0:
+        raise InputError(f"symcert tree: --max-states must be positive: {args.max_states}")
+    dot = to_dot(parse_file(args.file), args.max_states)
+    if args.format == "dot":
+        sys.stdout.write(dot)
+        return 0
+    exe = shutil.which("dot")
+    if exe is None:
+        raise InputError("symcert tree: --format svg needs Graphviz's `dot` on the PATH; "
+                         "use --format dot and render it elsewhere")
+    done = subprocess.run([exe, "-Tsvg"], input=dot, capture_output=True, text=True, check=True)
+    sys.stdout.write(done.stdout)
+    return 0
+
+
+def to_dot(program: object, max_states: int) -> str:
+    """The first `max_states` states of the breadth-first tree of `program`, as DOT text."""
+    from symcert.bugfinder import is_stuck
+    from symcert.concrete import head
+    from symcert.explore import expand
+    from symcert.solver import Sat, Solver
+    from symcert.symbolic import initial
+    from symcert.syntax import Skip
+
+    solver = Solver()
+    lines = ["digraph symcert {", '  node [shape=box, fontname="monospace", fontsize=10];',
+             '  edge [fontname="monospace", fontsize=9];']
+    todo = deque([(0, initial(program))])  # type: ignore[arg-type]
+    count = 1
+    while todo:
+        ident, state = todo.popleft()
+        style = ""
+        if is_stuck(state.prog):
+            style = ", color=red, fontcolor=red"
+        elif state.prog == Skip():
+            style = ", peripheries=2"
+        lines.append(f"  n{ident} [label={_quote(str(head(state.prog)).splitlines()[0])}{style}];")
+        for child in expand(state):
+            new = child.pc.last if child.pc is not state.pc else None
+            answer = Sat.SAT if new is None else solver.check(child.pc)[0]
+            attrs = [f"label={_quote(str(new))}"] if new is not None else []
+            if answer is Sat.UNSAT:
+                lines.append(f'  p{count} [label="UNSAT", shape=plaintext, fontcolor=grey];')
+                attrs += ["style=dashed", "color=grey"]
+                lines.append(f"  n{ident} -> p{count} [{', '.join(attrs)}];")
+            elif count < max_states:
+                attrs += ["color=orange"] if answer is Sat.UNKNOWN else []
+                lines.append(f"  n{ident} -> n{count} [{', '.join(attrs)}];")
+                todo.append((count, child))
+            else:
+                continue
+            count += 1
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
