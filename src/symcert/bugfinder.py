@@ -22,6 +22,7 @@ from symcert.lemmas import (
     CONTRACTS,
     find_bugs_terminates_soundly,
     find_bugs_valid,
+    has_bug_sound,
     replay_reaches_bug,
     stuck_means_fail,
 )
@@ -168,6 +169,7 @@ def witness(p: Stmt, bug: BugFound, solver: Solver) -> Witness | None:
     return Witness(bug.state, model, final)
 
 
+@icontract.ensure(has_bug_sound, "W-T3.8 T-soundness (never a false YES)", enabled=CONTRACTS)
 def has_bug(p: Stmt, max_states: int, solver: Solver | None = None) -> Answer:
     """T-sound bug detection (Fig. 10): YES only for a replayed bug, NO only when exhaustive.
 

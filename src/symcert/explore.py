@@ -21,9 +21,12 @@ import icontract
 from symcert.concrete import beval
 from symcert.lemmas import (
     CONTRACTS,
+    bfs_successor_bound,
     expand_complete,
+    expand_complete_sampled,
     expand_monotone,
     expand_sound,
+    expand_sound_sampled,
     run_reachable_from,
     run_terminates_soundly,
 )
@@ -54,6 +57,8 @@ class RunStats:
 @icontract.ensure(expand_sound, "W-T3.1 correct expansion", enabled=CONTRACTS)
 @icontract.ensure(expand_complete, "W-T3.1 correct expansion", enabled=CONTRACTS)
 @icontract.ensure(expand_monotone, "W-L2.2 monotone path conditions", enabled=CONTRACTS)
+@icontract.ensure(expand_sound_sampled, "W-L2.3 one-step soundness", enabled=CONTRACTS)
+@icontract.ensure(expand_complete_sampled, "W-L2.5 one-step completeness", enabled=CONTRACTS)
 def expand(state: SymState) -> list[SymState]:
     """The successors of a symbolic state under `→sym` (Fig. 7).
 
@@ -166,6 +171,8 @@ def run(
 @icontract.ensure(lambda n, result: len(result) == n, enabled=CONTRACTS)
 @icontract.ensure(run_terminates_soundly, "W-T3.3 sound termination of SE", enabled=CONTRACTS)
 @icontract.ensure(run_reachable_from, "W-T3.2 relative soundness of SE", enabled=CONTRACTS)
+@icontract.ensure(bfs_successor_bound, "W-L3.1 reachability of successors (BFS bound)",
+                  enabled=CONTRACTS)
 def run_n(
     l: list[SymState],
     n: int,

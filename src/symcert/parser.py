@@ -12,10 +12,12 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
+import icontract
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from symcert.errors import ParseError
+from symcert.lemmas import CONTRACTS, parse_round_trip
 from symcert.syntax import (
     Add,
     AExpr,
@@ -295,6 +297,7 @@ def _depth(root: Stmt) -> int:
     return deepest
 
 
+@icontract.ensure(parse_round_trip, "printing round trip: parse(str(p)) == p", enabled=CONTRACTS)
 def parse(text: str, filename: str = "<input>") -> Stmt:
     """Parse IMP source text into a program.
 

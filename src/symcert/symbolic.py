@@ -13,7 +13,13 @@ from dataclasses import dataclass, field
 import icontract
 
 from symcert import terms
-from symcert.lemmas import CONTRACTS, aeval_compositional, beval_compositional
+from symcert.lemmas import (
+    CONTRACTS,
+    aeval_compositional,
+    beval_compositional,
+    concretize_pointwise,
+    update_compositional,
+)
 from symcert.concrete import Env, aeval, beval
 from symcert.syntax import (
     Add,
@@ -196,11 +202,13 @@ def _sym_beval(store: Store, b: BExpr) -> BExpr:
     raise TypeError(f"not a boolean expression: {b!r}")
 
 
+@icontract.ensure(update_compositional, "W-L2.1 compositionality", enabled=CONTRACTS)
 def sym_update(store: Store, x: str, e: AExpr) -> Store:
     """`S[x := ⟦e⟧_S]`: the store after the assignment `x = e`."""
     return store.update(x, sym_aeval(store, e))
 
 
+@icontract.ensure(concretize_pointwise, "W-D2.2 store concretization", enabled=CONTRACTS)
 def concretize(valuation: Env, store: Store, names: frozenset[str]) -> Env:
     """`V∘S` restricted to `names` (W-D2.2): `(V∘S)(x) = ⟦S(x)⟧_V`."""
     return Env.of({x: aeval(valuation, store(x)) for x in names})
