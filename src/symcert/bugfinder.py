@@ -98,6 +98,7 @@ def find_bugs(
         yield display(s)
 
 
+@icontract.require(lambda n: n >= 0, enabled=CONTRACTS)
 @icontract.ensure(lambda n, result: len(result) == n, enabled=CONTRACTS)
 @icontract.ensure(find_bugs_terminates_soundly, "W-T3.7 sound termination of the bug finder",
                   enabled=CONTRACTS)
@@ -145,6 +146,8 @@ def replay(p: Stmt, bug_state: SymState, input_env: Env) -> State:
     :param bug_state: the stuck symbolic state reported by `find_bugs`.
     :param input_env: the concrete input taken from a model of the bug's path condition.
     """
+    # Not for CrossHair: its precondition (bug_state reachable from p) is no cheap predicate.
+    # crosshair: off
     return run_concrete(State(input_env, p), bug_state.depth)
 
 

@@ -168,6 +168,7 @@ def run(
         yield None
 
 
+@icontract.require(lambda n: n >= 0, enabled=CONTRACTS)
 @icontract.ensure(lambda n, result: len(result) == n, enabled=CONTRACTS)
 @icontract.ensure(run_terminates_soundly, "W-T3.3 sound termination of SE", enabled=CONTRACTS)
 @icontract.ensure(run_reachable_from, "W-T3.2 relative soundness of SE", enabled=CONTRACTS)
