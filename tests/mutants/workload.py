@@ -1,0 +1,61 @@
+"""The contracts checker's workload: the case studies and a few small programs, explored with
+contracts on. `caught()` returns the first contract violation's message, or None."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import icontract
+
+ROOT = Path(__file__).resolve().parents[2]
+EXTRA = (
+    "x = 5 - y; z = -x; if x < z then assert x - 1 < z else assert z <= x fi",
+    "i = 0; while i < 3 do i = i + 1 od; assert i == 3",
+    "if x > 0 then y = x - 1 else y = 1 - x fi; assert y >= 0",
+)
+
+
+def programs() -> list[object]:
+    from symcert.parser import parse
+
+    texts = [f.read_text() for f in sorted((ROOT / "examples").glob("*.imp"))]
+    return [parse(t) for t in (*texts, *EXTRA)]
+
+
+def run_workload() -> None:
+    """Explore every program with every contracted entry point."""
+    from symcert.bugfinder import BugFound, find_bugs_n, has_bug, witness
+    from symcert.explore import Strategy, run_n
+    from symcert.solver import Solver
+    from symcert.symbolic import initial
+
+    for p in programs():
+        run_n([initial(p)], 120)
+        run_n([initial(p)], 120, Strategy.BFS, Solver())
+        solver = Solver()
+        for status in find_bugs_n(p, 200, Strategy.BFS, solver):
+            if isinstance(status, BugFound):
+                witness(p, status, solver)
+        has_bug(p, 300)
+
+
+def caught() -> str | None:
+    try:
+        run_workload()
+    except icontract.ViolationError as err:
+        return str(err).splitlines()[0]
+    return None
+
+
+if __name__ == "__main__":
+    import os
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    if os.environ.get("SYMCERT_MUTANT"):
+        import variants
+
+        variants.apply(os.environ["SYMCERT_MUTANT"])
+    message = caught()
+    print(message or "not caught")
+    sys.exit(0 if message else 1)

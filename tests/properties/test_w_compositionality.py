@@ -1,0 +1,31 @@
+"""W-L2.1 compositionality, B-L1 substitution, W-D2.2 concretization (seed 000 Sect. 2)."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from strategies import aexprs, bexprs, checks, envs, names, stores
+from symcert.concrete import aeval
+from symcert.lemmas import concretize_pointwise
+from symcert.symbolic import concretize
+
+
+@given(envs, stores(), names, aexprs)
+def test_compositionality(v, store, x, e):
+    """W-L2.1: `V∘(S[x := ⟦e⟧_S]) = (V∘S)[x := ⟦e⟧_{V∘S}]` (the contracts/ check)."""
+    assert checks().check_w_l2_1_compositionality(v, store, x, e)
+
+
+@given(envs, stores(), aexprs, bexprs)
+def test_substitution(v, store, e, b):
+    """B-L1: `(V∘σ)(e) = V(eσ)` for arithmetic and boolean expressions (the contracts/ check)."""
+    assert checks().check_b_l1_substitution(v, store, e, b)
+
+
+@given(envs, stores(), st.frozensets(names))
+def test_concretize_pointwise(v, store, wanted):
+    """W-D2.2: `(V∘S)(x) = ⟦S(x)⟧_V` for every requested variable, and no other is bound."""
+    result = concretize(v, store, wanted)
+    assert concretize_pointwise(v, store, wanted, result)
+    assert all(result(x) == aeval(v, store(x)) for x in wanted)

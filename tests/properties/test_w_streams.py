@@ -1,0 +1,41 @@
+"""Stream lemmas on finite prefixes: W-D3.1/W-T3.2, W-T3.3, W-D3.2/W-T3.5, W-T3.7."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from strategies import programs
+from symcert.bugfinder import BugFound, find_bugs_n, witness
+from symcert.explore import Strategy, run_n
+from symcert.lemmas import (
+    find_bugs_terminates_soundly,
+    find_bugs_valid,
+    run_reachable_from,
+    run_terminates_soundly,
+)
+from symcert.solver import Solver
+from symcert.symbolic import initial
+
+
+@given(programs, st.sampled_from(list(Strategy)), st.booleans())
+def test_run_stream_lemmas(p, strategy, prune):
+    """W-T3.2: every state is reachable from the worklist; W-T3.3: after None only None."""
+    l = [initial(p)]
+    result = run_n(l, 60, strategy, Solver() if prune else None)
+    assert run_reachable_from(l, result)
+    assert run_terminates_soundly(result)
+
+
+@given(programs)
+def test_find_bugs_stream_lemmas(p):
+    """W-T3.5: every BugFound is valid (stuck, its model satisfies φ, and the concrete replay
+    confirms it); W-T3.7: after Finished only Finished."""
+    solver = Solver()
+    result = find_bugs_n(p, 60, Strategy.BFS, solver)
+    assert find_bugs_valid(result)
+    assert find_bugs_terminates_soundly(result)
+    for status in result:
+        if isinstance(status, BugFound):
+            w = witness(p, status, solver)
+            assert w is not None and w.final.prog == status.state.prog
