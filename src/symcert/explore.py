@@ -106,7 +106,9 @@ def _feasible(child: SymState, parent: SymState, solver: Solver,
     if parent.model is not None and beval(parent.model, new):
         stats.model_reuse += 1
         return _with_model(child, parent)
-    answer, model = solver.check(child.pc)
+    # The parent's model lets a conjunct independent of the parent's path be decided alone.
+    answer, model = solver.check(child.pc,
+                                 parent.model if child.pc.parent is parent.pc else None)
     if answer is Sat.UNSAT:
         return None
     if answer is Sat.UNKNOWN:
