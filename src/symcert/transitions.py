@@ -1,0 +1,266 @@
+"""m-to-n symbolic transitions over configurations and their concrete meaning (seed 001, T-D1).
+
+A configuration `Cnf` is a set of symbolic states; a transition `(I, O)` with `I ⊆ Cnf` yields
+the successor configuration `Cnf \\ I ∪ O` (`successor`). The meaning of a symbolic state
+`⟨φ, S, p⟩` from a concrete initial store `σ` is `concr(s, σ)`: empty when `σ ⊭ φ`, otherwise the
+final state of the concrete run of `p` from `σ∘S` (W-D2.2). Runs are bounded by a step budget
+(`fuel`); a run that exhausts it has no known meaning (None), so the oracles skip it.
+
+The transitions given here, each a function from the input states `I` to the outputs `O`:
+
+- `expand_step`: one `→sym` step by `expand` (Fig. 7), 1-to-n; exhaustive and precise.
+- `stream(max_states)`: the transitive closure by the stream `run` (Fig. 6), cut after at most
+  `max_states` states; its outputs are the leaves and the unexplored frontier, so it is
+  exhaustive and precise even when cut.
+- `unroll(k)`: big-step execution that unrolls each `while` at most `k` times and *drops* the
+  paths that would iterate again: precise, not exhaustive (T-X1).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from symcert.concrete import Env, State, aeval, head, is_stuck, trace
+from symcert.explore import expand, run
+from symcert.solver import Sat, Solver
+from symcert.symbolic import PathCondition, Store, SymState, rule_count, satisfies, sym_beval
+from symcert.symbolic import sym_update
+from symcert.syntax import Assert, Assign, Fail, If, Pos, Seq, Skip, Stmt, While, variables
+from symcert.terms import free_vars, negate
+
+DEFAULT_FUEL = 10_000
+"""Concrete steps allowed to one run when computing a concretization."""
+
+
+class Ending(enum.Enum):
+    """How a terminated concrete run ended."""
+
+    NORMAL = "normal"
+    FAIL = "fail"
+
+
+@dataclass(frozen=True, slots=True)
+class Final:
+    """A concrete final state: the store and how the run ended (`where`: the failing statement)."""
+
+    env: Env
+    ending: Ending
+    where: Pos | None = None
+
+    def __str__(self) -> str:
+        store = str(self.env) if self.env.bindings else "{all variables 0}"
+        if self.ending is Ending.NORMAL:
+            return f"{store} (terminated normally)"
+        at = f" at {self.where.line}:{self.where.column}" if self.where else ""
+        return f"{store} (stuck at `fail`{at})"
+
+
+Meaning = frozenset[Final] | None
+"""A concretization: a set of final states, or None when a run ran out of fuel (undecided)."""
+
+TransitionFn = Callable[[tuple[SymState, ...]], tuple[SymState, ...]]
+
+
+@dataclass(frozen=True)
+class Transition:
+    """A symbolic transition relation, given as the outputs `O` it produces for inputs `I` (T-D1).
+
+    :param name: how reports call it.
+    :param outputs: `I ↦ O`.
+    """
+
+    name: str
+    outputs: TransitionFn
+
+    def __call__(self, inputs: tuple[SymState, ...]) -> tuple[SymState, ...]:
+        return self.outputs(inputs)
+
+
+def successor(cnf: frozenset[SymState], t: Transition,
+              inputs: frozenset[SymState]) -> frozenset[SymState]:
+    """The successor configuration `Cnf \\ I ∪ O` of transition `t` on `I ⊆ Cnf` (T-D1).
+
+    :raises ValueError: when `I` is not a subset of `Cnf`.
+    """
+    if not inputs <= cnf:
+        raise ValueError("the inputs of a transition must be states of the configuration")
+    return (cnf - inputs) | frozenset(t(tuple(inputs)))
+
+
+def final_of(state: State) -> Final:
+    """The `Final` of a terminated concrete state (finished or stuck)."""
+    if is_stuck(state.prog):
+        failing = head(state.prog)
+        assert isinstance(failing, Fail)
+        return Final(state.env, Ending.FAIL, failing.pos)
+    return Final(state.env, Ending.NORMAL)
+
+
+def run_to_end(env: Env, p: Stmt, fuel: int) -> Final | None:
+    """The final state of the concrete run of `p` from `env`, or None if `fuel` steps do not end it."""
+    last = None
+    for last in trace(State(env, p), fuel):
+        pass
+    assert last is not None
+    if rule_count(last.prog) != 0:
+        return None
+    return final_of(last)
+
+
+def state_names(s: SymState) -> frozenset[str]:
+    """The variables a symbolic state mentions: its store, path condition and program."""
+    names = set(variables(s.prog))
+    for x, t in s.store.bindings:
+        names.add(x)
+        names |= free_vars(t)
+    for c in s.pc.conjuncts():
+        names |= free_vars(c)
+    return frozenset(names)
+
+
+def concr(s: SymState, sigma: Env, fuel: int = DEFAULT_FUEL) -> Meaning:
+    """`concr(s, σ)`: the final states of `s` from initial store `σ` (seed 001, T-D1).
+
+    :param s: the symbolic state `⟨φ, S, p⟩`.
+    :param sigma: the concrete initial store (the symbolic inputs' values).
+    :param fuel: the step budget of the concrete run of `p`.
+    :return: `{}` when `σ ⊭ φ`, `{final}` otherwise, None when the run exceeds `fuel`.
+    """
+    if not satisfies(sigma, s.pc):
+        return frozenset()
+    names = state_names(s) | frozenset(sigma.as_dict())
+    start = Env.of({x: aeval(sigma, s.store(x)) for x in names})
+    final = run_to_end(start, s.prog, fuel)
+    return None if final is None else frozenset({final})
+
+
+# --- the transitions -------------------------------------------------------------------------
+
+
+def _expand_outputs(inputs: tuple[SymState, ...]) -> tuple[SymState, ...]:
+    out: list[SymState] = []
+    for s in inputs:
+        # A state no rule applies to stays in the configuration: it is not an input of a step.
+        out.extend(expand(s) if rule_count(s.prog) else [s])
+    return tuple(out)
+
+
+expand_step = Transition("expand (one step)", _expand_outputs)
+
+
+def stream(max_states: int, solver: Solver | None = None) -> Transition:
+    """The stream `run` from the inputs, cut after `max_states` states: leaves plus frontier.
+
+    :param max_states: how many stream elements to take at most.
+    :param solver: prunes UNSAT states (pruned states have an empty meaning).
+    """
+
+    def outputs(inputs: tuple[SymState, ...]) -> tuple[SymState, ...]:
+        seen: list[SymState] = []
+        ended = False
+        for s in run(list(inputs), solver=solver):
+            if s is None:
+                ended = True
+                break
+            seen.append(s)
+            if len(seen) >= max_states:
+                break
+        leaves = [s for s in seen if rule_count(s.prog) == 0]
+        if ended:
+            return tuple(leaves)
+        explored = set(seen)
+        frontier = [c for s in seen if rule_count(s.prog) for c in expand(s) if c not in explored]
+        return tuple(leaves + frontier)
+
+    return Transition(f"run (stream, at most {max_states:,} states)", outputs)
+
+
+def unroll(k: int, solver: Solver | None = None) -> Transition:
+    """Big-step symbolic execution unrolling each loop at most `k` times, dropping the rest.
+
+    :param k: the loop-unrolling threshold.
+    :param solver: prunes UNSAT branches when given.
+    """
+    if k < 0:
+        raise ValueError(f"the unrolling threshold must be at least 0: {k}")
+
+    def outputs(inputs: tuple[SymState, ...]) -> tuple[SymState, ...]:
+        out: list[SymState] = []
+        for s in inputs:
+            for pc, store, failed in _unrolled(s.prog, s.pc, s.store, k, solver):
+                out.append(SymState(pc, store, failed if failed is not None else Skip()))
+        return tuple(out)
+
+    return Transition(f"unroll (K = {k})", outputs)
+
+
+_Leaf = tuple[PathCondition, Store, Fail | None]
+
+
+def _branch(pc: PathCondition, cond: object, solver: Solver | None) -> PathCondition | None:
+    new = pc.extend(cond)  # type: ignore[arg-type]
+    if solver is not None and solver.check(new)[0] is Sat.UNSAT:
+        return None
+    return new
+
+
+def _unrolled(p: Stmt, pc: PathCondition, store: Store, k: int,
+              solver: Solver | None) -> list[_Leaf]:
+    match p:
+        case Skip():
+            return [(pc, store, None)]
+        case Fail():
+            return [(pc, store, p)]
+        case Assign(x, e):
+            return [(pc, sym_update(store, x, e), None)]
+        case Seq(first, second):
+            out: list[_Leaf] = []
+            for pc1, store1, failed in _unrolled(first, pc, store, k, solver):
+                out += ([(pc1, store1, failed)] if failed is not None
+                        else _unrolled(second, pc1, store1, k, solver))
+            return out
+        case If(b, p1, p2):
+            cond = sym_beval(store, b)
+            out = []
+            for guard, branch in ((cond, p1), (negate(cond), p2)):
+                taken = _branch(pc, guard, solver)
+                if taken is not None:
+                    out += _unrolled(branch, taken, store, k, solver)
+            return out
+        case Assert(b):
+            cond = sym_beval(store, b)
+            holds = _branch(pc, cond, solver)
+            fails = _branch(pc, negate(cond), solver)
+            return ([(holds, store, None)] if holds is not None else []) + (
+                [(fails, store, Fail(p.pos, p))] if fails is not None else [])
+        case While(b, body):
+            out = []
+            current = [(pc, store)]
+            for iteration in range(k + 1):
+                entering = []
+                for pc1, store1 in current:
+                    cond = sym_beval(store1, b)
+                    leaves = _branch(pc1, negate(cond), solver)
+                    if leaves is not None:
+                        out.append((leaves, store1, None))
+                    enters = _branch(pc1, cond, solver)
+                    if enters is not None:
+                        entering.append((enters, store1))
+                if iteration == k:
+                    break  # the threshold: paths entering the body once more are dropped
+                current = []
+                for pc1, store1 in entering:
+                    for pc2, store2, failed in _unrolled(body, pc1, store1, k, solver):
+                        if failed is not None:
+                            out.append((pc2, store2, failed))
+                        else:
+                            current.append((pc2, store2))
+            return out
+    raise TypeError(f"not a statement: {p!r}")
+
+
+def meanings(states: Iterable[SymState], sigma: Env, fuel: int) -> list[tuple[SymState, Meaning]]:
+    """Each state with its concretization from `σ`."""
+    return [(s, concr(s, sigma, fuel)) for s in states]

@@ -1,0 +1,190 @@
+"""Transitions and the exhaustiveness/precision oracles (T-D1, T-D2, T-D3, T-O1, T-X1), and
+`symcert oracle`."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from symcert.cli import main
+from symcert.concrete import Env
+from symcert.oracles import (
+    Counterexample,
+    Undecided,
+    check_exhaustiveness,
+    check_precision,
+    is_probably_exhaustive,
+    is_probably_precise,
+)
+from symcert.parser import parse, parse_file
+from symcert.solver import Solver
+from symcert.symbolic import PathCondition, Store, SymState, initial, rule_count
+from symcert.syntax import Add, Assign, Bool, Int, Seq, Skip, Var
+from symcert.transitions import (
+    Ending,
+    Final,
+    Transition,
+    concr,
+    expand_step,
+    stream,
+    successor,
+    unroll,
+)
+from symcert.explore import expand
+
+LOOP = parse("i = 0; while i < n do i = i + 1 od")
+EXAMPLES = ["examples/countdown_buggy.imp", "examples/isqrt_buggy.imp",
+            "examples/factorial.imp", "examples/min3_buggy.imp", "examples/gcd.imp"]
+
+
+def test_unrolling_is_precise_but_not_exhaustive():
+    """T-X1: unrolling twice misses the runs with n > 2; the counterexample is such an input."""
+    t = unroll(2, Solver())
+    exhaustive = is_probably_exhaustive(t, LOOP, runs=50, seed=1)
+    cex = exhaustive.counterexample
+    assert cex is not None and cex.prop == "exhaustive"
+    assert cex.input("n") > 2
+    assert cex.final == Final(Env.of({"i": cex.input("n"), "n": cex.input("n")}), Ending.NORMAL)
+    assert is_probably_precise(t, LOOP, runs=50, seed=1).counterexample is None
+
+
+def test_unrolling_enough_is_exhaustive_on_the_inputs_it_covers():
+    """With n in [0, 3], unrolling 3 times loses nothing."""
+    t = unroll(3)
+    for n in range(-2, 4):
+        assert check_exhaustiveness(t, (initial(LOOP),), Env.of({"n": n})) is None
+    assert isinstance(check_exhaustiveness(t, (initial(LOOP),), Env.of({"n": 4})),
+                      Counterexample)
+
+
+@pytest.mark.parametrize("path", EXAMPLES)
+def test_expand_and_the_stream_are_exhaustive_and_precise(path):
+    """T-D2/T-D3 hold for one `expand` step and for the stream, cut or run to the end."""
+    p = parse_file(path)
+    for t in (expand_step, stream(300, Solver()), stream(3)):
+        for check in (is_probably_exhaustive, is_probably_precise):
+            verdict = check(t, p, runs=25, seed=3)
+            assert verdict.counterexample is None, (t.name, verdict.counterexample)
+            assert verdict.decided == 25
+
+
+def _wrong_assignment(s: SymState) -> list[SymState]:
+    """`expand`, but an assignment `x = e` binds `x` to `e + 1`."""
+    out = []
+    for c in expand(s):
+        changed = [(k, v) for k, v in c.store.bindings if s.store(k) != v]
+        if changed:
+            (x, term), = changed
+            c = SymState(c.pc, c.store.update(x, Add(term, Int(1))), c.prog)
+        out.append(c)
+    return out
+
+
+def _drop_else(s: SymState) -> list[SymState]:
+    """`expand`, but only the first successor of a branching statement."""
+    return expand(s)[:1]
+
+
+def _closure(step) -> Transition:
+    """The transitive closure of a one-step function: all the leaves it reaches."""
+
+    def outputs(inputs: tuple[SymState, ...]) -> tuple[SymState, ...]:
+        todo, leaves = list(inputs), []
+        while todo:
+            s = todo.pop()
+            if rule_count(s.prog) == 0:
+                leaves.append(s)
+            else:
+                todo.extend(step(s))
+        return tuple(leaves)
+
+    return Transition("planted", outputs)
+
+
+def _spurious() -> Transition:
+    """The closure of `expand` plus a state claiming the program may end with i = -1."""
+    exact = _closure(expand)
+    extra = SymState(PathCondition(), Store().update("i", Int(-1)), Skip())
+    return Transition("planted", lambda inputs: exact(inputs) + (extra,))
+
+
+@pytest.mark.parametrize("bad, exhaustive, precise", [
+    (_closure(_wrong_assignment), False, False),
+    (_closure(_drop_else), False, True),
+    (_spurious(), True, False),
+    (_closure(expand), True, True),
+])
+def test_planted_wrong_transitions_are_caught(bad, exhaustive, precise):
+    """T-O1: a wrong assignment rule, a dropped branch, a spurious output each fail their oracle;
+    the exact closure of `expand` passes both."""
+    p = parse("if n > 0 then i = n else i = 0 - n fi")
+    e = is_probably_exhaustive(bad, p, runs=30)
+    pr = is_probably_precise(bad, p, runs=30)
+    assert (e.counterexample is None) == exhaustive
+    assert (pr.counterexample is None) == precise
+
+
+def test_wrong_assignment_counterexample_names_the_missed_and_spurious_states():
+    """The counterexample shows the concrete final state that was missed or invented."""
+    p = parse("x = y")
+    t = _closure(_wrong_assignment)
+    sigma = Env.of({"y": 4})
+    missed = check_exhaustiveness(t, (initial(p),), sigma)
+    spurious = check_precision(t, (initial(p),), sigma)
+    assert isinstance(missed, Counterexample) and isinstance(spurious, Counterexample)
+    assert missed.final.env == Env.of({"x": 4, "y": 4})
+    assert spurious.final.env == Env.of({"x": 5, "y": 4})
+    assert str(missed) == ("input {y = 4}: the concrete run ends in {x = 4, y = 4} "
+                           "(terminated normally), which no output state represents")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(-20, 20), st.integers(-20, 20))
+def test_stream_is_exhaustive_and_precise_on_generated_inputs(a, b):
+    """T-O1 with Hypothesis-generated stores: the cut stream on gcd is exhaustive and precise."""
+    p = parse_file("examples/gcd.imp")
+    t = stream(40)
+    sigma = Env.of({"a": a, "b": b})
+    assert check_exhaustiveness(t, (initial(p),), sigma) is None
+    assert check_precision(t, (initial(p),), sigma) is None
+
+
+def test_successor_configuration():
+    """T-D1: `Cnf \\ I ∪ O`; the inputs must belong to the configuration."""
+    s = initial(parse("if x > 0 then y = 1 else y = 2 fi"))
+    other = initial(parse("y = 3"))
+    cnf = frozenset({s, other})
+    assert successor(cnf, expand_step, frozenset({s})) == frozenset(expand(s)) | {other}
+    with pytest.raises(ValueError):
+        successor(frozenset({other}), expand_step, frozenset({s}))
+
+
+def test_concretization_empty_off_path_and_undecided_out_of_fuel():
+    """`concr` is empty when `σ ⊭ φ` and None when the run exceeds its budget."""
+    s = SymState(PathCondition.of(Bool(False)), Store(), Assign("x", Var("y")))
+    assert concr(s, Env()) == frozenset()
+    forever = initial(parse("while true do skip od"))
+    assert concr(forever, Env(), fuel=50) is None
+    assert check_exhaustiveness(expand_step, (forever,), Env(), fuel=50) is Undecided.FUEL
+
+
+def test_cli_oracle_reports_the_unrolling_counterexample(capsys, tmp_path):
+    """`symcert oracle --unroll` exits 1 and prints the input; without it every check holds."""
+    f = tmp_path / "loop.imp"
+    f.write_text("i = 0; while i < n do i = i + 1 od\n")
+    code = main(["oracle", str(f), "--unroll", "2", "--runs", "30", "--seed", "1"])
+    out = capsys.readouterr().out
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0] == f"{f}: 30 random inputs per check (seed 1); inputs: n"
+    assert lines[8].startswith("    exhaustive: NO, counterexample: input {n = ")
+    assert lines[9] == "    precise: held on 30 inputs"
+    assert main(["oracle", str(f), "--runs", "30"]) == 0
+    assert "NO" not in capsys.readouterr().out
+
+
+def test_cli_oracle_rejects_bad_options(capsys):
+    """Non-positive --runs is a usage error (exit 2)."""
+    assert main(["oracle", "examples/gcd.imp", "--runs", "0"]) == 2
+    assert "--runs must be at least 1" in capsys.readouterr().err
