@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import islice
 from typing import Iterable, Iterator
 
@@ -65,7 +65,16 @@ def expand(state: SymState) -> list[SymState]:
     :param state: the state `⟨φ, S, p⟩` to step.
     :return: zero, one or two successor states, each one step deeper.
     """
-    return _expand(state.pc, state.store, state.prog, state.depth + 1)
+    children = _expand(state.pc, state.store, state.prog, state.depth + 1)
+    return children if state.ghost is None else _carry_ghost(state, children)
+
+
+def _carry_ghost(parent: SymState, children: list[SymState]) -> list[SymState]:
+    """Ghost mode (seed 004): a successor keeps ρ only on the branch ρ takes (`ρ ⊨ φ'`)."""
+    rho = parent.ghost
+    assert rho is not None
+    return [replace(t, ghost=rho) if t.pc is parent.pc or beval(rho, t.pc.last) else t
+            for t in children]
 
 
 def _expand(phi: PathCondition, store: Store, p: Stmt, depth: int) -> list[SymState]:
@@ -113,11 +122,11 @@ def _feasible(child: SymState, parent: SymState, solver: Solver,
         return None
     if answer is Sat.UNKNOWN:
         stats.unknown += 1
-    return SymState(child.pc, child.store, child.prog, child.depth, model)
+    return SymState(child.pc, child.store, child.prog, child.depth, model, child.ghost)
 
 
 def _with_model(child: SymState, parent: SymState) -> SymState:
-    return SymState(child.pc, child.store, child.prog, child.depth, parent.model)
+    return SymState(child.pc, child.store, child.prog, child.depth, parent.model, child.ghost)
 
 
 def _initial_check(state: SymState, solver: Solver) -> SymState | None:
@@ -126,7 +135,7 @@ def _initial_check(state: SymState, solver: Solver) -> SymState | None:
     answer, model = solver.check(state.pc)
     if answer is Sat.UNSAT:
         return None
-    return SymState(state.pc, state.store, state.prog, state.depth, model)
+    return SymState(state.pc, state.store, state.prog, state.depth, model, state.ghost)
 
 
 def run(

@@ -145,7 +145,8 @@ class SymState:
     """A symbolic state `σ̂ = ⟨φ, S, p⟩`.
 
     `depth` counts the `→sym` steps from the initial state, `model` is a valuation known to
-    satisfy `φ` (or None); neither takes part in equality: they describe how the state was found.
+    satisfy `φ` (or None), `ghost` the concrete input that follows this path (ghost.py); none
+    takes part in equality: they describe how the state was found.
     """
 
     pc: PathCondition
@@ -153,6 +154,8 @@ class SymState:
     prog: Stmt
     depth: int = field(default=0, compare=False)
     model: Env | None = field(default=None, compare=False, repr=False)
+    ghost: Env | None = field(default=None, compare=False, repr=False)
+    """A ghost interpretation ρ of the symbolic inputs with `ρ ⊨ φ` (seed 004, M-I1), or None."""
 
 
 def initial(p: Stmt) -> SymState:
