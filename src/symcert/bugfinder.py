@@ -172,6 +172,7 @@ def witness(p: Stmt, bug: BugFound, solver: Solver) -> Witness | None:
     return Witness(bug.state, model, final)
 
 
+@icontract.require(lambda max_states: max_states >= 0, enabled=CONTRACTS)
 @icontract.ensure(has_bug_sound, "W-T3.8 T-soundness (never a false YES)", enabled=CONTRACTS)
 def has_bug(p: Stmt, max_states: int, solver: Solver | None = None) -> Answer:
     """T-sound bug detection (Fig. 10): YES only for a replayed bug, NO only when exhaustive.

@@ -1,7 +1,8 @@
 """CrossHair support: bounded-depth constructors for the AST and state types, a solver stub.
 
-Loaded through the one-line shim `contracts/crosshair_plugin.py` (`--extra_plugin` executes a
-file inside a function, so the code lives in this importable module). Measured reasons, from
+Loaded by the shim `contracts/crosshair_plugin.py` (`--extra_plugin` executes a file inside a
+function, so the code lives in this importable module, outside the package: crosshair is a test
+dependency only). Measured reasons, from
 `shared/CROSSHAIR.md`: CrossHair's own construction of the recursive AST unions recurses until
 the process dies; z3 inside analysed code makes CrossHair fall back to concrete values; icontract
 needs its in-progress set initialised before CrossHair traces the first contracted call.
