@@ -30,6 +30,7 @@ DEFAULT_MAX_STEPS = 1_000_000
 COMMANDS: dict[str, str] = {
     "tree": "symcert.commands.tree",
     "oracle": "symcert.commands.oracle",
+    "prove": "symcert.commands.prove",
 }
 
 

@@ -1,0 +1,150 @@
+"""Proving from the leaves of an exhaustive symbolic execution (seed 001, T-L2).
+
+Exhaustive exploration by the stream `run` (Fig. 6; it prunes only UNSAT-backed branches, M-S1)
+reaches every `assert b` of the program under each path `⟨φ, S⟩` leading to it. The proof
+obligation there is the validity of `φ → {S}b`, asked as the unsatisfiability of `φ ∧ ¬{S}b`; an
+explicit `fail` gives the obligation `¬φ`. The verdict is
+
+- PROVED only when the exploration ended (the stream reported `None`) and every obligation is
+  UNSAT-backed: by T-L2 the assertions then hold for every input;
+- COUNTEREXAMPLE when an obligation is SAT: its model is replayed concretely to the failing
+  statement (`witness`, which raises `ReplayMismatch` should the engine be wrong);
+- UNDECIDED otherwise: a budget ran out, or the solver answered UNKNOWN.
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from dataclasses import dataclass
+
+import icontract
+
+from symcert.bugfinder import BugFound, Witness, witness
+from symcert.concrete import head
+from symcert.explore import expand, run
+from symcert.lemmas import CONTRACTS, lemma, sample_valuations
+from symcert.solver import Sat, Solver
+from symcert.symbolic import SymState, initial, sym_beval
+from symcert.syntax import Assert, Fail, Pos, Stmt, inputs
+from symcert.terms import negate
+from symcert.transitions import Ending, run_to_end
+
+
+class Verdict(enum.Enum):
+    """The answer of `prove`."""
+
+    PROVED = "proved"
+    COUNTEREXAMPLE = "counterexample"
+    UNDECIDED = "undecided"
+
+
+@dataclass(frozen=True, slots=True)
+class Obligation:
+    """One query `φ → {S}b` (or `¬φ` for `fail`) and the solver's answer for its negation."""
+
+    where: Pos | None
+    statement: Stmt
+    state: SymState
+    answer: Sat
+
+    def __str__(self) -> str:
+        at = f"{self.where.line}:{self.where.column}: " if self.where else ""
+        return f"{at}`{self.statement}` under path condition {self.state.pc}"
+
+
+@dataclass(frozen=True)
+class Proof:
+    """What `prove` found.
+
+    :param verdict: PROVED, COUNTEREXAMPLE or UNDECIDED.
+    :param states: how many states were explored.
+    :param exhaustive: whether the exploration ended.
+    :param obligations: how many obligations were asked.
+    :param undecided: the obligations the solver could not decide.
+    :param counterexample: the replayed witness of a SAT obligation.
+    :param reason: why the exploration stopped early, if it did.
+    """
+
+    verdict: Verdict
+    states: int
+    exhaustive: bool
+    obligations: int
+    undecided: tuple[Obligation, ...]
+    counterexample: Witness | None
+    reason: str
+
+
+@lemma("T-L2")
+def proof_sound(p: Stmt, result: Proof) -> bool:
+    """A proved program fails on no sampled input: `PROVED ⇒ ∀σ. run(σ, p) does not reach fail`
+    (checked on the fixed sample valuations, within a step budget)."""
+    if result.verdict is not Verdict.PROVED:
+        return True
+    for sigma in sample_valuations(inputs(p)):
+        final = run_to_end(sigma, p, 10_000)
+        if final is not None and final.ending is Ending.FAIL:
+            return False
+    return True
+
+
+def _obligation(state: SymState, solver: Solver) -> Obligation | None:
+    """The obligation of a state about to run `assert b` or an explicit `fail`, if any."""
+    stmt = head(state.prog)
+    if isinstance(stmt, Assert):
+        query = state.pc.extend(negate(sym_beval(state.store, stmt.cond)))
+    elif isinstance(stmt, Fail) and stmt.origin is None:
+        query = state.pc
+    else:
+        return None
+    return Obligation(stmt.pos, stmt, state, solver.check(query)[0])
+
+
+def _failing(state: SymState) -> SymState:
+    """The stuck successor of a state about to run `assert b` or `fail`."""
+    if isinstance(head(state.prog), Fail):
+        return state
+    return expand(state)[1]
+
+
+@icontract.ensure(proof_sound, "T-L2 proofs need exhaustiveness", enabled=CONTRACTS)
+def prove(p: Stmt, max_states: int, timeout: float | None = None,
+          solver: Solver | None = None) -> Proof:
+    """Prove every assertion of `p` from the leaves of its exhaustive symbolic execution (T-L2).
+
+    :param p: the program.
+    :param max_states: the exploration budget.
+    :param timeout: a wall-clock budget in seconds, or None.
+    :param solver: the solver (a fresh default one if None).
+    """
+    solver = solver if solver is not None else Solver()
+    start = time.perf_counter()
+    states = asked = 0
+    undecided: list[Obligation] = []
+    reason = ""
+    for state in run([initial(p)], solver=solver):
+        if state is None:
+            break
+        if states >= max_states:
+            reason = f"the state budget ({max_states:,} states) ran out"
+            break
+        if timeout is not None and time.perf_counter() - start > timeout:
+            reason = f"the time budget ({timeout:g} s) ran out"
+            break
+        states += 1
+        ob = _obligation(state, solver)
+        if ob is None:
+            continue
+        asked += 1
+        if ob.answer is Sat.UNKNOWN:
+            undecided.append(ob)
+        elif ob.answer is Sat.SAT:
+            found = witness(p, BugFound(_failing(state)), solver)
+            if found is None:
+                undecided.append(ob)
+            else:
+                return Proof(Verdict.COUNTEREXAMPLE, states, False, asked, tuple(undecided),
+                             found, "")
+    exhaustive = reason == ""
+    verdict = Verdict.PROVED if exhaustive and not undecided else Verdict.UNDECIDED
+    return Proof(verdict, states, exhaustive, asked, tuple(undecided), None, reason)

@@ -1,0 +1,79 @@
+"""`prove` and `symcert prove`: proving from the leaves of an exhaustive execution (T-L2)."""
+
+from __future__ import annotations
+
+import pytest
+
+from symcert.cli import main
+from symcert.concrete import State, run_concrete
+from symcert.bugfinder import is_stuck
+from symcert.parser import parse, parse_file
+from symcert.prove import Verdict, prove
+from symcert.solver import Solver
+
+CORRECT = ["examples/factorial.imp", "examples/gcd.imp", "examples/isqrt.imp",
+           "examples/min3.imp"]
+BUGGY = ["examples/factorial_buggy.imp", "examples/gcd_buggy.imp", "examples/isqrt_buggy.imp",
+         "examples/min3_buggy.imp", "examples/countdown_buggy.imp"]
+
+
+@pytest.mark.parametrize("path", CORRECT)
+def test_correct_examples_are_proved(path):
+    """Every correct case study is PROVED after an exhaustive exploration."""
+    proof = prove(parse_file(path), 10_000)
+    assert proof.verdict is Verdict.PROVED
+    assert proof.exhaustive and proof.obligations > 0 and not proof.undecided
+
+
+@pytest.mark.parametrize("path", BUGGY)
+def test_buggy_examples_give_a_replayed_counterexample(path):
+    """A SAT obligation gives an input whose concrete run gets stuck at the failing assert."""
+    p = parse_file(path)
+    proof = prove(p, 10_000)
+    assert proof.verdict is Verdict.COUNTEREXAMPLE
+    found = proof.counterexample
+    final = run_concrete(State(found.input, p), 100_000)
+    assert is_stuck(final.prog)
+    assert final.prog == found.bug.prog
+
+
+@pytest.mark.parametrize("path", CORRECT + BUGGY)
+def test_a_solver_that_cannot_decide_never_proves(path):
+    """With `rlimit=1` every query is UNKNOWN: the verdict is undecided, never PROVED."""
+    proof = prove(parse_file(path), 300, solver=Solver(rlimit=1))
+    assert proof.verdict is Verdict.UNDECIDED
+
+
+def test_input_unbounded_loop_is_undecided_on_budget():
+    """A true assertion after a loop bounded only by an input: the budget runs out."""
+    p = parse("i = 0; while i < n do i = i + 1 od; assert i >= n")
+    proof = prove(p, 200)
+    assert proof.verdict is Verdict.UNDECIDED
+    assert not proof.exhaustive and proof.reason == "the state budget (200 states) ran out"
+    assert proof.undecided == ()
+
+
+def test_explicit_fail_is_an_obligation():
+    """`fail` under a satisfiable path is a counterexample; under an infeasible one, proved."""
+    assert prove(parse("if x > 5 then fail else skip fi"), 100).counterexample.input("x") > 5
+    assert prove(parse("if x > x then fail else skip fi"), 100).verdict is Verdict.PROVED
+
+
+def test_cli_prove_exit_codes(capsys, tmp_path):
+    """0 PROVED, 1 counterexample with input and replay, 3 undecided with the reason, 65 bad file."""
+    assert main(["prove", "examples/isqrt.imp"]) == 0
+    assert capsys.readouterr().out.startswith(
+        "examples/isqrt.imp: PROVED: every assertion holds for all inputs\n")
+    assert main(["prove", "examples/min3_buggy.imp"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == ("examples/min3_buggy.imp:7:1: counterexample: "
+                      "assertion `m <= a and m <= b and m <= c` fails")
+    assert out[1].startswith("  input:  a = ")
+    loop = tmp_path / "loop.imp"
+    loop.write_text("i = 0; while i < n do i = i + 1 od; assert i >= n\n")
+    assert main(["prove", str(loop), "--max-states", "50"]) == 3
+    assert "not exhaustive: the state budget (50 states) ran out" in capsys.readouterr().out
+    bad = tmp_path / "bad.imp"
+    bad.write_text("x = ;\n")
+    assert main(["prove", str(bad)]) == 65
+    assert main(["prove", "examples/isqrt.imp", "--max-states", "0"]) == 2
