@@ -1,0 +1,702 @@
+# crosshair: off
+"""Proof obligations generated from the engine's own code, discharged by z3 and cvc5 (issue 5).
+
+Each obligation runs the project's functions (`explore.expand`, `explore._feasible`,
+`concrete.step`, `symbolic.sym_aeval`/`sym_beval`/`sym_update`/`concretize`) on a *schematic*
+state: integer and boolean literals hold `SymInt`/`SymBool` values that stand for arbitrary ones,
+expressions and statements are placeholders (`?e1`, `?P1`), the path condition is the unknown
+boolean `?phi`. When the code branches on a schematic value, generation forks and records the
+branch taken, so the code's every path yields its own obligation; the results are translated to
+SMT-LIB (`symcert.smtlib`) and an obligation is VALID when its negation is UNSAT, for both
+provers. The case analysis that turns the obligations into the lemmas is in docs/proofs.md.
+
+`python -m symcert.obligations` replays every obligation and compares with proofs/record.json
+(`--write` records anew and regenerates the table in docs/proofs.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, get_args
+
+from symcert import smtlib
+from symcert.concrete import Env, State, aeval, beval, step
+from symcert.explore import RunStats, _feasible, expand
+from symcert.smtlib import Script, conj, disj, equal, implies
+from symcert.solver import Sat
+from symcert.symbolic import (
+    ID,
+    PathCondition,
+    Store,
+    SymState,
+    concretize,
+    sym_aeval,
+    sym_beval,
+    sym_update,
+)
+from symcert.syntax import (
+    CMP_OPS,
+    Add,
+    AExpr,
+    And,
+    Assert,
+    Assign,
+    BExpr,
+    Bool,
+    Cmp,
+    Fail,
+    If,
+    Int,
+    Neg,
+    Node,
+    Not,
+    Or,
+    Seq,
+    Skip,
+    Stmt,
+    Sub,
+    Var,
+    While,
+    show_stmt,
+)
+from symcert.terms import free_vars
+
+# --- schematic values -------------------------------------------------------------------------
+
+
+class SchematicError(Exception):
+    """A schematic value was branched on outside an obligation's generation."""
+
+
+@dataclass(frozen=True, eq=False)
+class SymInt:
+    """An integer standing for an arbitrary one: a constant or an arithmetic term over them."""
+
+    op: str
+    args: tuple[object, ...]
+
+    def smt(self) -> str:
+        """Its SMT-LIB term."""
+        if self.op == "const":
+            return smtlib.symbol(str(self.args[0]))
+        if self.op == "num":
+            return smtlib.numeral(int(self.args[0]))  # type: ignore[call-overload]
+        return f"({self.op} {' '.join(_smt(a) for a in self.args)})"
+
+    def constants(self) -> Iterator[tuple[str, str]]:
+        """The SMT constants it mentions."""
+        if self.op == "const":
+            yield str(self.args[0]), "Int"
+        for a in self.args:
+            if isinstance(a, (SymInt, SymBool)):
+                yield from a.constants()
+
+    def value(self, model: dict[str, int | bool]) -> int:
+        """Its value under a prover's model (absent constants read 0)."""
+        if self.op == "const":
+            return int(model.get(str(self.args[0]), 0))
+        if self.op == "num":
+            return int(self.args[0])  # type: ignore[call-overload]
+        vals = [a.value(model) if isinstance(a, SymInt) else int(a) for a in self.args]  # type: ignore[call-overload]
+        return -vals[0] if len(vals) == 1 else vals[0] + vals[1] if self.op == "+" else vals[0] - vals[1]
+
+    def __add__(self, other: object) -> SymInt:
+        return SymInt("+", (self, _lift(other)))
+
+    def __radd__(self, other: object) -> SymInt:
+        return SymInt("+", (_lift(other), self))
+
+    def __sub__(self, other: object) -> SymInt:
+        return SymInt("-", (self, _lift(other)))
+
+    def __rsub__(self, other: object) -> SymInt:
+        return SymInt("-", (_lift(other), self))
+
+    def __neg__(self) -> SymInt:
+        return SymInt("-", (self,))
+
+    def _cmp(self, op: str, other: object) -> SymBool | bool:
+        if not isinstance(other, (int, SymInt)) or isinstance(other, bool):
+            return NotImplemented
+        a, b = self.smt(), _smt(_lift(other))
+        if a == b and op in ("=", "<=", ">="):
+            return True
+        return SymBool(op, (self, _lift(other)))
+
+    def __eq__(self, other: object) -> SymBool | bool:  # type: ignore[override]
+        return self._cmp("=", other)
+
+    def __ne__(self, other: object) -> SymBool | bool:  # type: ignore[override]
+        result = self._cmp("=", other)
+        return result if result is NotImplemented else _negate(result)
+
+    def __lt__(self, other: object) -> SymBool | bool:
+        return self._cmp("<", other)
+
+    def __le__(self, other: object) -> SymBool | bool:
+        return self._cmp("<=", other)
+
+    def __gt__(self, other: object) -> SymBool | bool:
+        return self._cmp(">", other)
+
+    def __ge__(self, other: object) -> SymBool | bool:
+        return self._cmp(">=", other)
+
+    def __hash__(self) -> int:
+        return hash(self.smt())
+
+    def __bool__(self) -> bool:
+        return bool(self != 0)
+
+    def __repr__(self) -> str:
+        return self.smt()
+
+
+@dataclass(frozen=True, eq=False)
+class SymBool:
+    """A boolean standing for an arbitrary one; branching on it forks the generation."""
+
+    op: str
+    args: tuple[object, ...]
+
+    def smt(self) -> str:
+        """Its SMT-LIB term."""
+        if self.op == "const":
+            return smtlib.symbol(str(self.args[0]))
+        return f"({self.op} {' '.join(_smt(a) for a in self.args)})"
+
+    def constants(self) -> Iterator[tuple[str, str]]:
+        """The SMT constants it mentions."""
+        if self.op == "const":
+            yield str(self.args[0]), "Bool"
+        for a in self.args:
+            if isinstance(a, (SymInt, SymBool)):
+                yield from a.constants()
+
+    def value(self, model: dict[str, int | bool]) -> bool:
+        """Its truth value under a prover's model (absent constants read false)."""
+        if self.op == "const":
+            return bool(model.get(str(self.args[0]), False))
+        if self.op == "not":
+            return not _value(self.args[0], model)
+        a, b = (_value(x, model) for x in self.args)
+        return {"=": a == b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[self.op]
+
+    def __bool__(self) -> bool:
+        if not _ACTIVE:
+            raise SchematicError(f"branch on the schematic boolean {self.smt()}")
+        return _ACTIVE[-1].decide(self)
+
+    def __hash__(self) -> int:
+        return hash(self.smt())
+
+    def __repr__(self) -> str:
+        return self.smt()
+
+
+def _lift(v: object) -> SymInt:
+    return v if isinstance(v, SymInt) else SymInt("num", (v,))
+
+
+def _smt(v: object) -> str:
+    if isinstance(v, (SymInt, SymBool)):
+        return v.smt()
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return smtlib.numeral(int(v))  # type: ignore[call-overload]
+
+
+def _value(v: object, model: dict[str, int | bool]) -> int | bool:
+    return v.value(model) if isinstance(v, (SymInt, SymBool)) else v  # type: ignore[return-value]
+
+
+def _negate(b: SymBool | bool) -> SymBool | bool:
+    if isinstance(b, bool):
+        return not b
+    return b.args[0] if b.op == "not" else SymBool("not", (b,))  # type: ignore[return-value]
+
+
+def sint(name: str) -> SymInt:
+    """A schematic integer constant."""
+    return SymInt("const", (name,))
+
+
+def sbool(name: str) -> SymBool:
+    """A schematic boolean constant."""
+    return SymBool("const", (name,))
+
+
+class _Path:
+    """The branch decisions of one run of the generator: a prefix to replay, then `True`s."""
+
+    def __init__(self, prefix: tuple[bool, ...]) -> None:
+        self.prefix = prefix
+        self.taken: list[bool] = []
+        self.facts: list[str] = []
+        self.memo: dict[str, bool] = {}
+        self.constants: set[tuple[str, str]] = set()
+
+    def decide(self, b: SymBool) -> bool:
+        text = b.smt()
+        if text in self.memo:
+            return self.memo[text]
+        i = len(self.taken)
+        d = self.prefix[i] if i < len(self.prefix) else True
+        self.taken.append(d)
+        self.memo[text] = d
+        self.memo[_smt(_negate(b))] = not d
+        self.facts.append(text if d else _smt(_negate(b)))
+        self.constants.update(b.constants())
+        return d
+
+
+_ACTIVE: list[_Path] = []
+
+
+Branch = tuple[str, tuple[str, ...], frozenset[tuple[str, str]], object]
+
+
+def paths(build: Callable[[], object]) -> list[Branch]:
+    """Run `build` once per path through the branches it takes on schematic values.
+
+    :return: per path: its decisions as a T/F string, the branch conditions (SMT), the constants
+        they mention, and `build`'s result.
+    """
+    out: list[Branch] = []
+    todo: list[tuple[bool, ...]] = [()]
+    while todo:
+        prefix = todo.pop()
+        path = _Path(prefix)
+        _ACTIVE.append(path)
+        try:
+            result = build()
+        finally:
+            _ACTIVE.pop()
+        for i in range(len(prefix), len(path.taken)):
+            todo.append(tuple(path.taken[:i]) + (not path.taken[i],))
+        bits = "".join("T" if d else "F" for d in path.taken)
+        out.append((bits, tuple(path.facts), frozenset(path.constants), result))
+    return sorted(out, key=lambda r: r[0])
+
+
+# --- obligations ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Obligation:
+    """One proof obligation: its SMT-LIB script and what to print when a prover refutes it.
+
+    `state` is the schematic symbolic state it starts from and `names` the program variables it
+    compares; `successor` the symbolic successor it is about, if any.
+    """
+
+    name: str
+    lemma: str
+    rule: str
+    text: str
+    state: SymState | None = None
+    names: tuple[str, ...] = ()
+    successor: SymState | None = None
+
+
+X, Y = "x", "y"
+"""The program variables of a schematic state: `x`, the one the rule assigns or reads, and `y`,
+standing for every other variable."""
+
+A_SHAPES: dict[str, Callable[[int], AExpr]] = {
+    "int": lambda i: Int(sint(f"?k{i}")),  # type: ignore[arg-type]
+    "add-int": lambda i: Add(Var(f"?t{i}"), Int(sint(f"?k{i}"))),  # type: ignore[arg-type]
+    "neg": lambda i: Neg(Var(f"?t{i}")),
+    "term": lambda i: Var(f"?t{i}"),
+}
+"""One arithmetic term per shape the smart constructors of terms.py tell apart (a literal, a sum
+ending in a literal, a negation, anything else); `?t`, `?k` stand for an arbitrary term, value."""
+
+B_SHAPES: dict[str, Callable[[int], BExpr]] = {
+    "bool": lambda i: Bool(sbool(f"?b{i}")),  # type: ignore[arg-type]
+    "not": lambda i: Not(Cmp("<=", Var(f"?u{i}"), Var(f"?w{i}"))),
+    "atom": lambda i: Cmp("<=", Var(f"?u{i}"), Var(f"?w{i}")),
+}
+"""One formula per shape `negate`, `conj`, `disj` tell apart (a literal, a negation, anything
+else); each is its own symbolic value under the identity store."""
+
+PHI = PathCondition.of(Bool(sbool("?phi")))  # type: ignore[arg-type]
+"""The schematic path condition `φ`: one unknown conjunct."""
+
+
+def _placeholder(name: str) -> Stmt:
+    """A statement standing for an arbitrary one (`?P1 = 0`): a rule only carries it along."""
+    return Assign(f"?{name}", Int(0))
+
+
+P1, P2, Q, BODY = (_placeholder(n) for n in ("P1", "P2", "Q", "BODY"))
+
+RULES: dict[type, tuple[str, ...]] = {
+    Skip: ("skip",),
+    Fail: ("fail",),
+    Assign: ("assign",),
+    If: ("if-then", "if-else"),
+    While: ("while-enter", "while-exit"),
+    Assert: ("assert-pass", "assert-fail"),
+    Seq: ("seq-skip", "seq"),
+}
+"""The rules of Figs. 2-3 by statement class; `skip` and `fail` name the absence of a step."""
+
+EXPR_CASES: tuple[str, ...] = tuple(
+    ["Int", "Var", "Bool", "Neg", "Add", "Sub", "Not", "And", "Or"] + [f"Cmp{op}" for op in CMP_OPS])
+"""The cases of the induction on expressions: a base case per leaf, a step per constructor."""
+
+
+def rule_of(p: Stmt, p2: Stmt) -> str:
+    """The rule by which a step goes from program `p` to program `p2`."""
+    match p:
+        case Assign():
+            return "assign"
+        case If(_, then_, _):
+            return "if-then" if p2 == then_ else "if-else"
+        case While():
+            return "while-enter" if isinstance(p2, Seq) else "while-exit"
+        case Assert():
+            return "assert-pass" if isinstance(p2, Skip) else "assert-fail"
+        case Seq(Skip(), _):
+            return "seq-skip"
+        case Seq(p1, _) if isinstance(p2, Seq):
+            return "seq/" + rule_of(p1, p2.first)
+    return type(p).__name__.lower()
+
+
+def _inputs_env(names: Iterable[str]) -> Env:
+    """`V0` as an environment: input `n` holds the schematic integer `n` (its SMT constant)."""
+    return Env(tuple((n, sint(n)) for n in sorted(set(names))))  # type: ignore[misc]
+
+
+def _env_equal(s: Script, a: Env, b: Env, names: Iterable[str]) -> str:
+    """The SMT formula `a(n) = b(n)` for every name."""
+    return conj(equal(s.int_value(a(n)), s.int_value(b(n))) for n in names)
+
+
+def _store_inputs(store: Store, names: Iterable[str]) -> set[str]:
+    found: set[str] = set(names)
+    for n in names:
+        found |= free_vars(store(n))
+    return found
+
+
+@dataclass
+class _Draft:
+    """An obligation before its path's branch conditions are added to the hypotheses."""
+
+    lemma: str
+    rule: str
+    script: Script
+    hypotheses: list[str]
+    goal: str
+    state: SymState | None = None
+    names: tuple[str, ...] = ()
+    successor: SymState | None = None
+
+
+def _collect(variant: str, build: Callable[[], list[_Draft]]) -> list[Obligation]:
+    """The obligations of every path of `build`, named `lemma/rule/variant#decisions`."""
+    out: list[Obligation] = []
+    for bits, facts, constants, drafts in paths(build):
+        for d in drafts:  # type: ignore[attr-defined]
+            for name, sort in sorted(constants):
+                d.script.declare(name, sort)
+            name = f"{d.lemma}/{d.rule}/{variant}" + (f"#{bits}" if bits else "")
+            text = d.script.text([*facts, *d.hypotheses], d.goal)
+            out.append(Obligation(name, d.lemma, d.rule, text, d.state, d.names, d.successor))
+    return out
+
+
+def _store(*bindings: tuple[str, AExpr]) -> Store:
+    return Store(tuple(sorted(bindings)))
+
+
+S_X = _store((X, Var("?sx")))
+"""A store binding `x` to an arbitrary term `?sx` (and every other variable to itself)."""
+
+
+# --- B-L1 substitution (and W-L2.1 on expressions): induction on the expression ---------------
+
+
+def b_l1() -> list[Obligation]:
+    """`⟦⟦e⟧_S⟧_{V0} = ⟦e⟧_{V0∘S}`: a base case per leaf, a step per constructor and per shape
+    of the sub-expressions' symbolic values, the induction hypothesis as an assumption."""
+    out: list[Obligation] = []
+
+    def leaf_int() -> list[_Draft]:
+        s, e = Script(), Int(sint("?k"))  # type: ignore[arg-type]
+        return [_Draft("B-L1", "Int", s, [], equal(s.aexpr(sym_aeval(ID, e)),
+                                                   s.int_value(aeval(Env(), e))))]
+
+    def leaf_bool() -> list[_Draft]:
+        s, e = Script(), Bool(sbool("?b"))  # type: ignore[arg-type]
+        return [_Draft("B-L1", "Bool", s, [], equal(s.bexpr(sym_beval(ID, e)),
+                                                    s.bool_value(beval(Env(), e))))]
+
+    def leaf_var(store: Store) -> Callable[[], list[_Draft]]:
+        def build() -> list[_Draft]:
+            s, e = Script(), Var(X)
+            v0 = _inputs_env(_store_inputs(store, [X]))
+            vc = concretize(v0, store, frozenset({X}))
+            return [_Draft("B-L1", "Var", s, [], equal(s.aexpr(sym_aeval(store, e)),
+                                                       s.int_value(aeval(vc, e))))]
+        return build
+
+    out += _collect("literal", leaf_int) + _collect("literal", leaf_bool)
+    out += _collect("bound", leaf_var(S_X)) + _collect("unbound", leaf_var(ID))
+
+    def arith(ctor: Callable[..., Node], shapes: tuple[str, ...]) -> Callable[[], list[_Draft]]:
+        def build() -> list[_Draft]:
+            s = Script()
+            slots = [f"?e{i + 1}" for i in range(len(shapes))]
+            store = _store(*((slot, A_SHAPES[sh](i + 1)) for i, (slot, sh)
+                             in enumerate(zip(slots, shapes))))
+            ih = [sint(f"ih{i + 1}") for i in range(len(shapes))]
+            vc = Env(tuple(zip(slots, ih)))  # type: ignore[arg-type]
+            hyps = [equal(s.int_value(h), s.aexpr(store(slot))) for h, slot in zip(ih, slots)]
+            e = ctor(*(Var(slot) for slot in slots))
+            if isinstance(e, Cmp):
+                goal = equal(s.bexpr(sym_beval(store, e)), s.bool_value(beval(vc, e)))
+            else:
+                goal = equal(s.aexpr(sym_aeval(store, e)),  # type: ignore[arg-type]
+                             s.int_value(aeval(vc, e)))  # type: ignore[arg-type]
+            return [_Draft("B-L1", _case(e), s, hyps, goal)]
+        return build
+
+    def logic(ctor: Callable[..., Node], shapes: tuple[str, ...]) -> Callable[[], list[_Draft]]:
+        def build() -> list[_Draft]:
+            s = Script()
+            subs = [B_SHAPES[sh](i + 1) for i, sh in enumerate(shapes)]
+            ih = [sbool(f"ih{i + 1}") for i in range(len(shapes))]
+            hyps = [equal(s.bool_value(h), s.bexpr(sym_beval(ID, b))) for h, b in zip(ih, subs)]
+            e = ctor(*subs)
+            literal = ctor(*(Bool(h) for h in ih))  # the concrete side sees values only
+            goal = equal(s.bexpr(sym_beval(ID, e)), s.bool_value(beval(Env(), literal)))
+            return [_Draft("B-L1", _case(e), s, hyps, goal)]
+        return build
+
+    for sh in A_SHAPES:
+        out += _collect(sh, arith(Neg, (sh,)))
+        for sh2 in A_SHAPES:
+            for ctor in (Add, Sub, *(_cmp(op) for op in CMP_OPS)):
+                out += _collect(f"{sh}+{sh2}", arith(ctor, (sh, sh2)))
+    for sh in B_SHAPES:
+        out += _collect(sh, logic(Not, (sh,)))
+        for sh2 in B_SHAPES:
+            for ctor in (And, Or):
+                out += _collect(f"{sh}+{sh2}", logic(ctor, (sh, sh2)))
+    return out
+
+
+def _cmp(op: str) -> Callable[[AExpr, AExpr], Cmp]:
+    return lambda a, b: Cmp(op, a, b)
+
+
+def _case(e: Node) -> str:
+    return f"Cmp{e.op}" if isinstance(e, Cmp) else type(e).__name__
+
+
+# --- W-L2.1 compositionality of the store update ----------------------------------------------
+
+SHAPES_WITH_SELF: dict[str, Callable[[int], AExpr]] = {**A_SHAPES, "self": lambda i: Var(X)}
+"""The arithmetic shapes, plus `x` itself (the update that gives back the identity binding)."""
+
+
+def w_l2_1() -> list[Obligation]:
+    """`V0∘(S[x := ⟦e⟧_S]) = (V0∘S)[x := ⟦e⟧_{V0∘S}]` on `x`, on `?e` and on any other `y`,
+    per shape of `⟦e⟧_S` and whether `S` binds `x`."""
+    out: list[Obligation] = []
+    names = (X, Y, "?e")
+
+    def update(store: Store) -> Callable[[], list[_Draft]]:
+        def build() -> list[_Draft]:
+            s = Script()
+            v0 = _inputs_env(_store_inputs(store, names))
+            vc = concretize(v0, store, frozenset(names))
+            after = concretize(v0, sym_update(store, X, Var("?e")), frozenset(names))
+            expected = vc.update(X, aeval(vc, Var("?e")))
+            return [_Draft("W-L2.1", "update", s, [], _env_equal(s, after, expected, names),
+                           SymState(PHI, store, Assign(X, Var("?e"))), names)]
+        return build
+
+    for sh, shape in SHAPES_WITH_SELF.items():
+        for bound, base in (("bound", S_X), ("unbound", ID)):
+            store = Store(tuple(sorted(base.bindings + (("?e", shape(1)),))))
+            out += _collect(f"{sh}/{bound}", update(store))
+    return out
+
+
+# --- W-L2.3 one-step soundness, W-L2.5 one-step completeness, W-L2.2 monotone path conditions --
+
+
+def statement_variants() -> list[tuple[str, Stmt, Store, tuple[str, ...]]]:
+    """(variant, program, store, compared variables) for every statement form of Fig. 1.
+
+    Guards take each shape of `B_SHAPES`, assigned expressions each shape of `SHAPES_WITH_SELF`
+    (through `?e`, bound in the store to a term of that shape), and a sequence's first statement
+    each other form, so that every rule of `expand` and `step` is exercised.
+    """
+    out: list[tuple[str, Stmt, Store, tuple[str, ...]]] = [
+        ("skip", Skip(), S_X, (X, Y)),
+        ("fail", Fail(), S_X, (X, Y)),
+    ]
+    for sh, shape in SHAPES_WITH_SELF.items():
+        for bound, base in (("bound", S_X), ("unbound", ID)):
+            store = Store(tuple(sorted(base.bindings + (("?e", shape(1)),))))
+            out.append((f"assign/{sh}/{bound}", Assign(X, Var("?e")), store, (X, Y, "?e")))
+    for sh, guard in B_SHAPES.items():
+        b = guard(1)
+        names = (X, Y) + (("?u1", "?w1") if sh != "bool" else ())
+        out.append((f"if/{sh}", If(b, P1, P2), S_X, names))
+        out.append((f"while/{sh}", While(b, BODY), S_X, names))
+        out.append((f"assert/{sh}", Assert(b), S_X, names))
+    out.append(("seq-skip", Seq(Skip(), Q), S_X, (X, Y)))
+    atom = B_SHAPES["atom"](1)
+    firsts: list[tuple[str, Stmt, Store, tuple[str, ...]]] = [
+        ("assign", Assign(X, Var("?e")), _store((X, Var("?sx")), ("?e", Var("?t1"))),
+         (X, Y, "?e")),
+        ("if", If(atom, P1, P2), S_X, (X, Y, "?u1", "?w1")),
+        ("while", While(atom, BODY), S_X, (X, Y, "?u1", "?w1")),
+        ("assert", Assert(atom), S_X, (X, Y, "?u1", "?w1")),
+        ("seq-skip", Seq(Skip(), P1), S_X, (X, Y)),
+        ("fail", Fail(), S_X, (X, Y)),
+    ]
+    for variant, first, store, names in firsts:
+        out.append((f"seq/{variant}", Seq(first, Q), store, names))
+    return out
+
+
+def _no_step_rule(p: Stmt) -> str:
+    return "seq/" + _no_step_rule(p.first) if isinstance(p, Seq) else type(p).__name__.lower()
+
+
+def _steps(p: Stmt, store: Store, names: tuple[str, ...]) -> list[_Draft]:
+    """The soundness, completeness and monotonicity obligations of one schematic state."""
+    state = SymState(PHI, store, p)
+    successors = expand(state)
+    v0 = _inputs_env(_store_inputs(store, names))
+    sigma = State(concretize(v0, store, frozenset(names)), p)
+    nxt = step(sigma)
+    drafts: list[_Draft] = []
+    if not successors or nxt is None:
+        # No step on one side: then neither may have one (skip, and fail which is stuck).
+        goal = "true" if not successors and nxt is None else "false"
+        for lemma in ("W-L2.3", "W-L2.5"):
+            drafts.append(_Draft(lemma, _no_step_rule(p), Script(), [], goal, state, names))
+        return drafts
+
+    def simulated(s: Script, t: SymState) -> str:
+        """`σ' = ⟨V0∘S', p'⟩` for the concrete successor `σ'` and the symbolic one `t`."""
+        assert nxt is not None
+        same = "true" if nxt.prog == t.prog else "false"
+        return conj([same, _env_equal(s, nxt.env, concretize(v0, t.store, frozenset(names)),
+                                      names)])
+
+    for t in successors:
+        s = Script()
+        drafts.append(_Draft("W-L2.3", rule_of(p, t.prog), s, [s.conjunction(t.pc.conjuncts())],
+                             simulated(s, t), state, names, t))
+        m = Script()
+        drafts.append(_Draft("W-L2.2", rule_of(p, t.prog), m, [],
+                             implies(m.conjunction(t.pc.conjuncts()),
+                                     m.conjunction(PHI.conjuncts())), state, names, t))
+    s = Script()
+    some = disj(conj([s.conjunction(t.pc.conjuncts()), simulated(s, t)]) for t in successors)
+    drafts.append(_Draft("W-L2.5", rule_of(p, nxt.prog), s, [s.conjunction(PHI.conjuncts())],
+                         some, state, names))
+    return drafts
+
+
+def statements() -> list[Obligation]:
+    """W-L2.3, W-L2.5 and W-L2.2 for every statement variant."""
+    out: list[Obligation] = []
+    for variant, p, store, names in statement_variants():
+        out += _collect(variant, lambda p=p, store=store, names=names: _steps(p, store, names))
+    return out
+
+
+# --- M-S1 the pruning decision ----------------------------------------------------------------
+
+
+class _SchematicSolver:
+    """A solver whose answer (SAT, UNSAT or UNKNOWN) is a branch of the generation."""
+
+    def check(self, pc: PathCondition, parent_model: Env | None = None) -> tuple[Sat, Env | None]:
+        if sbool("?solver_unsat"):
+            return Sat.UNSAT, None
+        if sbool("?solver_unknown"):
+            return Sat.UNKNOWN, None
+        return Sat.SAT, Env()
+
+
+def m_s1() -> list[Obligation]:
+    """`explore._feasible` drops a successor only when its path condition is unsatisfiable:
+    from a literal `false` conjunct, or from the solver's UNSAT (whose soundness is the one
+    hypothesis: `?solver_unsat ⇒ ¬φ'`); UNKNOWN keeps it (unknown counts as maybe)."""
+    out: list[Obligation] = []
+    atom = B_SHAPES["atom"](1)
+    model = Env((("?u1", sint("?m_u1")), ("?w1", sint("?m_w1"))))  # type: ignore[arg-type]
+    children = {"same": PHI, "literal": PHI.extend(B_SHAPES["bool"](1)), "atom": PHI.extend(atom)}
+    for cname, pc in children.items():
+        for mname, parent_model in (("no-model", None), ("model", model)):
+            def build(pc: PathCondition = pc, parent_model: Env | None = parent_model
+                      ) -> list[_Draft]:
+                s = Script()
+                parent = SymState(PHI, ID, Skip(), 0, parent_model)
+                child = SymState(pc, ID, Skip(), 1)
+                kept = _feasible(child, parent, _SchematicSolver(), RunStats())  # type: ignore[arg-type]
+                unsat = f"(not {s.conjunction(pc.conjuncts())})"
+                trusted = implies(s.declare("?solver_unsat", "Bool"), unsat)
+                goal = "true" if kept is not None else unsat
+                return [_Draft("M-S1", "prune", s, [trusted], goal, child, ("?u1", "?w1"))]
+            out += _collect(f"{cname}/{mname}", build)
+    return out
+
+
+# --- M-Q1 existential quantification of the overwritten value ---------------------------------
+
+
+def m_q1() -> list[Obligation]:
+    """Seed 004 executes `x = e` with a fresh `v` and the constraint `∃v. v = ⟦e⟧_S ∧ C[x := v]`;
+    symcert substitutes instead (`sym_update`). The substitution is that quantifier eliminated:
+    for a later guard `b`, `⟦b⟧_{S'} ⇔ ∃v. v = ⟦e⟧_S ∧ ⟦b⟧_{S[x := v]}`, with no new variable."""
+    out: list[Obligation] = []
+    guard = Cmp("<=", Var(X), Var("?w"))
+    for sh, shape in SHAPES_WITH_SELF.items():
+        store = _store((X, Var("?sx")), ("?e", shape(1)))
+
+        def build(store: Store = store) -> list[_Draft]:
+            s = Script()
+            after = sym_beval(sym_update(store, X, Var("?e")), guard)
+            fresh = store.update(X, Var("?v"))
+            body = And(Cmp("==", Var("?v"), sym_aeval(store, Var("?e"))), sym_beval(fresh, guard))
+            after_text = s.bexpr(after)
+            had_v = "?v" in s.sorts
+            body_text = s.bexpr(body)
+            if not had_v:
+                del s.sorts["?v"]
+            no_new = free_vars(after) <= free_vars(body) - {"?v"}
+            goal = conj([equal(after_text, f"(exists ((|?v| Int)) {body_text})"),
+                         "true" if no_new else "false"])
+            return [_Draft("M-Q1", "assign", s, [], goal,
+                           SymState(PHI, store, Seq(Assign(X, Var("?e")), Assert(guard))),
+                           (X, "?e", "?w"))]
+        out += _collect(sh, build)
+    return out
+
+
+def generate() -> list[Obligation]:
+    """Every proof obligation, in a stable order."""
+    obs = b_l1() + w_l2_1() + statements() + m_s1() + m_q1()
+    names = [o.name for o in obs]
+    if len(set(names)) != len(names):
+        raise AssertionError("two obligations share a name")
+    return obs
