@@ -23,5 +23,12 @@ demo: install
 test: install-test
 	SYMCERT_CONTRACTS=1 $(BIN)/python -m pytest -q
 
+# symcert against PyWiSE, and issue 2's million-state run: bench/results.json, docs/bench.md.
+# Not part of `make test`. PyWiSE gets its own environment; BENCH_ARGS=--quick for a short run.
+bench: install
+	test -x bench/.wisevenv/bin/python || { $(PYTHON) -m venv bench/.wisevenv && \
+	  bench/.wisevenv/bin/python -m pip install --quiet wise-se==0.0.7; }
+	$(BIN)/python bench/run.py $(BENCH_ARGS)
+
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .hypothesis

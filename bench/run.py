@@ -1,0 +1,242 @@
+"""symcert against PyWiSE, and symcert against its solver-only time (issue 6); issue 2's scale runs.
+
+    python bench/run.py [--quick] [--repeats R] [--timeout S] [--wise PYTHON]
+
+(`make bench` creates bench/.wisevenv with wise-se==0.0.7 and runs this.) Each program of
+bench/programs.py runs in both tools, alternating which goes first, one subprocess per run, with
+a timeout; time-to-verdict (first confirmed bug, or `Finished`) is the median of the repeats, as
+each tool measures it from the parse (process start-up excluded; the wall time is kept too).
+Peak RSS comes from `os.wait4`. symcert runs as a user runs it: `symcert run FILE --json`,
+contracts off; its `solver_seconds` is the time spent inside z3. Results go to
+bench/results.json and the table of docs/bench.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from programs import MILLION, ROOT, Program, programs  # noqa: E402
+from report import markdown  # noqa: E402
+
+BENCH = ROOT / "bench"
+SLOW = 20.0
+"""A tool whose first run of a program takes longer than this many seconds is not repeated."""
+
+
+@dataclass(frozen=True)
+class Run:
+    """One subprocess: what it printed last (a JSON object), its exit code, wall time, peak RSS."""
+
+    result: dict[str, object] | None
+    code: int | None
+    wall: float
+    rss_mb: float
+    timed_out: bool
+
+
+def measure(cmd: list[str], timeout: float) -> Run:
+    """Run `cmd` with a timeout; peak RSS from the kernel's rusage of the child (os.wait4)."""
+    env = {k: v for k, v in os.environ.items() if k != "SYMCERT_CONTRACTS"}
+    with tempfile.TemporaryFile() as out:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.DEVNULL, env=env)
+        timed_out = False
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.perf_counter() - start > timeout:
+                proc.kill()
+                _, status, usage = os.wait4(proc.pid, 0)
+                timed_out = True
+                break
+            time.sleep(0.005)
+        wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        lines = out.read().decode("utf-8", "replace").strip().splitlines()
+    result = None
+    if lines and not timed_out:
+        try:
+            result = json.loads(lines[-1])
+        except json.JSONDecodeError:
+            result = None
+    return Run(result, None if timed_out else proc.returncode, wall,
+               usage.ru_maxrss / 1024, timed_out)
+
+
+def symcert_cmd(path: Path, budget: int) -> list[str]:
+    return [sys.executable, "-m", "symcert", "run", str(path), "--json",
+            "--max-states", str(budget)]
+
+
+def wise_cmd(wise: str, path: Path, budget: int) -> list[str]:
+    return [wise, str(BENCH / "wise_driver.py"), str(path), str(budget)]
+
+
+def summarize(runs: list[Run], expect: str) -> dict[str, object]:
+    """Median time-to-verdict and what each tool concluded, from its repeats."""
+    last = runs[-1]
+    if last.timed_out:
+        return {"outcome": "timeout", "runs": len(runs), "wall": last.wall,
+                "peak_rss_mb": max(r.rss_mb for r in runs)}
+    res = last.result or {}
+    verdict = str(res.get("verdict", "error"))
+    seconds = statistics.median(float((r.result or {}).get("seconds", r.wall)) for r in runs)
+    states = int(res.get("states", 0))  # type: ignore[call-overload]
+    out: dict[str, object] = {
+        "outcome": "ok" if verdict == expect else
+        ("crashed" if verdict == "crashed" else f"wrong verdict ({verdict})"),
+        "verdict": verdict, "error": res.get("error"), "runs": len(runs),
+        "seconds": seconds, "states": states,
+        "states_per_second": states / seconds if seconds > 0 else None,
+        "wall": statistics.median(r.wall for r in runs),
+        "peak_rss_mb": max(r.rss_mb for r in runs),
+    }
+    if "solver_seconds" in res:
+        solver = statistics.median(float((r.result or {})["solver_seconds"]) for r in runs)
+        out["solver_seconds"] = solver
+        out["engine_seconds"] = seconds - solver
+        out["total_over_solver"] = seconds / solver if solver > 0 else None
+    return out
+
+
+def compare(prog: Program, repeats: int, timeout: float, budget: int, wise: str,
+            tmp: Path) -> dict[str, object]:
+    """Both tools on one program, alternating, `repeats` times (fewer for slow runs)."""
+    path = tmp / (prog.name.replace(":", "_") + ".imp")
+    path.write_text(prog.source)
+    cmds = {"symcert": symcert_cmd(path, budget), "pywise": wise_cmd(wise, path, budget)}
+    runs: dict[str, list[Run]] = {"symcert": [], "pywise": []}
+    for r in range(repeats):
+        order = ["symcert", "pywise"] if r % 2 == 0 else ["pywise", "symcert"]
+        for tool in order:
+            done = runs[tool]
+            if done and (done[0].timed_out or done[0].wall > SLOW):
+                continue
+            done.append(measure(cmds[tool], timeout))
+    row: dict[str, object] = {"program": prog.name, "kind": prog.kind, "expect": prog.expect,
+                              "symcert": summarize(runs["symcert"], prog.expect),
+                              "pywise": summarize(runs["pywise"], prog.expect)}
+    s, w = row["symcert"], row["pywise"]
+    assert isinstance(s, dict) and isinstance(w, dict)
+    if s.get("states_per_second") and w.get("states_per_second"):
+        row["rate_ratio"] = s["states_per_second"] / w["states_per_second"]
+    if s["outcome"] == "ok" and w["outcome"] == "ok":
+        row["speedup"] = w["seconds"] / s["seconds"]
+    elif w["outcome"] == "timeout":
+        row["speedup"] = None
+        row["note"] = f"PyWiSE timeout (> {timeout:g} s)"
+        if s["outcome"] == "ok":
+            row["speedup_at_least"] = timeout / s["seconds"]
+    else:
+        row["speedup"] = None
+        row["note"] = (f"PyWiSE crashed ({w['error']}) after {w['states']:,} states"
+                       if w["outcome"] == "crashed" else f"PyWiSE: {w['outcome']}")
+    print(f"  {prog.name:26} symcert {_short(s)} | PyWiSE {_short(w)}", flush=True)
+    return row
+
+
+def _short(r: dict[str, object]) -> str:
+    if r["outcome"] == "timeout":
+        return "timeout"
+    return f"{r['verdict']} {r['states']} states {r['seconds']:.3f} s"
+
+
+def scale(tmp: Path, quick: bool, timeout: float) -> dict[str, object]:
+    """Issue 2: a million states on `MILLION` end on the budget with exit 3; memory vs frontier."""
+    path = tmp / "million.imp"
+    path.write_text(MILLION)
+    n = 100_000 if quick else 1_000_000
+    out: dict[str, object] = {"program": MILLION, "budget": n}
+    for budget in sorted({n // 10, n}):
+        run = measure(symcert_cmd(path, budget), timeout * 20)
+        res = run.result or {}
+        out[f"cli_{budget}"] = {"exit": run.code, "timed_out": run.timed_out,
+                                "verdict": res.get("verdict"), "reason": res.get("reason"),
+                                "states": res.get("states"), "seconds": res.get("seconds"),
+                                "solver_seconds": res.get("solver_seconds"),
+                                "wall": run.wall, "peak_rss_mb": run.rss_mb}
+        print(f"  million.imp --max-states {budget:,}: exit {run.code}, "
+              f"{res.get('seconds')} s, {run.rss_mb:.0f} MB", flush=True)
+    probe = measure([sys.executable, str(BENCH / "probe.py"), "frontier", str(path), str(n)],
+                    timeout * 20)
+    out["frontier"] = probe.result
+    return out
+
+
+def depth_probe(tmp: Path, timeout: float) -> dict[str, object] | None:
+    """Per-state cost at depth 100 vs 10,000 on one run of the 10,000-iteration loop."""
+    prog = next(p for p in programs() if p.name == "count10000")
+    path = tmp / "depth.imp"
+    path.write_text(prog.source)
+    run = measure([sys.executable, str(BENCH / "probe.py"), "depth", str(path)], timeout * 5)
+    return run.result
+
+
+def machine() -> dict[str, object]:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f
+                       if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(),
+            "system": f"{platform.system()} {platform.release()}"}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true",
+                    help="small cases, one repeat, no million-state run (a few minutes)")
+    ap.add_argument("--repeats", type=int, default=None, help="runs per tool (default 3; quick 1)")
+    ap.add_argument("--timeout", type=float, default=None,
+                    help="seconds per run (default 300; quick 60)")
+    ap.add_argument("--budget", type=int, default=200_000, help="state budget per run")
+    ap.add_argument("--wise", default=str(BENCH / ".wisevenv" / "bin" / "python"),
+                    help="the Python that has wise-se 0.0.7 installed")
+    ap.add_argument("--out", default=str(BENCH / "results.json"))
+    ap.add_argument("--md", default=str(ROOT / "docs" / "bench.md"))
+    args = ap.parse_args()
+    repeats = args.repeats or (1 if args.quick else 3)
+    timeout = args.timeout or (60.0 if args.quick else 300.0)
+    if not Path(args.wise).exists():
+        print(f"bench: no PyWiSE interpreter at {args.wise} (run `make bench`)", file=sys.stderr)
+        return 2
+    command = "python bench/run.py " + " ".join(sys.argv[1:])
+    started = datetime.datetime.now(datetime.timezone.utc)
+    rows = []
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        print("symcert vs PyWiSE (time-to-verdict, median):", flush=True)
+        for prog in programs(args.quick):
+            rows.append(compare(prog, repeats, timeout, args.budget, args.wise, tmp))
+        print("per-state cost vs depth:", flush=True)
+        depth = None if args.quick else depth_probe(tmp, timeout)
+        print("issue 2 scale runs:", flush=True)
+        scaled = scale(tmp, args.quick, timeout)
+    results = {"date": started.isoformat(timespec="seconds"), "command": command,
+               "machine": machine(), "repeats": repeats, "timeout": timeout,
+               "budget": args.budget, "programs": rows, "depth": depth, "scale": scaled}
+    Path(args.out).write_text(json.dumps(results, indent=1) + "\n")
+    Path(args.md).write_text(markdown(results))
+    print(f"wrote {args.out} and {args.md}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
