@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install install-test bench clean
+.PHONY: demo test install install-test bench clean proofs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,11 @@ bench: install
 	test -x bench/.wisevenv/bin/python || { $(PYTHON) -m venv bench/.wisevenv && \
 	  bench/.wisevenv/bin/python -m pip install --quiet wise-se==0.0.7; }
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
+
+# Replays every proof obligation with z3 and cvc5 and compares with proofs/record.json (issue 5);
+# `python -m symcert.obligations --write` records anew. docs/proofs.md says what is proved.
+proofs: install-test
+	$(BIN)/python -m symcert.obligations
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .hypothesis
