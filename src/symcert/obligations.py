@@ -320,8 +320,8 @@ ending in a literal, a negation, anything else); `?t`, `?k` stand for an arbitra
 
 B_SHAPES: dict[str, Callable[[int], BExpr]] = {
     "bool": lambda i: Bool(sbool(f"?b{i}")),  # type: ignore[arg-type]
-    "not": lambda i: Not(Cmp("<=", Var(f"?u{i}"), Var(f"?w{i}"))),
-    "atom": lambda i: Cmp("<=", Var(f"?u{i}"), Var(f"?w{i}")),
+    "not": lambda i: Not(Cmp("<=", Var(f"u{i}"), Var(f"w{i}"))),
+    "atom": lambda i: Cmp("<=", Var(f"u{i}"), Var(f"w{i}")),
 }
 """One formula per shape `negate`, `conj`, `disj` tell apart (a literal, a negation, anything
 else); each is its own symbolic value under the identity store."""
@@ -554,7 +554,7 @@ def statement_variants() -> list[tuple[str, Stmt, Store, tuple[str, ...]]]:
             out.append((f"assign/{sh}/{bound}", Assign(X, Var("?e")), store, (X, Y, "?e")))
     for sh, guard in B_SHAPES.items():
         b = guard(1)
-        names = (X, Y) + (("?u1", "?w1") if sh != "bool" else ())
+        names = (X, Y) + (("u1", "w1") if sh != "bool" else ())
         out.append((f"if/{sh}", If(b, P1, P2), S_X, names))
         out.append((f"while/{sh}", While(b, BODY), S_X, names))
         out.append((f"assert/{sh}", Assert(b), S_X, names))
@@ -563,9 +563,9 @@ def statement_variants() -> list[tuple[str, Stmt, Store, tuple[str, ...]]]:
     firsts: list[tuple[str, Stmt, Store, tuple[str, ...]]] = [
         ("assign", Assign(X, Var("?e")), _store((X, Var("?sx")), ("?e", Var("?t1"))),
          (X, Y, "?e")),
-        ("if", If(atom, P1, P2), S_X, (X, Y, "?u1", "?w1")),
-        ("while", While(atom, BODY), S_X, (X, Y, "?u1", "?w1")),
-        ("assert", Assert(atom), S_X, (X, Y, "?u1", "?w1")),
+        ("if", If(atom, P1, P2), S_X, (X, Y, "u1", "w1")),
+        ("while", While(atom, BODY), S_X, (X, Y, "u1", "w1")),
+        ("assert", Assert(atom), S_X, (X, Y, "u1", "w1")),
         ("seq-skip", Seq(Skip(), P1), S_X, (X, Y)),
         ("fail", Fail(), S_X, (X, Y)),
     ]
@@ -643,7 +643,7 @@ def m_s1() -> list[Obligation]:
     hypothesis: `?solver_unsat ⇒ ¬φ'`); UNKNOWN keeps it (unknown counts as maybe)."""
     out: list[Obligation] = []
     atom = B_SHAPES["atom"](1)
-    model = Env((("?u1", sint("?m_u1")), ("?w1", sint("?m_w1"))))  # type: ignore[arg-type]
+    model = Env((("u1", sint("?m_u1")), ("w1", sint("?m_w1"))))  # type: ignore[arg-type]
     children = {"same": PHI, "literal": PHI.extend(B_SHAPES["bool"](1)), "atom": PHI.extend(atom)}
     for cname, pc in children.items():
         for mname, parent_model in (("no-model", None), ("model", model)):
@@ -656,7 +656,7 @@ def m_s1() -> list[Obligation]:
                 unsat = f"(not {s.conjunction(pc.conjuncts())})"
                 trusted = implies(s.declare("?solver_unsat", "Bool"), unsat)
                 goal = "true" if kept is not None else unsat
-                return [_Draft("M-S1", "prune", s, [trusted], goal, child, ("?u1", "?w1"))]
+                return [_Draft("M-S1", "prune", s, [trusted], goal, child, ("u1", "w1"))]
             out += _collect(f"{cname}/{mname}", build)
     return out
 
@@ -669,7 +669,7 @@ def m_q1() -> list[Obligation]:
     symcert substitutes instead (`sym_update`). The substitution is that quantifier eliminated:
     for a later guard `b`, `⟦b⟧_{S'} ⇔ ∃v. v = ⟦e⟧_S ∧ ⟦b⟧_{S[x := v]}`, with no new variable."""
     out: list[Obligation] = []
-    guard = Cmp("<=", Var(X), Var("?w"))
+    guard = Cmp("<=", Var(X), Var("w"))
     for sh, shape in SHAPES_WITH_SELF.items():
         store = _store((X, Var("?sx")), ("?e", shape(1)))
 
@@ -688,7 +688,7 @@ def m_q1() -> list[Obligation]:
                          "true" if no_new else "false"])
             return [_Draft("M-Q1", "assign", s, [], goal,
                            SymState(PHI, store, Seq(Assign(X, Var("?e")), Assert(guard))),
-                           (X, "?e", "?w"))]
+                           (X, "?e", "w"))]
         out += _collect(sh, build)
     return out
 
@@ -700,3 +700,291 @@ def generate() -> list[Obligation]:
     if len(set(names)) != len(names):
         raise AssertionError("two obligations share a name")
     return obs
+
+
+# --- coverage: every rule and every expression constructor has its obligations ----------------
+
+RULE_LEMMAS = ("W-L2.3", "W-L2.5")
+"""The lemmas every rule needs; W-L2.2 too for the rules that step."""
+
+
+def missing(obs: Iterable[Obligation]) -> list[str]:
+    """The (lemma, rule or case) pairs that have no obligation; empty when coverage is complete."""
+    have = {(o.lemma, o.rule.split("/")[0]) for o in obs}
+    need = [(lemma, rule) for rules in RULES.values() for rule in rules
+            for lemma in RULE_LEMMAS + (() if rule in ("skip", "fail") else ("W-L2.2",))]
+    need += [("B-L1", case) for case in EXPR_CASES]
+    need += [("W-L2.1", "update"), ("M-S1", "prune"), ("M-Q1", "assign")]
+    return [f"{lemma} {rule}" for lemma, rule in need if (lemma, rule) not in have]
+
+
+def syntax_classes() -> dict[str, tuple[type, ...]]:
+    """The constructors of Fig. 1 as the code declares them (the unions of syntax.py)."""
+    return {"statement": get_args(Stmt), "arithmetic": get_args(AExpr),
+            "boolean": get_args(BExpr)}
+
+
+# --- counterexamples as IMP states ------------------------------------------------------------
+
+Model = dict[str, int | bool]
+
+
+def instantiate(node: Node, model: Model) -> Node:
+    """`node` with every schematic literal replaced by its value under `model`."""
+    def go(n: Node) -> Node:
+        match n:
+            case Int(v):
+                return Int(v.value(model) if isinstance(v, SymInt) else v)
+            case Bool(v):
+                return Bool(v.value(model) if isinstance(v, SymBool) else v)
+            case Var() | Skip() | Fail():
+                return n
+            case Neg(a) | Not(a) | Assert(a):
+                return type(n)(go(a))  # type: ignore[call-arg]
+            case Add(a, b) | Sub(a, b) | And(a, b) | Or(a, b) | Seq(a, b) | While(a, b):
+                return type(n)(go(a), go(b))  # type: ignore[call-arg]
+            case Cmp(op, a, b):
+                return Cmp(op, go(a), go(b))  # type: ignore[arg-type]
+            case Assign(x, e):
+                return Assign(x, go(e))  # type: ignore[arg-type]
+            case If(c, a, b):
+                return If(go(c), go(a), go(b))  # type: ignore[arg-type]
+        raise TypeError(f"not a node: {n!r}")
+    return go(node)
+
+
+def _concrete_state(s: SymState, model: Model, names: tuple[str, ...]) -> tuple[State, bool]:
+    """`⟨V0∘S, p⟩` under the model's inputs `V0`, and whether `V0 ⊨ φ`."""
+    v0 = Env.of({k: v for k, v in model.items() if not isinstance(v, bool)})
+    store = Store(tuple((k, instantiate(t, model)) for k, t in s.store.bindings))  # type: ignore[misc]
+    prog = instantiate(s.prog, model)
+    holds = all(beval(v0, instantiate(c, model)) for c in s.pc.conjuncts())  # type: ignore[arg-type]
+    return State(concretize(v0, store, frozenset(names)), prog), holds  # type: ignore[arg-type]
+
+
+def _show(state: State | None) -> str:
+    if state is None:
+        return "no step (finished or stuck)"
+    return f"⟨{state.env}, {' '.join(show_stmt(state.prog).split())}⟩"
+
+
+def counterexample(ob: Obligation, model: Model) -> str:
+    """The refuting model of an obligation, printed as IMP states."""
+    values = ", ".join(f"{k} = {v}" for k, v in sorted(model.items()))
+    lines = [f"  model: {values}"]
+    if ob.state is None:
+        return "\n".join(lines)
+    sigma, _ = _concrete_state(ob.state, model, ob.names)
+    lines.append(f"  concrete state  σ  = {_show(sigma)}")
+    lines.append(f"  concrete step   σ → {_show(step(sigma))}")
+    if ob.successor is not None:
+        succ, holds = _concrete_state(ob.successor, model, ob.names)
+        pc = instantiate_pc(ob.successor.pc, model)
+        lines.append(f"  symbolic successor with φ' = {pc} ({'true' if holds else 'false'} "
+                     f"under the model) concretizes to {_show(succ)}")
+    return "\n".join(lines)
+
+
+def instantiate_pc(pc: PathCondition, model: Model) -> str:
+    """A path condition with its schematic literals' values, as text."""
+    return " and ".join(f"({instantiate(c, model)})" for c in pc.conjuncts()) or "true"
+
+
+# --- replay, record, table --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Prover:
+    """A prover as the record names it: how to run it on a script, its version and its limit."""
+
+    name: str
+    run: Callable[[str, int], smtlib.Verdict]
+    version: Callable[[], str]
+    limit: int
+    limit_name: str
+
+
+PROVERS = (
+    Prover("z3", smtlib.prove_z3, smtlib.z3_version, 5_000_000, "rlimit"),
+    Prover("cvc5", smtlib.prove_cvc5, smtlib.cvc5_version, 1_000_000, "rlimit-per"),
+)
+
+Entry = dict[str, object]
+
+
+def replay(obs: list[Obligation], provers: Iterable[Prover] = PROVERS
+           ) -> tuple[list[Entry], dict[str, dict[str, smtlib.Verdict]]]:
+    """Run every prover on every obligation: the record entries and the verdicts by name."""
+    entries: list[Entry] = []
+    verdicts: dict[str, dict[str, smtlib.Verdict]] = {o.name: {} for o in obs}
+    for prover in provers:
+        version = prover.version()
+        for o in obs:
+            v = prover.run(o.text, prover.limit)
+            verdicts[o.name][prover.name] = v
+            entries.append({"obligation": o.name, "lemma": o.lemma, "rule": o.rule,
+                            "prover": prover.name, "version": version,
+                            "limit": f"{prover.limit_name} {prover.limit}",
+                            "status": v.status, "time": round(v.seconds, 4)})
+    entries.sort(key=lambda e: (str(e["obligation"]), str(e["prover"])))
+    return entries, verdicts
+
+
+def problems(obs: list[Obligation], verdicts: dict[str, dict[str, smtlib.Verdict]],
+             recorded: list[Entry]) -> tuple[list[str], list[str]]:
+    """(errors, undecided): disagreements, refuted obligations with their counterexamples and
+    obligations VALID in the record but not now; obligations a prover left UNKNOWN."""
+    errors: list[str] = []
+    undecided: list[str] = []
+    by_name = {o.name: o for o in obs}
+    for name, answers in verdicts.items():
+        statuses = {p: v.status for p, v in answers.items()}
+        if smtlib.VALID in statuses.values() and smtlib.INVALID in statuses.values():
+            errors.append(f"{name}: the provers disagree: {statuses}")
+        refuted = [v for v in answers.values() if v.status == smtlib.INVALID]
+        if refuted:
+            errors.append(f"{name}: INVALID\n"
+                          + counterexample(by_name[name], refuted[0].model or {}))
+        elif any(v.status == smtlib.UNKNOWN for v in answers.values()):
+            undecided.append(f"{name}: UNKNOWN ({statuses})")
+    for e in recorded:
+        answers = verdicts.get(str(e["obligation"]), {})
+        now = answers.get(str(e["prover"]))
+        if e["status"] == smtlib.VALID and now is not None and now.status != smtlib.VALID:
+            errors.append(f"{e['obligation']}: VALID in the record for {e['prover']}, "
+                          f"{now.status} now")
+    return errors, undecided
+
+
+def table(entries: list[Entry]) -> str:
+    """The proof record as Markdown: per prover (like seed 004's Table 1), then per lemma."""
+    lines = ["| prover | version | resource limit | obligations | valid | fastest (s) "
+             "| slowest (s) | average (s) | total (s) |", "|---|---|---|---|---|---|---|---|---|"]
+    for prover in sorted({str(e["prover"]) for e in entries}):
+        mine = [e for e in entries if e["prover"] == prover]
+        times = [float(e["time"]) for e in mine]  # type: ignore[arg-type]
+        valid = sum(e["status"] == smtlib.VALID for e in mine)
+        lines.append(f"| {prover} | {mine[0]['version']} | {mine[0]['limit']} | {len(mine)} "
+                     f"| {valid} | {min(times):.4f} | {max(times):.4f} "
+                     f"| {sum(times) / len(times):.4f} | {sum(times):.2f} |")
+    lines += ["", "| lemma | obligations | rules or cases | valid (both provers) |",
+              "|---|---|---|---|"]
+    for lemma in sorted({str(e["lemma"]) for e in entries}):
+        mine = [e for e in entries if e["lemma"] == lemma]
+        names = {str(e["obligation"]) for e in mine}
+        rules = sorted({str(e["rule"]) for e in mine})
+        refuted = {str(e["obligation"]) for e in mine if e["status"] != smtlib.VALID}
+        both = len(names - refuted)
+        lines.append(f"| {lemma} | {len(names)} | {', '.join(rules)} | {both} |")
+    return "\n".join(lines) + "\n"
+
+
+def dump_record(entries: list[Entry]) -> str:
+    """The proof record as JSON: the provers (version, resource limit), then one line per
+    obligation with its lemma, rule and, per prover, [status, seconds]."""
+    provers = {str(e["prover"]): {"version": e["version"], "limit": e["limit"]} for e in entries}
+    rows: dict[str, dict[str, object]] = {}
+    for e in entries:
+        row = rows.setdefault(str(e["obligation"]), {"obligation": e["obligation"],
+                                                     "lemma": e["lemma"], "rule": e["rule"]})
+        row[str(e["prover"])] = [e["status"], e["time"]]
+    lines = [json.dumps(r, ensure_ascii=False) for r in rows.values()]
+    return ('{"provers": ' + json.dumps(provers, sort_keys=True) + ',\n "obligations": [\n  '
+            + ",\n  ".join(lines) + "\n]}\n")
+
+
+def load_record(text: str) -> list[Entry]:
+    """The entries of a proof record written by `dump_record`."""
+    data = json.loads(text)
+    entries: list[Entry] = []
+    for row in data["obligations"]:
+        for prover, meta in data["provers"].items():
+            if prover in row:
+                status, seconds = row[prover]
+                entries.append({"obligation": row["obligation"], "lemma": row["lemma"],
+                                "rule": row["rule"], "prover": prover, **meta,
+                                "status": status, "time": seconds})
+    return entries
+
+
+BEGIN = "<!-- BEGIN proof table: generated by `python -m symcert.obligations --write` -->"
+END = "<!-- END proof table -->"
+
+
+def write_table(path: Path, entries: list[Entry]) -> None:
+    """Replace the generated table between the markers of `path` (append it if they are absent)."""
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    block = f"{BEGIN}\n{table(entries)}{END}"
+    if BEGIN in text and END in text:
+        head, rest = text.split(BEGIN, 1)
+        text = head + block + rest.split(END, 1)[1]
+    else:
+        text = text + ("\n" if text else "") + block + "\n"
+    path.write_text(text, encoding="utf-8")
+
+
+def _slug(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_.#+" else "_" for c in name)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Replay every proof obligation with z3 and cvc5 and compare with the proof record."""
+    parser = argparse.ArgumentParser(prog="python -m symcert.obligations",
+                                     description=main.__doc__)
+    parser.add_argument("--record", type=Path, default=Path("proofs/record.json"),
+                        help="the proof record (default proofs/record.json)")
+    parser.add_argument("--docs", type=Path, default=Path("docs/proofs.md"),
+                        help="the page whose table --write regenerates (default docs/proofs.md)")
+    parser.add_argument("--write", action="store_true",
+                        help="record this replay and regenerate the table")
+    parser.add_argument("--only", default="", metavar="PREFIX",
+                        help="replay only the obligations whose name starts with PREFIX")
+    parser.add_argument("--dump", type=Path, metavar="DIR",
+                        help="also write each obligation's SMT-LIB script to DIR")
+    args = parser.parse_args(argv)
+    from symcert.lemmas import CONTRACTS
+    if CONTRACTS:
+        # Contracts would evaluate the lemma predicates on schematic values: generate without.
+        env = {**os.environ, "SYMCERT_CONTRACTS": "0"}
+        argv = sys.argv[1:] if argv is None else argv
+        return subprocess.run([sys.executable, "-m", "symcert.obligations", *argv],
+                              env=env, check=False).returncode
+    if args.write and args.only:
+        parser.error("--write records every obligation: it cannot be combined with --only")
+    everything = generate()
+    gaps = missing(everything)
+    obs = [o for o in everything if o.name.startswith(args.only)]
+    if not obs:
+        print(f"no obligation starts with {args.only!r}", file=sys.stderr)
+        return 2
+    if args.dump:
+        args.dump.mkdir(parents=True, exist_ok=True)
+        for o in obs:
+            (args.dump / f"{_slug(o.name)}.smt2").write_text(o.text, encoding="utf-8")
+    recorded: list[Entry] = []
+    if args.record.exists() and not args.write:
+        try:
+            recorded = load_record(args.record.read_text(encoding="utf-8"))
+        except (ValueError, KeyError, TypeError) as exc:
+            print(f"{args.record}: not a proof record ({exc})", file=sys.stderr)
+            return 65
+    entries, verdicts = replay(obs)
+    errors, undecided = problems(obs, verdicts, recorded)
+    errors += [f"no obligation for {gap}" for gap in gaps]
+    stale = sorted({str(e["obligation"]) for e in recorded} - {o.name for o in everything})
+    if args.write:
+        args.record.parent.mkdir(parents=True, exist_ok=True)
+        args.record.write_text(dump_record(entries), encoding="utf-8")
+        write_table(args.docs, entries)
+    print(table(entries), end="")
+    for line in undecided + errors:
+        print(line)
+    if stale and not args.only:
+        print(f"{len(stale)} recorded obligations are no longer generated (the code changed "
+              f"shape; re-record with --write), e.g. {stale[0]}")
+    print(f"{len(obs)} obligations, {len(errors)} errors, {len(undecided)} undecided")
+    return 1 if errors else 3 if undecided else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

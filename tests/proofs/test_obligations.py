@@ -1,0 +1,114 @@
+"""Proof obligations (issue 5): every rule and constructor has its obligations, both provers
+agree that all of them are VALID, and a wrong rule is refuted with an IMP counterexample.
+
+Generation runs in a child process with contracts off: the contracts would evaluate the lemma
+predicates on schematic values."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import get_args
+
+from symcert import obligations, smtlib
+from symcert.obligations import EXPR_CASES, RULES, Obligation, missing, problems
+from symcert.symbolic import rule_count
+from symcert.syntax import (
+    CMP_OPS, AExpr, Assert, Assign, BExpr, Bool, Cmp, Fail, If, Int, Seq, Skip, Stmt, Var, While,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _replay(*args: str, script: str | None = None) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, script] if script else [sys.executable, "-m", "symcert.obligations"]
+    env = {**os.environ, "SYMCERT_CONTRACTS": "0"}
+    return subprocess.run([*command, *args], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=300, check=False)
+
+
+def test_every_statement_class_has_its_rules() -> None:
+    """RULES names one rule per successor the code's rule_count gives each statement class."""
+    assert set(RULES) == set(get_args(Stmt))
+    b = Cmp("<", Var("x"), Int(0))
+    samples = {Skip: Skip(), Fail: Fail(), Assign: Assign("x", Int(1)),
+               If: If(b, Skip(), Fail()), While: While(b, Skip()), Assert: Assert(b)}
+    for cls, p in samples.items():
+        names = [r for r in RULES[cls] if r not in ("skip", "fail")]
+        assert rule_count(p) == len(names), cls
+    # A sequence steps by exactly one of its two rules: `seq-skip`, or `seq` through its first.
+    assert rule_count(Seq(Skip(), Fail())) == 1
+    assert rule_count(Seq(Assign("x", Int(1)), Fail())) == 1
+
+
+def test_every_expression_constructor_has_its_case() -> None:
+    """The induction of B-L1 has a case per constructor of the syntax and per comparison."""
+    classes = {c.__name__ for c in get_args(AExpr) + get_args(BExpr)} - {"Cmp"}
+    assert classes | {f"Cmp{op}" for op in CMP_OPS} == set(EXPR_CASES)
+
+
+def test_missing_names_every_gap() -> None:
+    """Without obligations every rule, constructor and lemma is reported missing."""
+    gaps = missing([])
+    assert "W-L2.3 while-exit" in gaps and "W-L2.5 seq" in gaps and "B-L1 Cmp<=" in gaps
+    assert "W-L2.2 skip" not in gaps  # skip has no successor whose path condition could grow
+    assert len(gaps) == 2 * 11 + 9 + len(EXPR_CASES) + 3
+
+
+def test_smtlib_text_is_read_alike_by_both_provers() -> None:
+    """The same SMT-LIB text: VALID for both provers, or INVALID with a refuting model."""
+    s = smtlib.Script()
+    ne = s.bexpr(Cmp("!=", Var("?a"), Int(-3)))
+    assert ne == "(not (= ?a (- 3)))"
+    valid = s.text([ne], "(not (= ?a (- 0 3)))")
+    invalid = s.text([], ne)
+    for prove in (smtlib.prove_z3, smtlib.prove_cvc5):
+        assert prove(valid, 1_000_000).status == smtlib.VALID
+        refuted = prove(invalid, 1_000_000)
+        assert refuted.status == smtlib.INVALID and refuted.model == {"?a": -3}
+    assert smtlib.symbol("x") == "x" and smtlib.symbol("not") == "|not|"
+
+
+def test_disagreement_and_regression_are_errors() -> None:
+    """A prover contradicting another, or a recorded VALID obligation refuted now, is an error."""
+    ob = Obligation("W-L2.3/assign/demo", "W-L2.3", "assign", "")
+    valid = smtlib.Verdict(smtlib.VALID, 0.0)
+    refuted = smtlib.Verdict(smtlib.INVALID, 0.0, {"x": 1})
+    errors, undecided = problems([ob], {ob.name: {"z3": valid, "cvc5": refuted}}, [])
+    assert any("disagree" in e for e in errors) and not undecided
+    recorded = [{"obligation": ob.name, "prover": "z3", "status": smtlib.VALID}]
+    errors, _ = problems([ob], {ob.name: {"z3": refuted}}, recorded)
+    assert any("VALID in the record for z3, invalid now" in e for e in errors)
+    _, undecided = problems([ob], {ob.name: {"z3": smtlib.Verdict(smtlib.UNKNOWN, 1.0)}}, [])
+    assert undecided
+
+
+def test_record_round_trip() -> None:
+    """The record keeps obligation, lemma, rule, prover, version, limit, status and time."""
+    entries = [{"obligation": "M-S1/prune/a", "lemma": "M-S1", "rule": "prune", "prover": p,
+                "version": v, "limit": "rlimit 5", "status": "valid", "time": 0.5}
+               for p, v in (("cvc5", "1"), ("z3", "2"))]
+    assert obligations.load_record(obligations.dump_record(entries)) == entries
+
+
+def test_replay_agrees_with_the_record() -> None:
+    """Every obligation is VALID for z3 and cvc5, as recorded, and no rule lacks one."""
+    result = _replay()
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert "0 errors, 0 undecided" in result.stdout
+    assert "| z3 |" in result.stdout and "| cvc5 |" in result.stdout
+
+
+def test_wrong_while_exit_rule_is_refuted_with_an_imp_counterexample() -> None:
+    """The while-exit rule adding the guard instead of its negation breaks soundness and
+    completeness; the refutation prints the concrete state, its step and the wrong successor."""
+    result = _replay("--only", "W-L2.3/while-exit/while/", script=str(Path(__file__).with_name(
+        "wrong_while_exit.py")))
+    assert result.returncode == 1, result.stdout + result.stderr
+    out = result.stdout
+    assert "W-L2.3/while-exit/while/atom" in out and ": INVALID" in out
+    assert "concrete state  σ  = ⟨" in out and "while u1 <= w1 do" in out
+    assert "concrete step   σ → ⟨" in out
+    assert "concretizes to ⟨" in out and ", skip⟩" in out
