@@ -29,6 +29,7 @@ DEFAULT_MAX_STEPS = 1_000_000
 # and `main(args) -> int`. Such a module imports the engine inside `main` only (see below).
 COMMANDS: dict[str, str] = {
     "tree": "symcert.commands.tree",
+    "lemmas": "symcert.commands.lemmas",
     "oracle": "symcert.commands.oracle",
     "prove": "symcert.commands.prove",
 }
