@@ -176,5 +176,5 @@ def check_ghost_run(p: Stmt, rho: Env, limit: int, strategy: Strategy = Strategy
     if strategy is Strategy.DFS:
         # A depth-first prefix is complete along no level: only the under-approximation applies.
         return ghost_under_approximates(concrete, states, names)
-    return (ghost_over_approximates(concrete, states, names)
-            or ghost_under_approximates(concrete, states, names))
+    return (ghost_under_approximates(concrete, states, names)
+            or ghost_over_approximates(concrete, states, names))
