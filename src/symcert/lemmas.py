@@ -157,7 +157,7 @@ def find_bugs_valid(result: Sequence[object]) -> bool:
 # --- Witness replay: W-T3.5 checked at run time (on `replay`) ---------------------------------
 
 
-@lemma("W-T3.5", "W-L2.4", "W-D2.3")
+@lemma("W-T3.5", "W-D3.2", "W-L2.4", "W-T2.2", "W-D2.3")
 def replay_reaches_bug(bug_state: SymState, input_env: Env, result: State) -> bool:
     """The concrete run from the witness input reaches, in as many steps as the symbolic path,
     a stuck state that corresponds to the bug state: `V = V0∘S`, `⟦φ⟧_{V0}`, same program."""
@@ -370,7 +370,7 @@ def bfs_successor_bound(l: Sequence[SymState], strategy: object, solver: object,
     return True
 
 
-@lemma("W-L2.6", "W-T2.3", "W-T2.1", "W-D2.4", "B-T2")
+@lemma("W-L2.6", "W-T2.3", "W-T2.1", "W-D2.4", "W-T3.4", "B-T2")
 def bfs_complete(p: Stmt, v0: Env, k: int, result: Sequence[SymState | None]) -> bool:
     """Each state of the concrete run from `⟨V0, p⟩` within `k` steps corresponds (W-D2.3) to a
     state of the breadth-first stream `result = run_n([⟨true, id, p⟩], n)` (no pruning) found

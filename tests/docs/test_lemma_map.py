@@ -1,0 +1,235 @@
+"""docs/lemmas.md agrees with the code (issue 3, part 6).
+
+One row per ID of LEMMAS.md (`lemma_ids.txt` is its ID list, copied into the repository since CI
+has no `../shared`); every `@lemma` tag names rows that list the tagged function; every name in
+the table exists and does what its column says; every W-family ID has two independent checkers
+or a status that says why not. The packaged copy (`symcert/lemma_map.md`) is the same text.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from functools import cache
+from importlib import import_module, resources
+from pathlib import Path
+
+import pytest
+
+from symcert.commands.lemmas import LemmaMap, parse_map
+
+ROOT = Path(__file__).resolve().parents[2]
+IDS = (Path(__file__).parent / "lemma_ids.txt").read_text().split()
+SHARED = ROOT.parent / "shared" / "LEMMAS.md"
+CHECKERS = ("runtime contract", "CrossHair check", "Hypothesis property", "proof obligation")
+MAP = parse_map((ROOT / "docs" / "lemmas.md").read_text())
+ROWS = {row[0]: dict(zip(MAP.header, row)) for row in MAP.rows}
+
+
+def names(cell: str) -> list[str]:
+    """The backticked names of a cell (an empty cell is `—`)."""
+    return re.findall(r"`([^`]+)`", cell)
+
+
+@cache
+def lemma_tags() -> dict[str, tuple[Path, tuple[str, ...]]]:
+    """Every function tagged `@lemma(...)` in src/ and contracts/: name -> (file, IDs)."""
+    out: dict[str, tuple[Path, tuple[str, ...]]] = {}
+    for path in [*ROOT.glob("src/symcert/**/*.py"), *ROOT.glob("contracts/*.py")]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            for dec in node.decorator_list:
+                if (isinstance(dec, ast.Call) and isinstance(dec.func, ast.Name)
+                        and dec.func.id == "lemma"):
+                    ids = tuple(a.value for a in dec.args if isinstance(a, ast.Constant))
+                    assert node.name not in out, f"two predicates named {node.name}"
+                    out[node.name] = (path, ids)
+    return out
+
+
+def parts(row_id: str) -> tuple[str, ...]:
+    """The single IDs a combined row ID stands for: `M-P3/P4` -> M-P3, M-P4;
+    `W-D2.5/2.6` -> W-D2.5, W-D2.6; `W-D2.7..2.11` -> W-D2.7, ..., W-D2.11."""
+    family, _, rest = row_id.partition("-")
+    letters = re.match(r"[A-Z]*", rest).group(0)
+    if ".." in rest:
+        first, last = rest.split("..")
+        stem, _, lo = first.rpartition(".")
+        singles = [f"{stem}.{i}" for i in range(int(lo), int(last.rpartition(".")[2]) + 1)]
+    else:
+        first, *others = rest.split("/")
+        singles = [first, *(o if o[0].isalpha() else letters + o for o in others)]
+    return tuple(f"{family}-{s}" for s in singles)
+
+
+def row_of(tag: str) -> str | None:
+    """The row a `@lemma` tag names: its own, or the combined row it is part of."""
+    return tag if tag in ROWS else next((r for r in ROWS if tag in parts(r)), None)
+
+
+def test_one_row_per_lemma_id():
+    ids = [row[0] for row in MAP.rows]
+    assert len(ids) == len(set(ids)), "an ID has two rows"
+    assert ids == IDS, "rows differ from tests/docs/lemma_ids.txt (IDs or order)"
+
+
+@pytest.mark.skipif(not SHARED.exists(), reason="no ../shared/LEMMAS.md in this checkout")
+def test_id_list_is_a_copy_of_shared_lemmas():
+    shared = re.findall(r"^\| ([A-Z]-[^ |]+) \|", SHARED.read_text(), re.M)
+    assert IDS == shared
+
+
+def test_combined_ids_expand():
+    assert parts("M-P3/P4") == ("M-P3", "M-P4")
+    assert parts("W-T2.4/2.5/2.6") == ("W-T2.4", "W-T2.5", "W-T2.6")
+    assert parts("W-D2.7..2.11") == ("W-D2.7", "W-D2.8", "W-D2.9", "W-D2.10", "W-D2.11")
+    assert row_of("W-D2.6") == "W-D2.5/2.6" and row_of("W-D2.12") is None
+
+
+def test_every_row_has_a_status_and_no_empty_cell():
+    problems = []
+    for row in MAP.rows:
+        if not all(row):
+            problems.append(f"{row[0]}: empty cell (write `—`)")
+        if row[-1] == "—":
+            problems.append(f"{row[0]}: no status")
+    assert not problems, "\n".join(problems)
+
+
+def test_every_lemma_tag_names_rows_that_list_the_predicate():
+    problems = []
+    tags = lemma_tags()
+    assert len(tags) >= 20
+    for name, (path, ids) in tags.items():
+        column = "CrossHair check" if name.startswith("check_") else "predicate"
+        for tag in ids:
+            lemma_id = row_of(tag)
+            if lemma_id is None:
+                problems.append(f"{name} ({path.name}) is tagged with unknown ID {tag}")
+                continue
+            listed = [n.rsplit("::", 1)[-1] for n in names(ROWS[lemma_id][column])]
+            if name not in listed:
+                problems.append(f"row {lemma_id} does not list {name} in `{column}`")
+    assert not problems, "\n".join(problems)
+
+
+def test_every_predicate_in_the_table_is_tagged_with_the_row_id():
+    problems = []
+    tags = lemma_tags()
+    for lemma_id, row in ROWS.items():
+        for name in names(row["predicate"]):
+            if name not in tags:
+                problems.append(f"{lemma_id}: no @lemma predicate {name}")
+            elif lemma_id not in map(row_of, tags[name][1]):
+                problems.append(f"{lemma_id}: {name} is not tagged {lemma_id}")
+    assert not problems, "\n".join(problems)
+
+
+def _contracts(func: object) -> list[object]:
+    """The icontract conditions on `func` (contracts are on in the tests)."""
+    attrs = getattr(func, "__dict__", {})
+    pre = [c for group in attrs.get("__preconditions__", []) for c in group]
+    return pre + list(attrs.get("__postconditions__", []))
+
+
+def _checks(contract: object, lemma_id: str) -> bool:
+    condition = getattr(contract, "condition", None)
+    return (lemma_id in map(row_of, getattr(condition, "lemma_ids", ()))
+            or lemma_id in (getattr(contract, "description", None) or ""))
+
+
+def test_every_runtime_contract_applies_a_predicate_of_the_row():
+    problems = []
+    for lemma_id, row in ROWS.items():
+        for name in names(row["runtime contract"]):
+            module, _, func = name.rpartition(".")
+            target = getattr(import_module(f"symcert.{module}"), func)
+            if not any(_checks(c, lemma_id) for c in _contracts(target)):
+                problems.append(f"{lemma_id}: {name} has no contract for {lemma_id}")
+    assert not problems, "\n".join(problems)
+
+
+def _crosshair_targets() -> tuple[str, ...]:
+    source = (ROOT / "contracts" / "run_crosshair.py").read_text()
+    return tuple(re.findall(r'^\s+"((?:src|contracts)/[\w/]+\.py)",$', source, re.M))
+
+
+def test_every_crosshair_check_exists_and_is_run_in_ci():
+    problems = []
+    targets = _crosshair_targets()
+    assert "contracts/check_lemmas.py" in targets
+    tags = lemma_tags()
+    for lemma_id, row in ROWS.items():
+        for name in names(row["CrossHair check"]):
+            if "::" in name:  # a check_* function of contracts/
+                path, func = name.split("::")
+                if path not in targets:
+                    problems.append(f"{lemma_id}: {path} is not checked in CI")
+                if not (func in tags and tags[func][0] == ROOT / path):
+                    problems.append(f"{lemma_id}: no {name}")
+            else:  # a module: `crosshair check` searches its contracts for this lemma
+                path = "src/" + name.replace(".", "/") + ".py"
+                if path not in targets:
+                    problems.append(f"{lemma_id}: {path} is not checked in CI")
+                module = import_module(name)
+                contracted = [f for f in vars(module).values()
+                              if callable(f) and getattr(f, "__module__", None) == name]
+                if not any(_checks(c, lemma_id) for f in contracted for c in _contracts(f)):
+                    problems.append(f"{lemma_id}: no contract of {name} checks it")
+    assert not problems, "\n".join(problems)
+
+
+def _defined(path: Path, func: str) -> bool:
+    tree = ast.parse(path.read_text())
+    return any(isinstance(n, ast.FunctionDef) and n.name == func for n in ast.walk(tree))
+
+
+def test_every_property_test_exists():
+    problems = []
+    for lemma_id, row in ROWS.items():
+        for name in names(row["Hypothesis property"]):
+            path, _, func = name.partition("::")
+            if not (ROOT / path).is_file():
+                problems.append(f"{lemma_id}: no file {path}")
+            elif not (func.startswith("test_") and _defined(ROOT / path, func)):
+                problems.append(f"{lemma_id}: no test {name}")
+    assert not problems, "\n".join(problems)
+
+
+def test_every_proof_obligation_exists():
+    """A path under proofs/ (with `::name` inside it), or a prefix of a recorded obligation."""
+    problems = []
+    record = ROOT / "proofs" / "record.json"
+    recorded = ([o["obligation"] for o in json.loads(record.read_text())["obligations"]]
+                if record.exists() else [])
+    for lemma_id, row in ROWS.items():
+        for name in names(row["proof obligation"]):
+            path, _, inner = name.partition("::")
+            if (ROOT / path).exists():
+                if inner and inner not in (ROOT / path).read_text():
+                    problems.append(f"{lemma_id}: {name}")
+            elif not any(o.startswith(name) for o in recorded):
+                problems.append(f"{lemma_id}: proof obligation {name} is neither a file nor "
+                                "recorded")
+    assert not problems, "\n".join(problems)
+
+
+def test_every_w_lemma_has_two_independent_checkers_or_says_why_not():
+    problems = []
+    for lemma_id, row in ROWS.items():
+        if not lemma_id.startswith("W-"):
+            continue
+        checkers = [c for c in CHECKERS if names(row[c])]
+        if not (len(checkers) >= 2 or "one checker" in row["status"]):
+            problems.append(f"{lemma_id}: checked by {checkers or 'nothing'}; the status "
+                            "must say why (`one checker: ...`)")
+    assert not problems, "\n".join(problems)
+
+
+def test_packaged_map_is_the_docs_map():
+    """`symcert lemmas` reads the package's copy; in the repository it links docs/lemmas.md."""
+    packaged = resources.files("symcert").joinpath("lemma_map.md").read_text(encoding="utf-8")
+    assert packaged == (ROOT / "docs" / "lemmas.md").read_text(encoding="utf-8")
+    assert isinstance(parse_map(packaged), LemmaMap)
