@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install install-test bench clean proofs
+.PHONY: demo test install install-test bench clean proofs crosshair
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,14 @@ demo: install
 # The whole test suite with contracts on (tests/conftest.py forces SYMCERT_CONTRACTS=1).
 test: install-test
 	SYMCERT_CONTRACTS=1 $(BIN)/python -m pytest -q
+	$(MAKE) crosshair
+
+# CrossHair's bounded search over the contracts (contracts/README.md: what its silence means, the
+# time budget), then the properties under Hypothesis's CrossHair backend in a process of their own.
+crosshair: install-test
+	$(BIN)/python contracts/run_crosshair.py
+	HYPOTHESIS_PROFILE=crosshair $(BIN)/python -m pytest -q -p no:cacheprovider \
+	  -m crosshair_backend tests/properties
 
 # symcert against PyWiSE, and issue 2's million-state run: bench/results.json, docs/bench.md.
 # Not part of `make test`. PyWiSE gets its own environment; BENCH_ARGS=--quick for a short run.
