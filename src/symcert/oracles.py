@@ -16,12 +16,12 @@ from __future__ import annotations
 import enum
 import random
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 from symcert.concrete import Env
 from symcert.symbolic import SymState, initial
 from symcert.syntax import Stmt, inputs
-from symcert.transitions import DEFAULT_FUEL, Final, Transition, concr, meanings
+from symcert.transitions import DEFAULT_FUEL, Final, Transition, meanings, show
 from symcert.lemmas import lemma
 
 
@@ -39,15 +39,15 @@ class Counterexample:
     prop: str
     input: Env
     final: Final
-    state: SymState
+    state: Any
 
     def __str__(self) -> str:
         store = str(self.input) if self.input.bindings else "{all inputs 0}"
         if self.prop == "exhaustive":
             return (f"input {store}: the concrete run ends in {self.final}, "
                     "which no output state represents")
-        return (f"input {store}: output state with path condition {self.state.pc} and store "
-                f"{self.state.store} represents {self.final}, which the concrete run never reaches")
+        return (f"input {store}: output {show(self.state)} represents {self.final}, "
+                "which the concrete run never reaches")
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,9 +60,8 @@ class Verdict:
     decided: int
 
 
-@lemma("T-D2", "T-O1")
 def check_exhaustiveness(t: Transition, inputs_: tuple[SymState, ...], sigma: Env,
-                         fuel: int = DEFAULT_FUEL, outputs: tuple[SymState, ...] | None = None,
+                         fuel: int = DEFAULT_FUEL, outputs: tuple[Any, ...] | None = None,
                          ) -> Counterexample | Undecided | None:
     """Whether `t` is exhaustive at `σ`: None if it is, a counterexample if not, `Undecided` if a
     concretization exceeded `fuel`.
@@ -73,7 +72,7 @@ def check_exhaustiveness(t: Transition, inputs_: tuple[SymState, ...], sigma: En
     :param outputs: `t(inputs_)` if already computed.
     """
     before = meanings(inputs_, sigma, fuel)
-    after = meanings(t(inputs_) if outputs is None else outputs, sigma, fuel)
+    after = meanings(t(inputs_) if outputs is None else outputs, sigma, fuel, t.meaning)
     if any(m is None for _, m in before):
         return Undecided.FUEL
     reached = frozenset().union(*(m for _, m in after if m is not None))
@@ -85,9 +84,8 @@ def check_exhaustiveness(t: Transition, inputs_: tuple[SymState, ...], sigma: En
     return None
 
 
-@lemma("T-D3", "T-O1")
 def check_precision(t: Transition, inputs_: tuple[SymState, ...], sigma: Env,
-                    fuel: int = DEFAULT_FUEL, outputs: tuple[SymState, ...] | None = None,
+                    fuel: int = DEFAULT_FUEL, outputs: tuple[Any, ...] | None = None,
                     ) -> Counterexample | Undecided | None:
     """Whether `t` is precise at `σ`: None if it is, a counterexample if not, `Undecided` if a
     concretization exceeded `fuel`.
@@ -98,7 +96,7 @@ def check_precision(t: Transition, inputs_: tuple[SymState, ...], sigma: Env,
     :param outputs: `t(inputs_)` if already computed.
     """
     before = meanings(inputs_, sigma, fuel)
-    after = meanings(t(inputs_) if outputs is None else outputs, sigma, fuel)
+    after = meanings(t(inputs_) if outputs is None else outputs, sigma, fuel, t.meaning)
     if any(m is None for _, m in before):
         return Undecided.FUEL
     reached = frozenset().union(*(m for _, m in before if m is not None))
@@ -111,6 +109,20 @@ def check_precision(t: Transition, inputs_: tuple[SymState, ...], sigma: Env,
             if final not in reached:
                 return Counterexample("precise", sigma, final, o)
     return Undecided.FUEL if undecided else None
+
+
+@lemma("T-D2", "T-O1")
+def exhaustive_at(t: Transition, inputs_: tuple[SymState, ...], sigma: Env) -> bool:
+    """No final state from `σ` is lost: `σ' ∈ concr(i, σ) ⇒ ∃o ∈ O. σ' ∈ concr(o, σ)` (T-D2 at
+    one `σ`; a run beyond the step budget counts as no evidence against it)."""
+    return not isinstance(check_exhaustiveness(t, inputs_, sigma), Counterexample)
+
+
+@lemma("T-D3", "T-O1")
+def precise_at(t: Transition, inputs_: tuple[SymState, ...], sigma: Env) -> bool:
+    """No final state from `σ` is invented: `σ' ∈ concr(o, σ) ⇒ ∃i ∈ I. σ' ∈ concr(i, σ)` (T-D3
+    at one `σ`)."""
+    return not isinstance(check_precision(t, inputs_, sigma), Counterexample)
 
 
 def random_input(names: frozenset[str], rng: random.Random) -> Env:

@@ -19,16 +19,19 @@ The transitions given here, each a function from the input states `I` to the out
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
-from typing import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
 
 from symcert.concrete import Env, State, aeval, head, is_stuck, trace
 from symcert.explore import expand, run
 from symcert.solver import Sat, Solver
 from symcert.symbolic import PathCondition, Store, SymState, rule_count, satisfies, sym_beval
 from symcert.symbolic import sym_update
-from symcert.syntax import Assert, Assign, Fail, If, Pos, Seq, Skip, Stmt, While, variables
-from symcert.terms import free_vars, negate
+from symcert.syntax import (
+    Assert, Assign, BExpr, Bool, Cmp, Fail, If, Int, Pos, Seq, Skip, Stmt, Var, While, inputs,
+    variables,
+)
+from symcert.terms import disj, free_vars, negate
 
 DEFAULT_FUEL = 10_000
 """Concrete steps allowed to one run when computing a concretization."""
@@ -47,7 +50,7 @@ class Final:
 
     env: Env
     ending: Ending
-    where: Pos | None = None
+    where: Pos | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
         store = str(self.env) if self.env.bindings else "{all variables 0}"
@@ -60,7 +63,7 @@ class Final:
 Meaning = frozenset[Final] | None
 """A concretization: a set of final states, or None when a run ran out of fuel (undecided)."""
 
-TransitionFn = Callable[[tuple[SymState, ...]], tuple[SymState, ...]]
+TransitionFn = Callable[[tuple[SymState, ...]], tuple[Any, ...]]
 
 
 @dataclass(frozen=True)
@@ -69,12 +72,15 @@ class Transition:
 
     :param name: how reports call it.
     :param outputs: `I ↦ O`.
+    :param meaning: `concr(o, σ, fuel)` for an output `o` (default: `concr` of a `SymState`).
     """
 
     name: str
     outputs: TransitionFn
+    meaning: Callable[[Any, Env, int], Meaning] = field(default=lambda o, sigma, fuel:
+                                                        concr(o, sigma, fuel))
 
-    def __call__(self, inputs: tuple[SymState, ...]) -> tuple[SymState, ...]:
+    def __call__(self, inputs: tuple[SymState, ...]) -> tuple[Any, ...]:
         return self.outputs(inputs)
 
 
@@ -261,6 +267,80 @@ def _unrolled(p: Stmt, pc: PathCondition, store: Store, k: int,
     raise TypeError(f"not a statement: {p!r}")
 
 
-def meanings(states: Iterable[SymState], sigma: Env, fuel: int) -> list[tuple[SymState, Meaning]]:
-    """Each state with its concretization from `σ`."""
-    return [(s, concr(s, sigma, fuel)) for s in states]
+def meanings(states: Iterable[Any], sigma: Env, fuel: int,
+             meaning: Callable[[Any, Env, int], Meaning] | None = None) -> list[tuple[Any, Meaning]]:
+    """Each state with its concretization from `σ` (by `meaning`, default `concr`)."""
+    return [(s, concr(s, sigma, fuel) if meaning is None else meaning(s, sigma, fuel))
+            for s in states]
+
+
+@dataclass(frozen=True)
+class Result:
+    """An output of the seed-004 interpreter: a result state and the program's inputs."""
+
+    result: Any
+    declared: frozenset[str]
+
+    def __str__(self) -> str:
+        return f"result {self.result}"
+
+
+def show(o: Any) -> str:
+    """An output state as reports print it."""
+    if isinstance(o, SymState):
+        return f"state with path condition {o.pc} and store {o.store}"
+    return str(o)
+
+
+def interpreter(n: int, solver: Solver | None = None) -> Transition:
+    """The seed-004 bounded interpreter `exec_symbolic(p, n)` as a transition from `⟨true, id, p⟩`.
+
+    A result `(σ' | C')_β` means, from `σ`, the stores `ρ∘σ'` for the `ρ ⊨ C'` that agree with
+    `σ` on the inputs (the fresh variables are existential), asked to the solver: a first model,
+    then any model with another final store. LOOP_LIMIT and UNBOUND_VAR results have no final
+    state: their meaning is unknown (None), so they never give a counterexample.
+
+    :param n: the loop limit.
+    :param solver: decides the constraints (a fresh default one if None).
+    """
+    from symcert.interp import exec_symbolic
+
+    solver = solver if solver is not None else Solver()
+
+    def outputs(inputs_: tuple[SymState, ...]) -> tuple[Any, ...]:
+        out: list[Any] = []
+        for s in inputs_:
+            if s.pc.length or s.store.bindings:
+                raise ValueError("the seed-004 interpreter starts from ⟨true, id, p⟩ only")
+            out.extend(Result(r, inputs(s.prog)) for r in exec_symbolic(s.prog, n, solver))
+        return tuple(out)
+
+    def meaning(o: Any, sigma: Env, fuel: int) -> Meaning:
+        return _result_meaning(o.result, o.declared, sigma, solver)
+
+    return Transition(f"seed-004 interpreter (loop limit {n})", outputs, meaning)
+
+
+def _result_meaning(r: Any, declared: frozenset[str], sigma: Env, solver: Solver) -> Meaning:
+    from symcert.interp import Behaviour, concretize_result
+
+    endings = {Behaviour.NORMAL: Ending.NORMAL, Behaviour.FAIL: Ending.FAIL}
+    pc = r.pc
+    for x in sorted(declared):
+        pc = pc.extend(Cmp("==", Var(x), Int(sigma(x))))
+    answer, model = solver.check(pc)
+    if answer is Sat.UNSAT:
+        return frozenset()
+    if answer is Sat.UNKNOWN or model is None or r.behaviour not in endings:
+        return None
+    first = concretize_result(r, model).env
+    finals = {Final(first, endings[r.behaviour])}
+    other: BExpr = Bool(False)
+    for y, v in r.env.bindings:
+        other = disj(other, Cmp("!=", Var(v), Int(first(y))))
+    answer, model = solver.check(pc.extend(other))
+    if answer is Sat.UNKNOWN:
+        return None
+    if answer is Sat.SAT and model is not None:
+        finals.add(Final(concretize_result(r, model).env, endings[r.behaviour]))
+    return frozenset(finals)
