@@ -3,7 +3,8 @@
 Each row is one lemma ID of the WiSE paper (seed 000) and of the other seeds: its statement, the
 code that embodies it, the predicates, runtime contracts, CrossHair checks, Hypothesis properties
 and proof obligations that check it, and its status. FILTER (case-insensitive) keeps the rows
-whose ID or status contains it: `symcert lemmas W-L2`, `symcert lemmas "not covered"`. The map
+whose ID starts with it (`symcert lemmas W-L2`) or, when no ID does, whose status contains it
+(`symcert lemmas "not covered"`). The map
 ships inside the package (`symcert/lemma_map.md`, a link to docs/lemmas.md in the repository).
 """
 
@@ -21,7 +22,8 @@ MAP = "lemma_map.md"
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("filter", nargs="?", default="", metavar="FILTER",
-                        help="keep the rows whose ID or status contains FILTER (any case)")
+                        help="keep the rows whose ID starts with FILTER, else those whose "
+                             "status contains it (any case)")
     parser.add_argument("--format", choices=("md", "text"), default="md",
                         help="md: a Markdown table (default); text: one block per lemma")
 
@@ -34,9 +36,11 @@ class LemmaMap:
     rows: tuple[tuple[str, ...], ...]
 
     def matching(self, needle: str) -> tuple[tuple[str, ...], ...]:
-        """The rows whose ID (first column) or status (last column) contains `needle`."""
+        """The rows whose ID (first column) starts with `needle`, else those whose status (last
+        column) contains it: `W-L2` names IDs, though statuses mention them too."""
         n = needle.casefold()
-        return tuple(r for r in self.rows if n in r[0].casefold() or n in r[-1].casefold())
+        by_id = tuple(r for r in self.rows if r[0].casefold().startswith(n))
+        return by_id or tuple(r for r in self.rows if n in r[-1].casefold())
 
 
 def split_row(line: str) -> tuple[str, ...]:
@@ -95,7 +99,8 @@ def main(args: argparse.Namespace) -> int:
         return 70
     rows = lemma_map.matching(args.filter)
     if not rows:
-        raise InputError(f"symcert lemmas: no lemma ID or status contains {args.filter!r}")
+        raise InputError(f"symcert lemmas: no lemma ID starts with {args.filter!r} and no "
+                         "status contains it")
     render = as_markdown if args.format == "md" else as_text
     sys.stdout.write(render(lemma_map.header, rows))
     return 0
