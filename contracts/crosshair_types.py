@@ -10,6 +10,8 @@ needs its in-progress set initialised before CrossHair traces the first contract
 
 from __future__ import annotations
 
+import os
+import sys
 from typing import Any
 
 import icontract._checkers
@@ -145,3 +147,10 @@ def _traced(make: Any) -> Any:
 
 
 install()
+
+# `tests/mutants/run_variants.py --crosshair`: analyse a wrong variant of the core.
+if os.environ.get("SYMCERT_MUTANT"):
+    sys.path.insert(0, "tests/mutants")
+    import variants
+
+    variants.apply(os.environ["SYMCERT_MUTANT"])

@@ -1,5 +1,7 @@
 """The contracts checker's workload: the case studies and a few small programs, explored with
-contracts on. `caught()` returns the first contract violation's message, or None."""
+contracts on. `caught()` returns the first violated contract (`<lemma ID> <name>: <predicate>`),
+or None. Run as a script (SYMCERT_MUTANT selects a variant), it prints that and exits 0 when
+caught, 1 when not."""
 
 from __future__ import annotations
 
@@ -43,7 +45,8 @@ def caught() -> str | None:
     try:
         run_workload()
     except icontract.ViolationError as err:
-        return str(err).splitlines()[0]
+        lines = str(err).splitlines()  # "File ..., line N:", then "<description>: <predicate>:"
+        return lines[1].rstrip(":") if len(lines) > 1 else lines[0]
     return None
 
 

@@ -3,7 +3,8 @@
 `default` is fast, `ci` is thorough and derandomised (selected when CI=true), `crosshair` uses
 the CrossHair backend and runs only the `crosshair_backend` tests, in a pytest process of its
 own (`make crosshair`): under that backend icontract's checks become no-ops for the rest of the
-process. `SYMCERT_MUTANT=<name>` applies a wrong variant of the core (tests/mutants/variants.py).
+process. `SYMCERT_MUTANT=<name>` applies a wrong variant of the core (tests/mutants/variants.py);
+`SYMCERT_PROPERTIES_ONLY=1` turns the runtime contracts off.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ settings.register_profile("default", max_examples=25, deadline=None,
 settings.register_profile("ci", max_examples=80, deadline=None, derandomize=True,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("mutant", max_examples=60, deadline=None, derandomize=True,
+                          database=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("crosshair", backend="crosshair", max_examples=10, deadline=None,
                           suppress_health_check=list(HealthCheck))
@@ -27,6 +29,11 @@ settings.register_profile("crosshair", backend="crosshair", max_examples=10, dea
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or (
     "ci" if os.environ.get("CI", "").lower() == "true" else "default")
 settings.load_profile(PROFILE)
+
+# The properties as a checker of their own (tests/mutants/run_variants.py): contracts off, so a
+# failure is a property's. Set before symcert is imported; only for `pytest tests/properties`.
+if os.environ.get("SYMCERT_PROPERTIES_ONLY") == "1":
+    os.environ["SYMCERT_CONTRACTS"] = "0"
 
 if os.environ.get("SYMCERT_MUTANT"):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "mutants"))
