@@ -40,7 +40,7 @@ import icontract
 from symcert import terms
 from symcert.concrete import Env
 from symcert.ghost import Interpretation
-from symcert.lemmas import CONTRACTS, lemma
+from symcert.lemmas import CONTRACTS, lemma, sample_valuations
 from symcert.solver import Sat, Solver
 from symcert.symbolic import TRUE_PC, PathCondition, satisfies
 from symcert.syntax import (
@@ -328,6 +328,13 @@ def existentially_quantify(v: str, pc: PathCondition, exists: frozenset[str],
 
 
 @lemma("M-S1")
+def maybe_sat_sound(pc: PathCondition, result: bool) -> bool:
+    """`maybe_sat(C) = False ⇒ C has no solution`, spot-checked: no sample valuation solves it."""
+    names = frozenset().union(*(terms.free_vars(c) for c in pc.conjuncts()))
+    return result or not any(satisfies(v, pc) for v in sample_valuations(names))
+
+
+@icontract.ensure(maybe_sat_sound, "M-S1 sound maybe_sat", enabled=CONTRACTS)
 def maybe_sat(pc: PathCondition, solver: Solver | None) -> bool:
     """False only when `pc` surely has no solution: UNKNOWN, and no solver, count as maybe."""
     if isinstance(pc.last, Bool) and not pc.last.value:
@@ -352,10 +359,22 @@ def _assume(s: SymResult, cond: BExpr) -> SymResult:
     return SymResult(s.behaviour, s.env, s.pc.extend(cond), s.ghost, s.exists, s.fresh)
 
 
+@lemma("M-F1")
+def is_fresh(s: SymResult, result: str) -> bool:
+    """`fresh(ρ) ∉ dom(ρ)`: the new variable is in neither the state nor its ghost."""
+    return result not in s.symbolic_vars() and (s.ghost is None or result not in s.ghost.dom())
+
+
+@icontract.ensure(is_fresh, "M-F1 freshness", enabled=CONTRACTS)
+def fresh(x: str, s: SymResult) -> str:
+    """A symbolic variable new on the path of `s`: `x#k`, `k` one more than the path's count."""
+    return f"{x}#{s.fresh + 1}"
+
+
 def _assign(s: SymResult, x: str, e: AExpr, cfg: _Config) -> SymResult:
     """Listing 4: `x` gets a fresh `v` with `v == σ(e)`; the overwritten variable is quantified."""
     se = _subst_a(e, _sigma(s.env))
-    v = f"{x}#{s.fresh + 1}"
+    v = fresh(x, s)
     pc = s.pc.extend(Cmp("==", Var(v), se))
     ghost = s.ghost.extend(v, s.ghost.eval(se)) if s.ghost is not None else None
     exists = s.exists
