@@ -2,7 +2,8 @@
 """Proof obligations generated from the engine's own code, discharged by z3 and cvc5 (issue 5).
 
 Each obligation runs the project's functions (`explore.expand`, `explore._feasible`,
-`concrete.step`, `symbolic.sym_aeval`/`sym_beval`/`sym_update`/`concretize`) on a *schematic*
+`concrete.step`, `symbolic.sym_aeval`/`sym_beval`/`sym_update`/`concretize`,
+`interp.existentially_quantify`/`maybe_sat`) on a *schematic*
 state: integer and boolean literals hold `SymInt`/`SymBool` values that stand for arbitrary ones,
 expressions and statements are placeholders (`?e1`, `?P1`), the path condition is the unknown
 boolean `?phi`. When the code branches on a schematic value, generation forks and records the
@@ -28,6 +29,7 @@ from typing import Callable, Iterable, Iterator, get_args
 from symcert import smtlib
 from symcert.concrete import Env, State, aeval, beval, step
 from symcert.explore import RunStats, _feasible, expand
+from symcert.interp import existentially_quantify, maybe_sat
 from symcert.smtlib import Script, conj, disj, equal, implies
 from symcert.solver import Sat
 from symcert.symbolic import (
@@ -661,6 +663,24 @@ def m_s1() -> list[Obligation]:
     return out
 
 
+def m_s1_maybe_sat() -> list[Obligation]:
+    """`interp.maybe_sat(C) = False ⇒ C has no solution` (seed 004): with no solver, and with
+    one whose answer is a branch; the last conjunct a literal or an atom."""
+    out: list[Obligation] = []
+    for cname, pc in {"literal": PHI.extend(B_SHAPES["bool"](1)),
+                      "atom": PHI.extend(B_SHAPES["atom"](1))}.items():
+        for sname, solver in (("no-solver", None), ("solver", _SchematicSolver())):
+            def build(pc: PathCondition = pc, solver: object = solver) -> list[_Draft]:
+                s = Script()
+                unsat = f"(not {s.conjunction(pc.conjuncts())})"
+                trusted = implies(s.declare("?solver_unsat", "Bool"), unsat)
+                goal = "true" if maybe_sat(pc, solver) else unsat  # type: ignore[arg-type]
+                return [_Draft("M-S1", "maybe_sat", s, [trusted], goal,
+                               SymState(pc, ID, Skip()), ("u1", "w1"))]
+            out += _collect(f"{cname}/{sname}", build)
+    return out
+
+
 # --- M-Q1 existential quantification of the overwritten value ---------------------------------
 
 
@@ -686,16 +706,59 @@ def m_q1() -> list[Obligation]:
             no_new = free_vars(after) <= free_vars(body) - {"?v"}
             goal = conj([equal(after_text, f"(exists ((|?v| Int)) {body_text})"),
                          "true" if no_new else "false"])
-            return [_Draft("M-Q1", "assign", s, [], goal,
+            return [_Draft("M-Q1", "substitution", s, [], goal,
                            SymState(PHI, store, Seq(Assign(X, Var("?e")), Assert(guard))),
                            (X, "?e", "w"))]
         out += _collect(sh, build)
     return out
 
 
+V, Z = "x#1", "z#0"
+"""The variable `existentially_quantify` binds, and one the constraint already binds."""
+
+
+def _exists(names: Iterable[str], body: str) -> str:
+    bound = " ".join(f"({smtlib.symbol(n)} Int)" for n in sorted(names))
+    return f"(exists ({bound}) {body})" if bound else body
+
+
+def m_q1_quantify() -> list[Obligation]:
+    """`interp.existentially_quantify(v, C)` gives `∃exists'. C'` equivalent to
+    `∃v. ∃exists. C`, with no new variable: with and without a definition `v == se` to
+    eliminate (every shape of `se`), two definitions, one that mentions `v`, one reversed."""
+    use = Cmp("<=", Var(V), Var("w"))
+    use_literal = Cmp("<", Var(V), Int(sint("?k9")))  # type: ignore[arg-type]
+    other = Cmp("<=", Var(Z), Var("w"))
+    phi = B_SHAPES["bool"](0)
+    cases: dict[str, tuple[BExpr, ...]] = {"absent": (phi, other),
+                                           "recursive": (phi, Cmp("==", Var(V), Add(Var(V), Int(1))), use),
+                                           "reversed": (Cmp("==", Var("w"), Var(V)), use)}
+    for sh, shape in A_SHAPES.items():
+        se = shape(1)
+        cases[f"define/{sh}"] = (phi, use, Cmp("==", Var(V), se), use_literal, other)
+        cases[f"define-twice/{sh}"] = (Cmp("==", Var(V), se), Cmp("==", Var(V), Var(Z)))
+    out: list[Obligation] = []
+    for cname, conjuncts in cases.items():
+        for eliminate in (True, False):
+            def build(conjuncts: tuple[BExpr, ...] = conjuncts, eliminate: bool = eliminate
+                      ) -> list[_Draft]:
+                s = Script()
+                pc = PathCondition.of(*conjuncts)
+                new_pc, new_exists = existentially_quantify(V, pc, frozenset({Z}), eliminate)
+                before = _exists({V, Z}, s.conjunction(pc.conjuncts()))
+                after = _exists(new_exists, s.conjunction(new_pc.conjuncts()))
+                free = frozenset().union(*(free_vars(c) for c in new_pc.conjuncts()))
+                old = frozenset().union(*(free_vars(c) for c in conjuncts))
+                no_new = free - new_exists <= old - {V, Z} and new_exists <= {V, Z}
+                goal = conj([equal(before, after), "true" if no_new else "false"])
+                return [_Draft("M-Q1", "quantify", s, [], goal)]
+            out += _collect(f"{cname}/{'eliminate' if eliminate else 'keep'}", build)
+    return out
+
+
 def generate() -> list[Obligation]:
     """Every proof obligation, in a stable order."""
-    obs = b_l1() + w_l2_1() + statements() + m_s1() + m_q1()
+    obs = b_l1() + w_l2_1() + statements() + m_s1() + m_s1_maybe_sat() + m_q1() + m_q1_quantify()
     names = [o.name for o in obs]
     if len(set(names)) != len(names):
         raise AssertionError("two obligations share a name")
@@ -714,7 +777,8 @@ def missing(obs: Iterable[Obligation]) -> list[str]:
     need = [(lemma, rule) for rules in RULES.values() for rule in rules
             for lemma in RULE_LEMMAS + (() if rule in ("skip", "fail") else ("W-L2.2",))]
     need += [("B-L1", case) for case in EXPR_CASES]
-    need += [("W-L2.1", "update"), ("M-S1", "prune"), ("M-Q1", "assign")]
+    need += [("W-L2.1", "update"), ("M-S1", "prune"), ("M-S1", "maybe_sat"),
+             ("M-Q1", "substitution"), ("M-Q1", "quantify")]
     return [f"{lemma} {rule}" for lemma, rule in need if (lemma, rule) not in have]
 
 
