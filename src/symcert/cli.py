@@ -32,6 +32,7 @@ COMMANDS: dict[str, str] = {
     "lemmas": "symcert.commands.lemmas",
     "oracle": "symcert.commands.oracle",
     "prove": "symcert.commands.prove",
+    "campaign": "symcert.commands.campaign",
 }
 
 

@@ -29,6 +29,7 @@ from symcert.transitions import (
     Transition,
     concr,
     expand_step,
+    interpreter,
     stream,
     successor,
     unroll,
@@ -69,6 +70,34 @@ def test_expand_and_the_stream_are_exhaustive_and_precise(path):
             verdict = check(t, p, runs=25, seed=3)
             assert verdict.counterexample is None, (t.name, verdict.counterexample)
             assert verdict.decided == 25
+
+
+@pytest.mark.parametrize("path", EXAMPLES[:4])
+def test_seed_004_interpreter_is_exhaustive_and_precise_where_decided(path):
+    """The bounded interpreter as a transition: results below its loop limit lose and invent
+    nothing (T-D2, T-D3 with M-P1/M-P2's existential reading of fresh variables)."""
+    p = parse_file(path)
+    t = interpreter(10, Solver())
+    for check in (is_probably_exhaustive, is_probably_precise):
+        verdict = check(t, p, runs=20, seed=2)
+        assert verdict.counterexample is None, verdict.counterexample
+        assert verdict.decided > 0
+
+
+def test_seed_004_loop_limit_is_not_a_counterexample():
+    """A result cut at the loop limit has no known meaning: undecided, never a counterexample."""
+    t = interpreter(2)
+    verdict = is_probably_exhaustive(t, LOOP, runs=30, seed=1)
+    assert verdict.counterexample is None and verdict.decided < 30
+
+
+@pytest.mark.xfail(reason="known interp.py bug found by the oracle and the campaign: the one-point "
+                          "rule eliminates an overwritten input with a branch equation (x == 1), "
+                          "so the result forgets its input", strict=False)
+def test_seed_004_interpreter_keeps_the_input_of_an_overwritten_variable():
+    """`assert x == 1; x = x` ends with x = 1 only from x = 1: the result must say so."""
+    t = interpreter(4)
+    assert check_precision(t, (initial(parse("assert x == 1; x = x")),), Env.of({"x": 8})) is None
 
 
 def _wrong_assignment(s: SymState) -> list[SymState]:
@@ -141,7 +170,7 @@ def test_wrong_assignment_counterexample_names_the_missed_and_spurious_states():
                            "(terminated normally), which no output state represents")
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(st.integers(-20, 20), st.integers(-20, 20))
 def test_stream_is_exhaustive_and_precise_on_generated_inputs(a, b):
     """T-O1 with Hypothesis-generated stores: the cut stream on gcd is exhaustive and precise."""
@@ -175,14 +204,15 @@ def test_cli_oracle_reports_the_unrolling_counterexample(capsys, tmp_path):
     """`symcert oracle --unroll` exits 1 and prints the input; without it every check holds."""
     f = tmp_path / "loop.imp"
     f.write_text("i = 0; while i < n do i = i + 1 od\n")
-    code = main(["oracle", str(f), "--unroll", "2", "--runs", "30", "--seed", "1"])
+    code = main(["oracle", str(f), "--unroll", "2", "--runs", "15", "--seed", "1"])
     out = capsys.readouterr().out
     assert code == 1
     lines = out.splitlines()
-    assert lines[0] == f"{f}: 30 random inputs per check (seed 1); inputs: n"
-    assert lines[8].startswith("    exhaustive: NO, counterexample: input {n = ")
-    assert lines[9] == "    precise: held on 30 inputs"
-    assert main(["oracle", str(f), "--runs", "30"]) == 0
+    assert lines[0] == f"{f}: 15 random inputs per check (seed 1); inputs: n"
+    assert lines[10] == "  unroll (K = 2)"
+    assert lines[11].startswith("    exhaustive: NO, counterexample: input {n = ")
+    assert lines[12] == "    precise: held on 15 inputs"
+    assert main(["oracle", str(f), "--runs", "15"]) == 0
     assert "NO" not in capsys.readouterr().out
 
 

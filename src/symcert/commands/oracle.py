@@ -2,7 +2,8 @@
 inputs (seed 001, T-D2, T-D3, T-O1).
 
 From `⟨true, id, FILE⟩`, each transition is checked on N random inputs: one `expand` step, the
-stream `run` (cut after --max-states states; leaves and frontier), and with --unroll K the
+stream `run` (cut after --max-states states; leaves and frontier), the seed-004 interpreter
+(results at its loop limit have no known meaning and are skipped), and with --unroll K the
 big-step execution that unrolls each loop K times and drops the rest (precise, not exhaustive:
 T-X1). Exit 1 when a counterexample is found, 0 otherwise.
 """
@@ -24,6 +25,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="random seed (default: 0)")
     parser.add_argument("--max-states", type=int, default=1000, metavar="N",
                         help="states of the stream `run` before it is cut (default: 1000)")
+    parser.add_argument("--loop-limit", type=int, default=10, metavar="N",
+                        help="loop limit of the seed-004 interpreter (default: 10)")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -32,14 +35,15 @@ def main(args: argparse.Namespace) -> int:
     from symcert.parser import parse_file
     from symcert.solver import Solver
     from symcert.syntax import inputs
-    from symcert.transitions import expand_step, stream, unroll
+    from symcert.transitions import expand_step, interpreter, stream, unroll
 
     for flag, value, least in (("--runs", args.runs, 1), ("--max-states", args.max_states, 1),
-                               ("--unroll", args.unroll, 0)):
+                               ("--unroll", args.unroll, 0), ("--loop-limit", args.loop_limit, 0)):
         if value is not None and value < least:
             raise InputError(f"symcert oracle: {flag} must be at least {least}: {value}")
     program = parse_file(args.file)
-    transitions = [expand_step, stream(args.max_states, Solver())]
+    transitions = [expand_step, stream(args.max_states, Solver()),
+                   interpreter(args.loop_limit, Solver())]
     if args.unroll is not None:
         transitions.append(unroll(args.unroll, Solver()))
     names = ", ".join(sorted(inputs(program))) or "none"
@@ -55,7 +59,7 @@ def main(args: argparse.Namespace) -> int:
                 print(f"    {prop}: NO, counterexample: {verdict.counterexample}")
             else:
                 skipped = verdict.tried - verdict.decided
-                note = (f" ({skipped} skipped: a concrete run exceeded its step budget)"
+                note = (f" ({skipped} skipped: a run exceeded its step budget or loop limit)"
                         if skipped else "")
                 print(f"    {prop}: held on {verdict.decided} inputs{note}")
     return 1 if found else 0

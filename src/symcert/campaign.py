@@ -1,0 +1,460 @@
+"""A differential campaign: random programs on which three engines must agree (seed 001, T-O1;
+seed 004, M-P1/M-P2; in the spirit of Kapus & Cadar's testing of symbolic executors).
+
+For each generated program `p` and random inputs `σ`:
+
+- **main engine** (`run`, Fig. 6, with a solver, in ghost mode from `σ₁`): its configuration
+  after the run (leaves, plus the frontier if the budget cut it) must be exhaustive and precise
+  at every `σ` (T-D2, T-D3: over- and under-approximation); the leaf carrying the ghost must be
+  the one `σ₁` takes; every leaf's solver model, run concretely, must end where the leaf says.
+- **seed-004 interpreter** (`exec_symbolic`): the concrete twin's outcome at `σ` is the meaning
+  of some result (M-P1, asked to the solver, the fresh variables being existential), and every
+  result's model gives the outcome its concrete twin computes (M-P2).
+- **concrete interpreters**: the small-step run (Fig. 2) and the natural-semantics twin agree
+  on the final store and on failure, when no loop limit is hit.
+- **bug verdicts**: when both symbolic engines are exhaustive, one reports a feasible failing
+  path iff the other does.
+
+Programs have loops bounded by construction (a counter no body assigns, compared with a constant
+below the interpreter's loop limit), so both engines are exhaustive unless a shrinking step
+removes the bound. A disagreement is reported with the program and input minimised by a greedy
+delta-debugging shrinker over the AST (`shrink`).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+from symcert.concrete import Env
+from symcert.explore import run
+from symcert.oracles import Counterexample, check_exhaustiveness, check_precision
+from symcert.solver import Sat, Solver
+from symcert.symbolic import PathCondition, SymState, initial, rule_count
+from symcert.syntax import (
+    CMP_OPS, Add, AExpr, And, Assert, Assign, BExpr, Bool, Cmp, Fail, If, Int, Neg, Not, Or, Seq,
+    Skip, Stmt, Sub, Var, While, inputs,
+)
+from symcert.transitions import Ending, Final, Transition, concr, run_to_end
+
+NAMES = ("x", "y", "z")
+LOOP_LIMIT = 4
+"""The seed-004 interpreter's loop limit: above every generated loop bound (at most 3)."""
+MAX_STATES = 500
+"""The main engine's budget per program."""
+FUEL = 2000
+"""Concrete steps per run: generated programs need far fewer; shrinking may unbound a loop."""
+
+
+@dataclass(frozen=True, slots=True)
+class Disagreement:
+    """Two engines disagree on program `program` at input `input`; `kind` says which check."""
+
+    kind: str
+    program: Stmt
+    input: Env
+    detail: str
+
+    def __str__(self) -> str:
+        store = str(self.input) if self.input.bindings else "{all inputs 0}"
+        what = f"{self.kind}: {self.detail}" if self.detail else self.kind
+        return (f"{what}\n  input: {store}\n  program:\n"
+                + "\n".join("    " + line for line in str(self.program).splitlines()))
+
+
+# --- random programs -------------------------------------------------------------------------
+
+
+@dataclass
+class Generator:
+    """Random small IMP programs whose loops are bounded by construction.
+
+    :param rng: the source of randomness.
+    """
+
+    rng: random.Random
+    loops: int = field(default=0)
+
+    def aexpr(self, depth: int = 2) -> AExpr:
+        r = self.rng.random()
+        if depth == 0 or r < 0.45:
+            return (Int(self.rng.randint(-3, 3)) if self.rng.random() < 0.4
+                    else Var(self.rng.choice(NAMES)))
+        if r < 0.55:
+            return Neg(self.aexpr(depth - 1))
+        op = Add if self.rng.random() < 0.5 else Sub
+        return op(self.aexpr(depth - 1), self.aexpr(depth - 1))
+
+    def bexpr(self, depth: int = 1) -> BExpr:
+        r = self.rng.random()
+        if depth == 0 or r < 0.7:
+            if self.rng.random() < 0.05:
+                return Bool(self.rng.random() < 0.5)
+            return Cmp(self.rng.choice(CMP_OPS), self.aexpr(1), self.aexpr(1))
+        if r < 0.8:
+            return Not(self.bexpr(depth - 1))
+        op = And if self.rng.random() < 0.5 else Or
+        return op(self.bexpr(depth - 1), self.bexpr(depth - 1))
+
+    def stmt(self, size: int, loop_depth: int = 0) -> Stmt:
+        if size <= 1:
+            r = self.rng.random()
+            if r < 0.6:
+                return Assign(self.rng.choice(NAMES), self.aexpr())
+            if r < 0.85:
+                return Assert(self.bexpr())
+            return Skip() if r < 0.97 else Fail()
+        r = self.rng.random()
+        if r < 0.5:
+            k = self.rng.randint(1, size - 1)
+            return Seq(self.stmt(k, loop_depth), self.stmt(size - k, loop_depth))
+        if r < 0.8 or loop_depth >= 2:
+            k = self.rng.randint(1, max(1, size - 1))
+            return If(self.bexpr(), self.stmt(k, loop_depth),
+                      self.stmt(max(1, size - 1 - k), loop_depth))
+        return self.bounded_loop(size - 1, loop_depth)
+
+    def bounded_loop(self, size: int, loop_depth: int) -> Stmt:
+        """`c = 0; while c < B and b do body; c = c + 1 od`, `c` assigned nowhere else."""
+        self.loops += 1
+        c = f"k{self.loops}"
+        guard = Cmp("<", Var(c), Int(self.rng.randint(1, LOOP_LIMIT - 1)))
+        if self.rng.random() < 0.7:
+            guard = And(guard, self.bexpr(0))
+        body = Seq(self.stmt(max(1, size), loop_depth + 1), Assign(c, Add(Var(c), Int(1))))
+        return Seq(Assign(c, Int(0)), While(guard, body))
+
+    def program(self) -> Stmt:
+        """A program of 1 to 8 leaves."""
+        self.loops = 0
+        return self.stmt(self.rng.randint(1, 8))
+
+    def input(self, p: Stmt) -> Env:
+        """A store for `p`'s inputs, values in [-5, 5]."""
+        return Env.of({x: self.rng.randint(-5, 5) for x in sorted(inputs(p))})
+
+
+# --- the checks -------------------------------------------------------------------------------
+
+
+def _leaves(p: Stmt, ghost: Env, solver: Solver) -> tuple[tuple[SymState, ...], bool]:
+    """The main engine's configuration after the run from `⟨true, id, p⟩` with ghost ρ = ghost,
+    and whether the run ended (exhaustive)."""
+    seen: list[SymState] = []
+    ended = False
+    start = SymState(initial(p).pc, initial(p).store, p, ghost=ghost)
+    for s in run([start], solver=solver):
+        if s is None:
+            ended = True
+            break
+        seen.append(s)
+        if len(seen) >= MAX_STATES:
+            break
+    leaves = [s for s in seen if rule_count(s.prog) == 0]
+    if ended:
+        return tuple(leaves), True
+    from symcert.explore import expand  # the frontier: children of explored states not seen
+
+    explored = set(seen)
+    frontier = [c for s in seen if rule_count(s.prog) for c in expand(s) if c not in explored]
+    return tuple(leaves + frontier), False
+
+
+def check_main(p: Stmt, sigmas: list[Env], solver: Solver) -> Disagreement | None:
+    """The main engine against the concrete interpreter (T-D2, T-D3, ghosts, models)."""
+    config, _ = _leaves(p, sigmas[0], solver)
+    t = Transition("run", lambda inputs_: config)
+    start = (initial(p),)
+    for sigma in sigmas:
+        for kind, check in (("main engine not exhaustive (T-D2)", check_exhaustiveness),
+                            ("main engine not precise (T-D3)", check_precision)):
+            found = check(t, start, sigma, FUEL, config)
+            if isinstance(found, Counterexample):
+                return Disagreement(kind, p, sigma, str(found))
+    expected = run_to_end(sigmas[0], p, FUEL)
+    carriers = [s for s in config if s.ghost is not None]
+    if expected is not None and len(carriers) == 1 and rule_count(carriers[0].prog) == 0:
+        if concr(carriers[0], sigmas[0], FUEL) != frozenset({expected}):
+            return Disagreement("ghost leaf does not concretize to the concrete run (M-I1)",
+                                p, sigmas[0], f"expected {expected}")
+    elif expected is not None and len(carriers) != 1:
+        return Disagreement("ghost carried by the wrong number of states", p, sigmas[0],
+                            f"{len(carriers)} states carry the ghost")
+    for s in config:
+        if s.model is None or rule_count(s.prog) != 0:
+            continue
+        meaning = concr(s, s.model, FUEL)
+        if meaning is not None and meaning != frozenset({run_to_end(s.model, p, FUEL)}):
+            return Disagreement("a leaf's model does not reach the leaf (under-approximation)",
+                                p, s.model, f"leaf means {set(meaning)}")
+    return None
+
+
+def _final_of(outcome: object) -> Final | None:
+    """The small-step `Final` matching an interpreter outcome, None for a loop limit."""
+    from symcert.interp import Behaviour
+
+    b = getattr(outcome, "behaviour")
+    if b is Behaviour.NORMAL:
+        return Final(getattr(outcome, "env"), Ending.NORMAL)
+    if b is Behaviour.FAIL:
+        return Final(getattr(outcome, "env"), Ending.FAIL)
+    return None
+
+
+def check_interp(p: Stmt, sigmas: list[Env], solver: Solver) -> Disagreement | None:
+    """The seed-004 interpreter against its concrete twin, in ghost mode from each input (M-P3,
+    M-P4) and from a model of each result (M-P2), and the twin against the small-step run."""
+    from symcert.interp import (
+        concretize_result, exec_concrete, exec_symbolic, input_of, over_approximation,
+        under_approximation,
+    )
+
+    results: tuple = ()
+    for sigma in sigmas:
+        outcome = exec_concrete(p, sigma, LOOP_LIMIT)
+        small = run_to_end(sigma, p, FUEL)
+        twin = _final_of(outcome)
+        if twin is not None and small is not None and (twin.env, twin.ending) != (
+                small.env, small.ending):
+            return Disagreement("concrete interpreters disagree (M-C1)", p, sigma,
+                                f"natural semantics {outcome}, small-step {small}")
+        results = exec_symbolic(p, LOOP_LIMIT, solver, ghost=sigma)
+        for kind, holds in (("interpreter misses the ghost's outcome (M-P3)", over_approximation),
+                            ("interpreter result not reached by its ghost (M-P4)",
+                             under_approximation)):
+            if not holds(p, LOOP_LIMIT, sigma, None, results):
+                return Disagreement(kind, p, sigma, f"concrete outcome {outcome}")
+    declared = inputs(p)
+    for r in results:
+        answer, model = solver.check(r.pc)
+        if answer is not Sat.SAT or model is None:
+            continue
+        sigma = input_of(model, declared)
+        if concretize_result(r, model) != exec_concrete(p, sigma, LOOP_LIMIT):
+            return Disagreement("interpreter result is not reached concretely (M-P2)", p, sigma,
+                                f"result {r} means {concretize_result(r, model)}")
+    return None
+
+
+def check_verdicts(p: Stmt, sigmas: list[Env], solver: Solver) -> Disagreement | None:
+    """Bug verdicts: a feasible failing leaf in the main engine iff a FAIL result in seed 004."""
+    from symcert.interp import Behaviour, exec_symbolic
+
+    config, exhaustive = _leaves(p, sigmas[0], solver)
+    results = exec_symbolic(p, LOOP_LIMIT, solver)
+    if not exhaustive or any(r.behaviour is Behaviour.LOOP_LIMIT for r in results):
+        return None
+    main_bug = _feasible_bug([s.pc for s in config if rule_count(s.prog) == 0
+                              and not isinstance(s.prog, Skip)], solver)
+    interp_bug = _feasible_bug([r.pc for r in results if r.behaviour is Behaviour.FAIL], solver)
+    if main_bug is None or interp_bug is None or main_bug == interp_bug:
+        return None
+    return Disagreement("bug verdicts disagree", p, sigmas[0],
+                        f"main engine: {'bug' if main_bug else 'no bug'}, "
+                        f"seed-004 interpreter: {'bug' if interp_bug else 'no bug'}")
+
+
+def _feasible_bug(pcs: list[PathCondition], solver: Solver) -> bool | None:
+    """Whether some path condition is SAT; None if not decided."""
+    answers = [solver.check(pc)[0] for pc in pcs]
+    if Sat.SAT in answers:
+        return True
+    return None if Sat.UNKNOWN in answers else False
+
+
+Check = Callable[[Stmt, list[Env], Solver], Disagreement | None]
+CHECKS: dict[str, Check] = {"main": check_main, "interp": check_interp, "verdicts": check_verdicts}
+"""The checks by name: `symcert campaign --checks main,interp,verdicts` selects among them."""
+
+
+def check_program(p: Stmt, sigmas: list[Env], solver: Solver,
+                  checks: tuple[str, ...] = tuple(CHECKS)) -> Disagreement | None:
+    """The first disagreement the named checks find on `p` at `sigmas`, or None.
+
+    An exception is a disagreement too: a violated lemma contract (when contracts are on) or a
+    crash of an engine, named by its first line.
+    """
+    for check in (CHECKS[name] for name in checks):
+        try:
+            found = check(p, sigmas, solver)
+        except Exception as err:  # an engine bug, whatever its form, is what we look for
+            lines = [line for line in str(err).splitlines() if not line.startswith("File ")]
+            first = lines[0] if lines else ""
+            found = Disagreement(f"{type(err).__name__}: {first.split(':')[0]}", p, sigmas[0],
+                                 "")
+        if found is not None:
+            return found
+    return None
+
+
+# --- shrinking --------------------------------------------------------------------------------
+
+
+def _smaller_a(e: AExpr) -> Iterator[AExpr]:
+    if e != Int(0):
+        yield Int(0)
+    match e:
+        case Neg(a):
+            yield a
+            yield from (Neg(b) for b in _smaller_a(a))
+        case Add(a, b) | Sub(a, b):
+            yield a
+            yield b
+            op = type(e)
+            yield from (op(c, b) for c in _smaller_a(a))
+            yield from (op(a, c) for c in _smaller_a(b))
+        case Int(v) if v not in (0, 1):
+            yield Int(1)
+
+
+def _smaller_b(b: BExpr) -> Iterator[BExpr]:
+    match b:
+        case Bool():
+            return
+        case Cmp(op, l, r):
+            yield Bool(True)
+            yield Bool(False)
+            yield from (Cmp(op, c, r) for c in _smaller_a(l))
+            yield from (Cmp(op, l, c) for c in _smaller_a(r))
+        case Not(a):
+            yield a
+            yield from (Not(c) for c in _smaller_b(a))
+        case And(l, r) | Or(l, r):
+            yield l
+            yield r
+            op = type(b)
+            yield from (op(c, r) for c in _smaller_b(l))
+            yield from (op(l, c) for c in _smaller_b(r))
+
+
+def smaller(p: Stmt) -> Iterator[Stmt]:
+    """Candidate programs one reduction smaller than `p`, biggest reductions first."""
+    if not isinstance(p, Skip):
+        yield Skip()
+    match p:
+        case Seq(a, b):
+            yield a
+            yield b
+            yield from (Seq(c, b) for c in smaller(a))
+            yield from (Seq(a, c) for c in smaller(b))
+        case If(c, a, b):
+            yield a
+            yield b
+            yield from (If(c, d, b) for d in smaller(a))
+            yield from (If(c, a, d) for d in smaller(b))
+            yield from (If(d, a, b) for d in _smaller_b(c))
+        case While(c, body):
+            yield body
+            yield from (While(c, d) for d in smaller(body))
+            yield from (While(d, body) for d in _smaller_b(c))
+        case Assign(x, e):
+            yield from (Assign(x, d) for d in _smaller_a(e))
+        case Assert(c):
+            yield from (Assert(d) for d in _smaller_b(c))
+
+
+def _smaller_inputs(sigma: Env) -> Iterator[Env]:
+    for x, v in sigma.bindings:
+        yield sigma.update(x, 0)
+        if abs(v) > 1:
+            yield sigma.update(x, v // 2 if v > 0 else -((-v) // 2))
+
+
+def shrink(found: Disagreement, solver: Solver, seconds: float = 10.0,
+           checks: tuple[str, ...] = tuple(CHECKS)) -> Disagreement:
+    """Greedily minimise a disagreement's program and input while a disagreement of the same
+    kind remains (delta debugging over the AST, one reduction at a time).
+
+    :param seconds: the time budget; the smallest disagreement found so far is returned.
+    """
+    current = found
+    deadline = time.perf_counter() + seconds
+    progress = True
+    while progress:
+        progress = False
+        candidates = [(q, current.input) for q in smaller(current.program)] + [
+            (current.program, s) for s in _smaller_inputs(current.input)]
+        for q, sigma in candidates:
+            if time.perf_counter() > deadline:
+                return current
+            again = check_program(q, [Env.of({x: sigma(x) for x in inputs(q)})], solver, checks)
+            if again is not None and again.kind == current.kind:
+                current = again
+                progress = True
+                break
+    return current
+
+
+# --- the campaign -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Report:
+    """The campaign's result: how many programs were checked in how many seconds, and the
+    disagreements: how many programs showed each kind, and the first of each kind as found and
+    minimised (`shrink_seconds` in all were spent shrinking, not counted in `seconds`)."""
+
+    programs: int
+    seconds: float
+    counts: dict[str, int]
+    found: dict[str, Disagreement]
+    minimised: dict[str, Disagreement]
+    shrink_seconds: float = 0.0
+
+    @property
+    def rate(self) -> float:
+        """Programs checked per second."""
+        return self.programs / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def disagreement(self) -> Disagreement | None:
+        """The first disagreement, minimised, or None."""
+        return next(iter(self.minimised.values()), None)
+
+    @property
+    def original(self) -> Disagreement | None:
+        """The first disagreement as found."""
+        return next(iter(self.found.values()), None)
+
+
+def campaign(programs: int | None, seed: int, seconds: float | None,
+             checks: tuple[str, ...] = tuple(CHECKS), keep_going: bool = False,
+             inputs_per_program: int = 3) -> Report:
+    """Check random programs until `programs` are done or `seconds` have passed.
+
+    :param programs: how many programs at most (None: no limit).
+    :param seed: the random seed: same seed, same programs.
+    :param seconds: the time budget (None: no limit).
+    :param checks: which checks of `CHECKS` to run.
+    :param keep_going: go on after a disagreement (counting each kind, shrinking the first).
+    :param inputs_per_program: random inputs per program.
+    """
+    gen = Generator(random.Random(seed))
+    solver = Solver()
+    counts: dict[str, int] = {}
+    found: dict[str, Disagreement] = {}
+    minimised: dict[str, Disagreement] = {}
+    shrinking = 0.0
+    start = time.perf_counter()
+    done = 0
+    while (programs is None or done < programs) and (
+            seconds is None or time.perf_counter() - start - shrinking < seconds):
+        p = gen.program()
+        sigmas = [gen.input(p) for _ in range(inputs_per_program)]
+        disagreement = check_program(p, sigmas, solver, checks)
+        done += 1
+        if disagreement is None:
+            continue
+        counts[disagreement.kind] = counts.get(disagreement.kind, 0) + 1
+        if disagreement.kind not in found:
+            before = time.perf_counter()
+            found[disagreement.kind] = disagreement
+            minimised[disagreement.kind] = shrink(disagreement, solver, checks=checks)
+            shrinking += time.perf_counter() - before
+        if not keep_going:
+            break
+    return Report(done, time.perf_counter() - start - shrinking, counts, found, minimised,
+                  shrinking)
