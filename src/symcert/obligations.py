@@ -18,6 +18,7 @@ provers. The case analysis that turns the obligations into the lemmas is in docs
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import subprocess
@@ -267,7 +268,7 @@ Branch = tuple[str, tuple[str, ...], frozenset[tuple[str, str]], object]
 def paths(build: Callable[[], object]) -> list[Branch]:
     """Run `build` once per path through the branches it takes on schematic values.
 
-    :return: per path: its decisions as a T/F string, the branch conditions (SMT), the constants
+    :return: per path: a name (a digest of its branch conditions), the conditions (SMT), the constants
         they mention, and `build`'s result.
     """
     out: list[Branch] = []
@@ -282,8 +283,11 @@ def paths(build: Callable[[], object]) -> list[Branch]:
             _ACTIVE.pop()
         for i in range(len(prefix), len(path.taken)):
             todo.append(tuple(path.taken[:i]) + (not path.taken[i],))
-        bits = "".join("T" if d else "F" for d in path.taken)
-        out.append((bits, tuple(path.facts), frozenset(path.constants), result))
+        # Named by its set of branch conditions, not by their order, which may follow the
+        # iteration order of a frozenset of names (string hashing varies between processes).
+        key = hashlib.sha1("\n".join(sorted(path.facts)).encode()).hexdigest()[:8]
+        out.append((key if path.facts else "", tuple(path.facts), frozenset(path.constants),
+                    result))
     return sorted(out, key=lambda r: r[0])
 
 
@@ -405,7 +409,7 @@ class _Draft:
 
 
 def _collect(variant: str, build: Callable[[], list[_Draft]]) -> list[Obligation]:
-    """The obligations of every path of `build`, named `lemma/rule/variant#decisions`."""
+    """The obligations of every path of `build`, named `lemma/rule/variant#path`."""
     out: list[Obligation] = []
     for bits, facts, constants, drafts in paths(build):
         for d in drafts:  # type: ignore[attr-defined]
@@ -987,6 +991,19 @@ def write_table(path: Path, entries: list[Entry]) -> None:
     path.write_text(text, encoding="utf-8")
 
 
+def _keep_times(entries: list[Entry], recorded: list[Entry]) -> list[Entry]:
+    """The new entries, with the recorded time where the status did not change: re-recording
+    changes the record only where a proof did."""
+    old = {(e["obligation"], e["prover"]): e for e in recorded}
+    out: list[Entry] = []
+    for e in entries:
+        before = old.get((e["obligation"], e["prover"]))
+        same = before is not None and before["status"] == e["status"] \
+            and before["version"] == e["version"] and before["limit"] == e["limit"]
+        out.append({**e, "time": before["time"]} if same and before else e)
+    return out
+
+
 def _slug(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_.#+" else "_" for c in name)
 
@@ -1026,7 +1043,7 @@ def main(argv: list[str] | None = None) -> int:
         for o in obs:
             (args.dump / f"{_slug(o.name)}.smt2").write_text(o.text, encoding="utf-8")
     recorded: list[Entry] = []
-    if args.record.exists() and not args.write:
+    if args.record.exists():
         try:
             recorded = load_record(args.record.read_text(encoding="utf-8"))
         except (ValueError, KeyError, TypeError) as exc:
@@ -1037,6 +1054,7 @@ def main(argv: list[str] | None = None) -> int:
     errors += [f"no obligation for {gap}" for gap in gaps]
     stale = sorted({str(e["obligation"]) for e in recorded} - {o.name for o in everything})
     if args.write:
+        entries = _keep_times(entries, recorded)
         args.record.parent.mkdir(parents=True, exist_ok=True)
         args.record.write_text(dump_record(entries), encoding="utf-8")
         write_table(args.docs, entries)
