@@ -54,7 +54,7 @@ def test_missing_names_every_gap() -> None:
     gaps = missing([])
     assert "W-L2.3 while-exit" in gaps and "W-L2.5 seq" in gaps and "B-L1 Cmp<=" in gaps
     assert "W-L2.2 skip" not in gaps  # skip has no successor whose path condition could grow
-    assert len(gaps) == 2 * 11 + 9 + len(EXPR_CASES) + 3
+    assert len(gaps) == 2 * 11 + 9 + len(EXPR_CASES) + 5  # W-L2.1, M-S1 (2), M-Q1 (2)
 
 
 def test_smtlib_text_is_read_alike_by_both_provers() -> None:
