@@ -18,20 +18,19 @@ provers. The case analysis that turns the obligations into the lemmas is in docs
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, get_args
+from typing import Callable, Iterable
 
 from symcert import smtlib
 from symcert.concrete import Env, State, aeval, beval, step
 from symcert.explore import RunStats, _feasible, expand
 from symcert.interp import existentially_quantify, maybe_sat
-from symcert.smtlib import Script, conj, disj, equal, implies
+from symcert.smtlib import Script, SymBool, SymInt, conj, disj, equal, implies, paths, sbool, sint
 from symcert.solver import Sat
 from symcert.symbolic import (
     ID,
@@ -69,227 +68,6 @@ from symcert.syntax import (
     show_stmt,
 )
 from symcert.terms import free_vars
-
-# --- schematic values -------------------------------------------------------------------------
-
-
-class SchematicError(Exception):
-    """A schematic value was branched on outside an obligation's generation."""
-
-
-@dataclass(frozen=True, eq=False)
-class SymInt:
-    """An integer standing for an arbitrary one: a constant or an arithmetic term over them."""
-
-    op: str
-    args: tuple[object, ...]
-
-    def smt(self) -> str:
-        """Its SMT-LIB term."""
-        if self.op == "const":
-            return smtlib.symbol(str(self.args[0]))
-        if self.op == "num":
-            return smtlib.numeral(int(self.args[0]))  # type: ignore[call-overload]
-        return f"({self.op} {' '.join(_smt(a) for a in self.args)})"
-
-    def constants(self) -> Iterator[tuple[str, str]]:
-        """The SMT constants it mentions."""
-        if self.op == "const":
-            yield str(self.args[0]), "Int"
-        for a in self.args:
-            if isinstance(a, (SymInt, SymBool)):
-                yield from a.constants()
-
-    def value(self, model: dict[str, int | bool]) -> int:
-        """Its value under a prover's model (absent constants read 0)."""
-        if self.op == "const":
-            return int(model.get(str(self.args[0]), 0))
-        if self.op == "num":
-            return int(self.args[0])  # type: ignore[call-overload]
-        vals = [a.value(model) if isinstance(a, SymInt) else int(a) for a in self.args]  # type: ignore[call-overload]
-        return -vals[0] if len(vals) == 1 else vals[0] + vals[1] if self.op == "+" else vals[0] - vals[1]
-
-    def __add__(self, other: object) -> SymInt:
-        return SymInt("+", (self, _lift(other)))
-
-    def __radd__(self, other: object) -> SymInt:
-        return SymInt("+", (_lift(other), self))
-
-    def __sub__(self, other: object) -> SymInt:
-        return SymInt("-", (self, _lift(other)))
-
-    def __rsub__(self, other: object) -> SymInt:
-        return SymInt("-", (_lift(other), self))
-
-    def __neg__(self) -> SymInt:
-        return SymInt("-", (self,))
-
-    def _cmp(self, op: str, other: object) -> SymBool | bool:
-        if not isinstance(other, (int, SymInt)) or isinstance(other, bool):
-            return NotImplemented
-        a, b = self.smt(), _smt(_lift(other))
-        if a == b and op in ("=", "<=", ">="):
-            return True
-        return SymBool(op, (self, _lift(other)))
-
-    def __eq__(self, other: object) -> SymBool | bool:  # type: ignore[override]
-        return self._cmp("=", other)
-
-    def __ne__(self, other: object) -> SymBool | bool:  # type: ignore[override]
-        result = self._cmp("=", other)
-        return result if result is NotImplemented else _negate(result)
-
-    def __lt__(self, other: object) -> SymBool | bool:
-        return self._cmp("<", other)
-
-    def __le__(self, other: object) -> SymBool | bool:
-        return self._cmp("<=", other)
-
-    def __gt__(self, other: object) -> SymBool | bool:
-        return self._cmp(">", other)
-
-    def __ge__(self, other: object) -> SymBool | bool:
-        return self._cmp(">=", other)
-
-    def __hash__(self) -> int:
-        return hash(self.smt())
-
-    def __bool__(self) -> bool:
-        return bool(self != 0)
-
-    def __repr__(self) -> str:
-        return self.smt()
-
-
-@dataclass(frozen=True, eq=False)
-class SymBool:
-    """A boolean standing for an arbitrary one; branching on it forks the generation."""
-
-    op: str
-    args: tuple[object, ...]
-
-    def smt(self) -> str:
-        """Its SMT-LIB term."""
-        if self.op == "const":
-            return smtlib.symbol(str(self.args[0]))
-        return f"({self.op} {' '.join(_smt(a) for a in self.args)})"
-
-    def constants(self) -> Iterator[tuple[str, str]]:
-        """The SMT constants it mentions."""
-        if self.op == "const":
-            yield str(self.args[0]), "Bool"
-        for a in self.args:
-            if isinstance(a, (SymInt, SymBool)):
-                yield from a.constants()
-
-    def value(self, model: dict[str, int | bool]) -> bool:
-        """Its truth value under a prover's model (absent constants read false)."""
-        if self.op == "const":
-            return bool(model.get(str(self.args[0]), False))
-        if self.op == "not":
-            return not _value(self.args[0], model)
-        a, b = (_value(x, model) for x in self.args)
-        return {"=": a == b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[self.op]
-
-    def __bool__(self) -> bool:
-        if not _ACTIVE:
-            raise SchematicError(f"branch on the schematic boolean {self.smt()}")
-        return _ACTIVE[-1].decide(self)
-
-    def __hash__(self) -> int:
-        return hash(self.smt())
-
-    def __repr__(self) -> str:
-        return self.smt()
-
-
-def _lift(v: object) -> SymInt:
-    return v if isinstance(v, SymInt) else SymInt("num", (v,))
-
-
-def _smt(v: object) -> str:
-    if isinstance(v, (SymInt, SymBool)):
-        return v.smt()
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return smtlib.numeral(int(v))  # type: ignore[call-overload]
-
-
-def _value(v: object, model: dict[str, int | bool]) -> int | bool:
-    return v.value(model) if isinstance(v, (SymInt, SymBool)) else v  # type: ignore[return-value]
-
-
-def _negate(b: SymBool | bool) -> SymBool | bool:
-    if isinstance(b, bool):
-        return not b
-    return b.args[0] if b.op == "not" else SymBool("not", (b,))  # type: ignore[return-value]
-
-
-def sint(name: str) -> SymInt:
-    """A schematic integer constant."""
-    return SymInt("const", (name,))
-
-
-def sbool(name: str) -> SymBool:
-    """A schematic boolean constant."""
-    return SymBool("const", (name,))
-
-
-class _Path:
-    """The branch decisions of one run of the generator: a prefix to replay, then `True`s."""
-
-    def __init__(self, prefix: tuple[bool, ...]) -> None:
-        self.prefix = prefix
-        self.taken: list[bool] = []
-        self.facts: list[str] = []
-        self.memo: dict[str, bool] = {}
-        self.constants: set[tuple[str, str]] = set()
-
-    def decide(self, b: SymBool) -> bool:
-        text = b.smt()
-        if text in self.memo:
-            return self.memo[text]
-        i = len(self.taken)
-        d = self.prefix[i] if i < len(self.prefix) else True
-        self.taken.append(d)
-        self.memo[text] = d
-        self.memo[_smt(_negate(b))] = not d
-        self.facts.append(text if d else _smt(_negate(b)))
-        self.constants.update(b.constants())
-        return d
-
-
-_ACTIVE: list[_Path] = []
-
-
-Branch = tuple[str, tuple[str, ...], frozenset[tuple[str, str]], object]
-
-
-def paths(build: Callable[[], object]) -> list[Branch]:
-    """Run `build` once per path through the branches it takes on schematic values.
-
-    :return: per path: a name (a digest of its branch conditions), the conditions (SMT), the constants
-        they mention, and `build`'s result.
-    """
-    out: list[Branch] = []
-    todo: list[tuple[bool, ...]] = [()]
-    while todo:
-        prefix = todo.pop()
-        path = _Path(prefix)
-        _ACTIVE.append(path)
-        try:
-            result = build()
-        finally:
-            _ACTIVE.pop()
-        for i in range(len(prefix), len(path.taken)):
-            todo.append(tuple(path.taken[:i]) + (not path.taken[i],))
-        # Named by its set of branch conditions, not by their order, which may follow the
-        # iteration order of a frozenset of names (string hashing varies between processes).
-        key = hashlib.sha1("\n".join(sorted(path.facts)).encode()).hexdigest()[:8]
-        out.append((key if path.facts else "", tuple(path.facts), frozenset(path.constants),
-                    result))
-    return sorted(out, key=lambda r: r[0])
-
 
 # --- obligations ------------------------------------------------------------------------------
 
@@ -784,12 +562,6 @@ def missing(obs: Iterable[Obligation]) -> list[str]:
     need += [("W-L2.1", "update"), ("M-S1", "prune"), ("M-S1", "maybe_sat"),
              ("M-Q1", "substitution"), ("M-Q1", "quantify")]
     return [f"{lemma} {rule}" for lemma, rule in need if (lemma, rule) not in have]
-
-
-def syntax_classes() -> dict[str, tuple[type, ...]]:
-    """The constructors of Fig. 1 as the code declares them (the unions of syntax.py)."""
-    return {"statement": get_args(Stmt), "arithmetic": get_args(AExpr),
-            "boolean": get_args(BExpr)}
 
 
 # --- counterexamples as IMP states ------------------------------------------------------------

@@ -16,7 +16,7 @@ from symcert import obligations, smtlib
 from symcert.obligations import EXPR_CASES, RULES, Obligation, missing, problems
 from symcert.symbolic import rule_count
 from symcert.syntax import (
-    CMP_OPS, AExpr, Assert, Assign, BExpr, Bool, Cmp, Fail, If, Int, Seq, Skip, Stmt, Var, While,
+    CMP_OPS, AExpr, Assert, Assign, BExpr, Cmp, Fail, If, Int, Seq, Skip, Stmt, Var, While,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
