@@ -266,8 +266,8 @@ def _feasible_bug(pcs: list[PathCondition], solver: Solver) -> bool | None:
 
 
 Check = Callable[[Stmt, list[Env], Solver], Disagreement | None]
-CHECKS: dict[str, Check] = {"main": check_main, "interp": check_interp, "verdicts": check_verdicts}
-"""The checks by name: `symcert campaign --checks main,interp,verdicts` selects among them."""
+CHECKS: dict[str, Check] = {"main": check_main, "verdicts": check_verdicts, "interp": check_interp}
+"""The checks by name, in the order they run: `--checks main,verdicts,interp` selects."""
 
 
 def check_program(p: Stmt, sigmas: list[Env], solver: Solver,

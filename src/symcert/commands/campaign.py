@@ -20,9 +20,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="random seed (default: 0)")
     parser.add_argument("--seconds", type=float, default=None, metavar="T",
                         help="time budget in seconds (default: none)")
-    parser.add_argument("--checks", default="main,interp,verdicts", metavar="C,...",
-                        help="which checks: main (run vs concrete), interp (seed 004 vs its "
-                             "twin), verdicts (bug verdicts); default: all")
+    parser.add_argument("--checks", default="main,verdicts,interp", metavar="C,...",
+                        help="which checks: main (run vs concrete), verdicts (bug verdicts), "
+                             "interp (seed 004 vs its twin); default: all")
     parser.add_argument("--keep-going", action="store_true",
                         help="count every disagreement instead of stopping at the first")
 
