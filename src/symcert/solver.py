@@ -21,6 +21,13 @@ length:
   the new conjunct shares no variable with it, the conjunct is decided alone (its answer cached by
   conjunct) and its model is merged into the parent's: `φ ∧ c` is SAT iff both are, UNSAT if `c`
   is.
+- **Bounds.** A last conjunct that bounds one variable `x` (`x + k op c`, possibly negated),
+  when every other conjunct mentioning `x` also just bounds it, is decided without z3: the
+  bounds of each path-condition node are kept (cached, built from the parent's), the interval
+  of `x` is intersected, and the parent's model with `x` moved into the interval is the model.
+  Loop counters against an input (`k < n` at iteration k) never reach z3, so the cost per state
+  does not grow with the path.
+- Models are read through z3's C API (the Python wrappers cost more than small queries).
 - No z3 object ever leaves this module: answers are `Sat` and `Env` (plain data).
 """
 
@@ -32,6 +39,7 @@ from dataclasses import dataclass, field
 from typing import Generic, Hashable, TypeVar
 
 import z3
+from z3 import z3core
 
 from symcert.concrete import Env
 from symcert.symbolic import PathCondition
@@ -39,6 +47,9 @@ from symcert.syntax import Add, AExpr, And, BExpr, Bool, Cmp, Int, Neg, Not, Or,
 from symcert.terms import free_vars
 
 DEFAULT_RLIMIT = 5_000_000
+UNDECIDED_RLIMIT = 1000
+"""Below this resource limit z3 cannot decide even two bounds: the solver then stands for an
+undecided one and decides nothing without z3."""
 CACHE_SIZE = 1 << 16
 """Entries per generation of each cache: memory stays bounded on million-state runs."""
 
@@ -75,6 +86,7 @@ class SolverStats:
     independent: int = 0
     independent_hits: int = 0
     max_stack: int = 0
+    intervals: int = 0
 
 
 class _Cache(Generic[K, V]):
@@ -116,25 +128,32 @@ class Solver:
 
     :param rlimit: z3's resource limit per query (deterministic, unlike a timeout).
     :param cache_size: entries per generation of each cache.
-    :param independence: decide a conjunct independent of the rest of the path alone.
+    :param independence: decide a conjunct independent of the rest of the path alone (and
+        use the parent's model for the bounds below).
+    :param bounds: decide single-variable bounds without z3; by default on, except under a
+        resource limit below `UNDECIDED_RLIMIT`, which callers use to stand for a solver that
+        decides nothing (the UNKNOWN policy's tests): then every query goes to z3.
     """
 
     rlimit: int = DEFAULT_RLIMIT
     stats: SolverStats = field(default_factory=SolverStats)
     cache_size: int = CACHE_SIZE
     independence: bool = True
+    bounds: bool | None = None
 
     def __post_init__(self) -> None:
+        if self.bounds is None:
+            self.bounds = self.rlimit >= UNDECIDED_RLIMIT
         self._z3 = self._new_z3()
         self._alone_z3 = self._new_z3()
         self._terms: _Cache[object, z3.ExprRef] = _Cache(self.cache_size)
         self._answers: _Cache[PathCondition, tuple[Sat, Env | None]] = _Cache(self.cache_size)
         self._alone: _Cache[BExpr, tuple[Sat, Env | None]] = _Cache(self.cache_size)
         self._vars: _Cache[BExpr, frozenset[str]] = _Cache(self.cache_size)
-        # The path condition mirrored by the z3 assertion stack: `_stack[i]` has length i + 1,
-        # `_stack_vars[i]` the free variables of its conjuncts.
+        self._pc_vars: _Cache[PathCondition, frozenset[str]] = _Cache(self.cache_size)
+        self._bounds: _Cache[PathCondition, _Bounds] = _Cache(self.cache_size)
+        # The path condition mirrored by the z3 assertion stack: `_stack[i]` has length i + 1.
         self._stack: list[PathCondition] = []
-        self._stack_vars: list[frozenset[str]] = []
 
     def _new_z3(self) -> z3.Solver:
         s = z3.Solver()
@@ -159,7 +178,10 @@ class Solver:
         answer: tuple[Sat, Env | None] | None = None
         if self.independence and parent_model is not None and pc.parent is not None \
                 and pc.last is not None:
-            answer = self._check_independent(pc, parent_model)
+            if self.bounds:
+                answer = self._check_interval(pc, parent_model)
+            if answer is None:
+                answer = self._check_independent(pc, parent_model)
         if answer is None:
             answer = self._check_stack(pc)
         self._answers.put(pc, answer)
@@ -185,6 +207,26 @@ class Solver:
             found = free_vars(t)
             self._vars.put(t, found)
         return found
+
+    def pc_vars(self, pc: PathCondition) -> frozenset[str]:
+        """The free variables of a path condition (cached by node, built from the nearest
+        cached ancestor: O(1) amortized along a path, without touching the z3 stack)."""
+        todo: list[PathCondition] = []
+        node: PathCondition | None = pc
+        found: frozenset[str] | None = None
+        while node is not None and node.last is not None:
+            found = self._pc_vars.get(node)
+            if found is not None:
+                break
+            todo.append(node)
+            node = node.parent
+        acc = found if found is not None else frozenset()
+        for node in reversed(todo):
+            assert node.last is not None
+            new = self.free_vars(node.last)
+            acc = acc if new <= acc else acc | new
+            self._pc_vars.put(node, acc)
+        return acc
 
     @property
     def depth(self) -> int:
@@ -212,7 +254,6 @@ class Solver:
             self.stats.z3_seconds += time.perf_counter() - start
             self.stats.pops += len(stack) - keep
             del stack[keep:]
-            del self._stack_vars[keep:]
         for node in reversed(todo):
             assert node.last is not None
             term = self.translate(node.last)
@@ -221,9 +262,6 @@ class Solver:
             s.add(term)
             self.stats.z3_seconds += time.perf_counter() - start
             self.stats.pushes += 1
-            before = self._stack_vars[-1] if self._stack_vars else frozenset()
-            new = self.free_vars(node.last)
-            self._stack_vars.append(before if new <= before else before | new)
             stack.append(node)
         if len(stack) > self.stats.max_stack:
             self.stats.max_stack = len(stack)
@@ -256,9 +294,7 @@ class Solver:
         parent = pc.parent
         assert c is not None and parent is not None
         mine = self.free_vars(c)
-        self._sync(parent)
-        theirs = self._stack_vars[-1] if self._stack_vars else frozenset()
-        if not mine.isdisjoint(theirs):
+        if not mine.isdisjoint(self.pc_vars(parent)):
             return None
         self.stats.independent += 1
         alone = self._alone.get(c)
@@ -287,6 +323,56 @@ class Solver:
         for x in mine:
             values[x] = model(x)
         return Sat.SAT, Env.of(values)
+
+    # --- bounds: single-variable conjuncts decided without z3 -----------------------------
+
+    def pc_bounds(self, pc: PathCondition) -> _Bounds:
+        """The interval each variable of `pc` is confined to by its single-variable conjuncts,
+        and which variables also occur elsewhere (cached by node, like `pc_vars`)."""
+        todo: list[PathCondition] = []
+        node: PathCondition | None = pc
+        found: _Bounds | None = None
+        while node is not None and node.last is not None:
+            found = self._bounds.get(node)
+            if found is not None:
+                break
+            todo.append(node)
+            node = node.parent
+        acc = found if found is not None else _NO_BOUNDS
+        for node in reversed(todo):
+            assert node.last is not None
+            acc = acc.add(node.last, self.free_vars(node.last))
+            self._bounds.put(node, acc)
+        return acc
+
+    def _check_interval(self, pc: PathCondition,
+                        parent_model: Env) -> tuple[Sat, Env | None] | None:
+        """Decide `pc` when its last conjunct bounds one variable `x` that every other conjunct
+        mentioning it also only bounds: `x`'s constraints are then an interval, independent of
+        the rest, which `parent_model` satisfies. Empty interval: UNSAT; else SAT with the
+        parent's model, `x` moved into the interval. None when the conjunct is not of that
+        kind."""
+        c = pc.last
+        assert c is not None and pc.parent is not None
+        bound = interval_of(c)
+        if bound is None:
+            return None
+        x, lo, hi = bound
+        parent = self.pc_bounds(pc.parent)
+        if x in parent.mixed:
+            return None
+        plo, phi = parent.box.get(x, (None, None))
+        lo = plo if lo is None else lo if plo is None else max(lo, plo)
+        hi = phi if hi is None else hi if phi is None else min(hi, phi)
+        self.stats.intervals += 1
+        if lo is not None and hi is not None and lo > hi:
+            return Sat.UNSAT, None
+        v = parent_model(x)
+        if lo is not None and v < lo:
+            v = lo
+        if hi is not None and v > hi:
+            v = hi
+        return Sat.SAT, parent_model.update(x, v)
 
     # --- translation ---------------------------------------------------------------------
 
@@ -318,13 +404,83 @@ class Solver:
         raise TypeError(f"not a term: {t!r}")
 
 
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+_NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
+
+
+def interval_of(c: BExpr) -> tuple[str, int | None, int | None] | None:
+    """`(x, lo, hi)` when `c` says exactly `lo <= x <= hi` (None: unbounded on that side), for
+    `c` a comparison of `x` or `x + k` with a constant, possibly negated; otherwise None."""
+    op_neg = False
+    if isinstance(c, Not):
+        c, op_neg = c.operand, True
+    if not isinstance(c, Cmp):
+        return None
+    op, a, b = c.op, c.left, c.right
+    if op_neg:
+        op = _NEGATE[op]
+    if isinstance(a, Int):
+        a, b, op = b, a, _FLIP[op]
+    if not isinstance(b, Int):
+        return None
+    d = b.value
+    if isinstance(a, Add) and isinstance(a.right, Int):
+        a, d = a.left, d - a.right.value
+    if not isinstance(a, Var):
+        return None
+    match op:
+        case "<":
+            return a.name, None, d - 1
+        case "<=":
+            return a.name, None, d
+        case ">":
+            return a.name, d + 1, None
+        case ">=":
+            return a.name, d, None
+        case "==":
+            return a.name, d, d
+    return None
+
+
+@dataclass(frozen=True)
+class _Bounds:
+    """What the conjuncts of a path condition say about single variables: `box[x]` the
+    interval its single-variable conjuncts allow, `mixed` the variables some other conjunct
+    mentions (their constraints are not an interval)."""
+
+    box: dict[str, tuple[int | None, int | None]]
+    mixed: frozenset[str]
+
+    def add(self, c: BExpr, names: frozenset[str]) -> _Bounds:
+        """The bounds after conjoining `c` (with free variables `names`)."""
+        bound = interval_of(c)
+        if bound is None:
+            if names <= self.mixed:
+                return self
+            return _Bounds(self.box, self.mixed | names)
+        x, lo, hi = bound
+        plo, phi = self.box.get(x, (None, None))
+        lo = plo if lo is None else lo if plo is None else max(lo, plo)
+        hi = phi if hi is None else hi if phi is None else min(hi, phi)
+        box = dict(self.box)
+        box[x] = (lo, hi)
+        return _Bounds(box, self.mixed)
+
+
+_NO_BOUNDS = _Bounds({}, frozenset())
+
+
 def _model_env(model: z3.ModelRef) -> Env:
     """The integer constants of a z3 model as an environment (absent ones read 0, as z3's
-    model completion would give)."""
+    model completion would give). Read through z3's C API: the Python wrappers cost more than
+    the query on small path conditions (profile of issue 6); the model owns the handles."""
+    ctx, m = model.ctx.ref(), model.model
     values: dict[str, int] = {}
-    for d in model.decls():
-        if d.arity() == 0:
-            v = model.get_interp(d)
-            if z3.is_int_value(v):
-                values[d.name()] = v.as_long()
+    for i in range(z3core.Z3_model_get_num_consts(ctx, m)):
+        d = z3core.Z3_model_get_const_decl(ctx, m, i)
+        v = z3core.Z3_model_get_const_interp(ctx, m, d)
+        if z3core.Z3_get_ast_kind(ctx, v) == z3.Z3_NUMERAL_AST and \
+                z3core.Z3_get_sort_kind(ctx, z3core.Z3_get_sort(ctx, v)) == z3.Z3_INT_SORT:
+            name = z3core.Z3_get_symbol_string(ctx, z3core.Z3_get_decl_name(ctx, d))
+            values[name] = int(z3core.Z3_get_numeral_string(ctx, v))
     return Env.of(values)
