@@ -76,14 +76,16 @@ from symcert.terms import free_vars
 class Obligation:
     """One proof obligation: its SMT-LIB script and what to print when a prover refutes it.
 
-    `state` is the schematic symbolic state it starts from and `names` the program variables it
-    compares; `successor` the symbolic successor it is about, if any.
+    `premises` is the script of its hypotheses alone (VALID there: they contradict each other,
+    and the obligation holds vacuously). `state` is the schematic symbolic state it starts from
+    and `names` the program variables it compares; `successor` the symbolic successor it is about.
     """
 
     name: str
     lemma: str
     rule: str
     text: str
+    premises: str
     state: SymState | None = None
     names: tuple[str, ...] = ()
     successor: SymState | None = None
@@ -195,7 +197,9 @@ def _collect(variant: str, build: Callable[[], list[_Draft]]) -> list[Obligation
                 d.script.declare(name, sort)
             name = f"{d.lemma}/{d.rule}/{variant}" + (f"#{bits}" if bits else "")
             text = d.script.text([*facts, *d.hypotheses], d.goal)
-            out.append(Obligation(name, d.lemma, d.rule, text, d.state, d.names, d.successor))
+            premises = d.script.text([*facts, *d.hypotheses], "false")
+            out.append(Obligation(name, d.lemma, d.rule, text, premises, d.state, d.names,
+                                  d.successor))
     return out
 
 
@@ -553,9 +557,10 @@ RULE_LEMMAS = ("W-L2.3", "W-L2.5")
 """The lemmas every rule needs; W-L2.2 too for the rules that step."""
 
 
-def missing(obs: Iterable[Obligation]) -> list[str]:
-    """The (lemma, rule or case) pairs that have no obligation; empty when coverage is complete."""
-    have = {(o.lemma, o.rule.split("/")[0]) for o in obs}
+def missing(obs: Iterable[Obligation], vacuous: frozenset[str] = frozenset()) -> list[str]:
+    """The (lemma, rule or case) pairs with no obligation, or only vacuous ones (named in
+    `vacuous`); empty when coverage is complete."""
+    have = {(o.lemma, o.rule.split("/")[0]) for o in obs if o.name not in vacuous}
     need = [(lemma, rule) for rules in RULES.values() for rule in rules
             for lemma in RULE_LEMMAS + (() if rule in ("skip", "fail") else ("W-L2.2",))]
     need += [("B-L1", case) for case in EXPR_CASES]
@@ -670,6 +675,13 @@ def replay(obs: list[Obligation], provers: Iterable[Prover] = PROVERS
     return entries, verdicts
 
 
+def vacuous(obs: Iterable[Obligation], prover: Prover = PROVERS[0]) -> frozenset[str]:
+    """The obligations whose hypotheses contradict each other (an infeasible successor or path):
+    they hold, but prove nothing about their rule."""
+    return frozenset(o.name for o in obs
+                     if prover.run(o.premises, prover.limit).status == smtlib.VALID)
+
+
 def problems(obs: list[Obligation], verdicts: dict[str, dict[str, smtlib.Verdict]],
              recorded: list[Entry]) -> tuple[list[str], list[str]]:
     """(errors, undecided): disagreements, refuted obligations with their counterexamples and
@@ -696,7 +708,7 @@ def problems(obs: list[Obligation], verdicts: dict[str, dict[str, smtlib.Verdict
     return errors, undecided
 
 
-def table(entries: list[Entry]) -> str:
+def table(entries: list[Entry], vacuous: frozenset[str] = frozenset()) -> str:
     """The proof record as Markdown: per prover (like seed 004's Table 1), then per lemma."""
     lines = ["| prover | version | resource limit | obligations | valid | fastest (s) "
              "| slowest (s) | average (s) | total (s) |", "|---|---|---|---|---|---|---|---|---|"]
@@ -707,27 +719,31 @@ def table(entries: list[Entry]) -> str:
         lines.append(f"| {prover} | {mine[0]['version']} | {mine[0]['limit']} | {len(mine)} "
                      f"| {valid} | {min(times):.4f} | {max(times):.4f} "
                      f"| {sum(times) / len(times):.4f} | {sum(times):.2f} |")
-    lines += ["", "| lemma | obligations | rules or cases | valid (both provers) |",
-              "|---|---|---|---|"]
+    lines += ["", "| lemma | obligations | rules or cases | valid (both provers) "
+              "| vacuous (contradictory hypotheses) |", "|---|---|---|---|---|"]
     for lemma in sorted({str(e["lemma"]) for e in entries}):
         mine = [e for e in entries if e["lemma"] == lemma]
         names = {str(e["obligation"]) for e in mine}
         rules = sorted({str(e["rule"]) for e in mine})
         refuted = {str(e["obligation"]) for e in mine if e["status"] != smtlib.VALID}
         both = len(names - refuted)
-        lines.append(f"| {lemma} | {len(names)} | {', '.join(rules)} | {both} |")
+        lines.append(f"| {lemma} | {len(names)} | {', '.join(rules)} | {both} "
+                     f"| {len(names & vacuous)} |")
     return "\n".join(lines) + "\n"
 
 
-def dump_record(entries: list[Entry]) -> str:
+def dump_record(entries: list[Entry], vacuous: frozenset[str] = frozenset()) -> str:
     """The proof record as JSON: the provers (version, resource limit), then one line per
-    obligation with its lemma, rule and, per prover, [status, seconds]."""
+    obligation with its lemma, rule, per prover [status, seconds], and `"vacuous": true` when
+    its hypotheses contradict each other."""
     provers = {str(e["prover"]): {"version": e["version"], "limit": e["limit"]} for e in entries}
     rows: dict[str, dict[str, object]] = {}
     for e in entries:
         row = rows.setdefault(str(e["obligation"]), {"obligation": e["obligation"],
                                                      "lemma": e["lemma"], "rule": e["rule"]})
         row[str(e["prover"])] = [e["status"], e["time"]]
+        if e["obligation"] in vacuous:
+            row["vacuous"] = True
     lines = [json.dumps(r, ensure_ascii=False) for r in rows.values()]
     return ('{"provers": ' + json.dumps(provers, sort_keys=True) + ',\n "obligations": [\n  '
             + ",\n  ".join(lines) + "\n]}\n")
@@ -751,10 +767,10 @@ BEGIN = "<!-- BEGIN proof table: generated by `python -m symcert.obligations --w
 END = "<!-- END proof table -->"
 
 
-def write_table(path: Path, entries: list[Entry]) -> None:
+def write_table(path: Path, entries: list[Entry], vacuous: frozenset[str]) -> None:
     """Replace the generated table between the markers of `path` (append it if they are absent)."""
     text = path.read_text(encoding="utf-8") if path.exists() else ""
-    block = f"{BEGIN}\n{table(entries)}{END}"
+    block = f"{BEGIN}\n{table(entries, vacuous)}{END}"
     if BEGIN in text and END in text:
         head, rest = text.split(BEGIN, 1)
         text = head + block + rest.split(END, 1)[1]
@@ -805,7 +821,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.write and args.only:
         parser.error("--write records every obligation: it cannot be combined with --only")
     everything = generate()
-    gaps = missing(everything)
     obs = [o for o in everything if o.name.startswith(args.only)]
     if not obs:
         print(f"no obligation starts with {args.only!r}", file=sys.stderr)
@@ -823,20 +838,23 @@ def main(argv: list[str] | None = None) -> int:
             return 65
     entries, verdicts = replay(obs)
     errors, undecided = problems(obs, verdicts, recorded)
-    errors += [f"no obligation for {gap}" for gap in gaps]
+    empty = vacuous(obs)
+    gaps = missing(everything, frozenset() if args.only else empty)
+    errors += [f"no obligation (or only vacuous ones) for {gap}" for gap in gaps]
     stale = sorted({str(e["obligation"]) for e in recorded} - {o.name for o in everything})
     if args.write:
         entries = _keep_times(entries, recorded)
         args.record.parent.mkdir(parents=True, exist_ok=True)
-        args.record.write_text(dump_record(entries), encoding="utf-8")
-        write_table(args.docs, entries)
-    print(table(entries), end="")
+        args.record.write_text(dump_record(entries, empty), encoding="utf-8")
+        write_table(args.docs, entries, empty)
+    print(table(entries, empty), end="")
     for line in undecided + errors:
         print(line)
     if stale and not args.only:
         print(f"{len(stale)} recorded obligations are no longer generated (the code changed "
               f"shape; re-record with --write), e.g. {stale[0]}")
-    print(f"{len(obs)} obligations, {len(errors)} errors, {len(undecided)} undecided")
+    print(f"{len(obs)} obligations ({len(empty)} vacuous), {len(errors)} errors, "
+          f"{len(undecided)} undecided")
     return 1 if errors else 3 if undecided else 0
 
 

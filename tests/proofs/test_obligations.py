@@ -55,6 +55,18 @@ def test_missing_names_every_gap() -> None:
     assert "W-L2.3 while-exit" in gaps and "W-L2.5 seq" in gaps and "B-L1 Cmp<=" in gaps
     assert "W-L2.2 skip" not in gaps  # skip has no successor whose path condition could grow
     assert len(gaps) == 2 * 11 + 9 + len(EXPR_CASES) + 5  # W-L2.1, M-S1 (2), M-Q1 (2)
+    ob = Obligation("W-L2.3/assign/demo", "W-L2.3", "assign", "", "")
+    assert "W-L2.3 assign" not in missing([ob])
+    assert "W-L2.3 assign" in missing([ob], vacuous=frozenset({ob.name}))  # proves nothing
+
+
+def test_vacuous_obligations_are_told_apart() -> None:
+    """An obligation whose hypotheses contradict each other is vacuous; one with a model is not."""
+    s = smtlib.Script()
+    x = s.aexpr(Var("x"))
+    live = Obligation("a", "W-L2.3", "assign", "", s.text([f"(< {x} 0)"], "false"))
+    dead = Obligation("b", "W-L2.3", "assign", "", s.text([f"(< {x} 0)", f"(> {x} 0)"], "false"))
+    assert obligations.vacuous([live, dead]) == {"b"}
 
 
 def test_smtlib_text_is_read_alike_by_both_provers() -> None:
@@ -73,7 +85,7 @@ def test_smtlib_text_is_read_alike_by_both_provers() -> None:
 
 def test_disagreement_and_regression_are_errors() -> None:
     """A prover contradicting another, or a recorded VALID obligation refuted now, is an error."""
-    ob = Obligation("W-L2.3/assign/demo", "W-L2.3", "assign", "")
+    ob = Obligation("W-L2.3/assign/demo", "W-L2.3", "assign", "", "")
     valid = smtlib.Verdict(smtlib.VALID, 0.0)
     refuted = smtlib.Verdict(smtlib.INVALID, 0.0, {"x": 1})
     errors, undecided = problems([ob], {ob.name: {"z3": valid, "cvc5": refuted}}, [])
