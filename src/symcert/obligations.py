@@ -836,6 +836,9 @@ def main(argv: list[str] | None = None) -> int:
         except (ValueError, KeyError, TypeError) as exc:
             print(f"{args.record}: not a proof record ({exc})", file=sys.stderr)
             return 65
+    elif not args.write:
+        print(f"no proof record at {args.record}: nothing to compare with (run from the "
+              "repository root, or record with --write)", file=sys.stderr)
     entries, verdicts = replay(obs)
     errors, undecided = problems(obs, verdicts, recorded)
     empty = vacuous(obs)
