@@ -109,6 +109,7 @@ def summarize(runs: list[Run], expect: str) -> dict[str, object]:
     if "solver_seconds" in res:
         solver = statistics.median(float((r.result or {})["solver_seconds"]) for r in runs)
         out["solver_seconds"] = solver
+        out["solver_queries"] = res.get("solver_queries")
         out["engine_seconds"] = seconds - solver
         out["total_over_solver"] = seconds / solver if solver > 0 else None
     return out
@@ -219,6 +220,7 @@ def main() -> int:
         return 2
     command = "python bench/run.py " + " ".join(sys.argv[1:])
     started = datetime.datetime.now(datetime.timezone.utc)
+    load = os.getloadavg()[0]
     rows = []
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
@@ -230,7 +232,7 @@ def main() -> int:
         print("issue 2 scale runs:", flush=True)
         scaled = scale(tmp, args.quick, timeout)
     results = {"date": started.isoformat(timespec="seconds"), "command": command,
-               "machine": machine(), "repeats": repeats, "timeout": timeout,
+               "machine": machine(), "load": {"start": load, "end": os.getloadavg()[0]}, "repeats": repeats, "timeout": timeout,
                "budget": args.budget, "programs": rows, "depth": depth, "scale": scaled}
     Path(args.out).write_text(json.dumps(results, indent=1) + "\n")
     Path(args.md).write_text(markdown(results))

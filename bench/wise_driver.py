@@ -40,7 +40,9 @@ def main() -> None:
     except RecursionError:
         verdict, error = "crashed", "RecursionError"
     except Exception as err:  # PyWiSE's own failures are results here, not bench errors
-        verdict, error = "crashed", type(err).__name__
+        # z3's ctypes calls turn a RecursionError into ctypes.ArgumentError: name the cause.
+        verdict, error = "crashed", ("RecursionError" if "RecursionError" in str(err)
+                                     else type(err).__name__)
     seconds = time.perf_counter() - start
     print(json.dumps({"verdict": verdict, "states": states, "seconds": seconds, "error": error}))
 
