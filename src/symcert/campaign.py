@@ -29,15 +29,18 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 from symcert.concrete import Env
-from symcert.explore import run
+from symcert.interp import (
+    Behaviour, Outcome, SymResult, concretize_result, exec_concrete, exec_symbolic, input_of,
+    over_approximation, under_approximation,
+)
 from symcert.oracles import Counterexample, check_exhaustiveness, check_precision
 from symcert.solver import Sat, Solver
-from symcert.symbolic import PathCondition, SymState, initial, rule_count
+from symcert.symbolic import TRUE_PC, PathCondition, Store, SymState, initial, rule_count
 from symcert.syntax import (
     CMP_OPS, Add, AExpr, And, Assert, Assign, BExpr, Bool, Cmp, Fail, If, Int, Neg, Not, Or, Seq,
     Skip, Stmt, Sub, Var, While, inputs,
 )
-from symcert.transitions import Ending, Final, Transition, concr, run_to_end
+from symcert.transitions import Ending, Final, Transition, concr, run_outputs, run_to_end
 
 NAMES = ("x", "y", "z")
 LOOP_LIMIT = 4
@@ -142,24 +145,7 @@ class Generator:
 def _leaves(p: Stmt, ghost: Env, solver: Solver) -> tuple[tuple[SymState, ...], bool]:
     """The main engine's configuration after the run from `⟨true, id, p⟩` with ghost ρ = ghost,
     and whether the run ended (exhaustive)."""
-    seen: list[SymState] = []
-    ended = False
-    start = SymState(initial(p).pc, initial(p).store, p, ghost=ghost)
-    for s in run([start], solver=solver):
-        if s is None:
-            ended = True
-            break
-        seen.append(s)
-        if len(seen) >= MAX_STATES:
-            break
-    leaves = [s for s in seen if rule_count(s.prog) == 0]
-    if ended:
-        return tuple(leaves), True
-    from symcert.explore import expand  # the frontier: children of explored states not seen
-
-    explored = set(seen)
-    frontier = [c for s in seen if rule_count(s.prog) for c in expand(s) if c not in explored]
-    return tuple(leaves + frontier), False
+    return run_outputs((SymState(TRUE_PC, Store(), p, ghost=ghost),), MAX_STATES, solver)
 
 
 def check_main(p: Stmt, sigmas: list[Env], solver: Solver) -> Disagreement | None:
@@ -192,27 +178,19 @@ def check_main(p: Stmt, sigmas: list[Env], solver: Solver) -> Disagreement | Non
     return None
 
 
-def _final_of(outcome: object) -> Final | None:
+def _final_of(outcome: Outcome) -> Final | None:
     """The small-step `Final` matching an interpreter outcome, None for a loop limit."""
-    from symcert.interp import Behaviour
-
-    b = getattr(outcome, "behaviour")
-    if b is Behaviour.NORMAL:
-        return Final(getattr(outcome, "env"), Ending.NORMAL)
-    if b is Behaviour.FAIL:
-        return Final(getattr(outcome, "env"), Ending.FAIL)
+    if outcome.behaviour is Behaviour.NORMAL:
+        return Final(outcome.env, Ending.NORMAL)
+    if outcome.behaviour is Behaviour.FAIL:
+        return Final(outcome.env, Ending.FAIL)
     return None
 
 
 def check_interp(p: Stmt, sigmas: list[Env], solver: Solver) -> Disagreement | None:
     """The seed-004 interpreter against its concrete twin, in ghost mode from each input (M-P3,
     M-P4) and from a model of each result (M-P2), and the twin against the small-step run."""
-    from symcert.interp import (
-        concretize_result, exec_concrete, exec_symbolic, input_of, over_approximation,
-        under_approximation,
-    )
-
-    results: tuple = ()
+    results: tuple[SymResult, ...] = ()
     for sigma in sigmas:
         outcome = exec_concrete(p, sigma, LOOP_LIMIT)
         small = run_to_end(sigma, p, FUEL)
@@ -241,8 +219,6 @@ def check_interp(p: Stmt, sigmas: list[Env], solver: Solver) -> Disagreement | N
 
 def check_verdicts(p: Stmt, sigmas: list[Env], solver: Solver) -> Disagreement | None:
     """Bug verdicts: a feasible failing leaf in the main engine iff a FAIL result in seed 004."""
-    from symcert.interp import Behaviour, exec_symbolic
-
     config, exhaustive = _leaves(p, sigmas[0], solver)
     results = exec_symbolic(p, LOOP_LIMIT, solver)
     if not exhaustive or any(r.behaviour is Behaviour.LOOP_LIMIT for r in results):

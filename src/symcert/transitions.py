@@ -24,6 +24,7 @@ from typing import Any, Callable, Iterable
 
 from symcert.concrete import Env, State, aeval, head, is_stuck, trace
 from symcert.explore import expand, run
+from symcert.interp import Behaviour, concretize_result, exec_symbolic
 from symcert.solver import Sat, Solver
 from symcert.symbolic import PathCondition, Store, SymState, rule_count, satisfies, sym_beval
 from symcert.symbolic import sym_update
@@ -156,31 +157,35 @@ def _expand_outputs(inputs: tuple[SymState, ...]) -> tuple[SymState, ...]:
 expand_step = Transition("expand (one step)", _expand_outputs)
 
 
+def run_outputs(inputs_: tuple[SymState, ...], max_states: int,
+                solver: Solver | None = None) -> tuple[tuple[SymState, ...], bool]:
+    """The configuration the stream `run` reaches from `inputs_` within `max_states` states:
+    the leaves, plus the unexplored frontier when cut; and whether the stream ended."""
+    seen: list[SymState] = []
+    ended = False
+    for s in run(list(inputs_), solver=solver):
+        if s is None:
+            ended = True
+            break
+        seen.append(s)
+        if len(seen) >= max_states:
+            break
+    leaves = [s for s in seen if rule_count(s.prog) == 0]
+    if ended:
+        return tuple(leaves), True
+    explored = set(seen)
+    frontier = [c for s in seen if rule_count(s.prog) for c in expand(s) if c not in explored]
+    return tuple(leaves + frontier), False
+
+
 def stream(max_states: int, solver: Solver | None = None) -> Transition:
     """The stream `run` from the inputs, cut after `max_states` states: leaves plus frontier.
 
     :param max_states: how many stream elements to take at most.
     :param solver: prunes UNSAT states (pruned states have an empty meaning).
     """
-
-    def outputs(inputs: tuple[SymState, ...]) -> tuple[SymState, ...]:
-        seen: list[SymState] = []
-        ended = False
-        for s in run(list(inputs), solver=solver):
-            if s is None:
-                ended = True
-                break
-            seen.append(s)
-            if len(seen) >= max_states:
-                break
-        leaves = [s for s in seen if rule_count(s.prog) == 0]
-        if ended:
-            return tuple(leaves)
-        explored = set(seen)
-        frontier = [c for s in seen if rule_count(s.prog) for c in expand(s) if c not in explored]
-        return tuple(leaves + frontier)
-
-    return Transition(f"run (stream, at most {max_states:,} states)", outputs)
+    return Transition(f"run (stream, at most {max_states:,} states)",
+                      lambda inputs_: run_outputs(inputs_, max_states, solver)[0])
 
 
 def unroll(k: int, solver: Solver | None = None) -> Transition:
@@ -205,8 +210,8 @@ def unroll(k: int, solver: Solver | None = None) -> Transition:
 _Leaf = tuple[PathCondition, Store, Fail | None]
 
 
-def _branch(pc: PathCondition, cond: object, solver: Solver | None) -> PathCondition | None:
-    new = pc.extend(cond)  # type: ignore[arg-type]
+def _branch(pc: PathCondition, cond: BExpr, solver: Solver | None) -> PathCondition | None:
+    new = pc.extend(cond)
     if solver is not None and solver.check(new)[0] is Sat.UNSAT:
         return None
     return new
@@ -303,8 +308,6 @@ def interpreter(n: int, solver: Solver | None = None) -> Transition:
     :param n: the loop limit.
     :param solver: decides the constraints (a fresh default one if None).
     """
-    from symcert.interp import exec_symbolic
-
     solver = solver if solver is not None else Solver()
 
     def outputs(inputs_: tuple[SymState, ...]) -> tuple[Any, ...]:
@@ -322,8 +325,6 @@ def interpreter(n: int, solver: Solver | None = None) -> Transition:
 
 
 def _result_meaning(r: Any, declared: frozenset[str], sigma: Env, solver: Solver) -> Meaning:
-    from symcert.interp import Behaviour, concretize_result
-
     endings = {Behaviour.NORMAL: Ending.NORMAL, Behaviour.FAIL: Ending.FAIL}
     pc = r.pc
     for x in sorted(declared):

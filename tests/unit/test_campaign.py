@@ -21,7 +21,7 @@ from symcert.concrete import Env
 from symcert.parser import parse
 from symcert.solver import Solver
 from symcert.symbolic import SymState, sym_aeval
-from symcert.syntax import Add, Int, Not, Seq, Skip, Stmt, While
+from symcert.syntax import Add, Int, Not, Skip, While
 from symcert.transitions import run_to_end
 
 

@@ -22,7 +22,7 @@ from symcert.oracles import (
 from symcert.parser import parse, parse_file
 from symcert.solver import Solver
 from symcert.symbolic import PathCondition, Store, SymState, initial, rule_count
-from symcert.syntax import Add, Assign, Bool, Int, Seq, Skip, Var
+from symcert.syntax import Add, Assign, Bool, Int, Skip, Var
 from symcert.transitions import (
     Ending,
     Final,
