@@ -38,10 +38,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Generic, Hashable, TypeVar
 
+import icontract
 import z3
 from z3 import z3core
 
-from symcert.concrete import Env
+from symcert.concrete import Env, beval
+from symcert.lemmas import CONTRACTS, lemma
 from symcert.symbolic import PathCondition
 from symcert.syntax import Add, AExpr, And, BExpr, Bool, Cmp, Int, Neg, Not, Or, Sub, Var
 from symcert.terms import free_vars
@@ -122,6 +124,21 @@ class _Cache(Generic[K, V]):
         return key in self.young or key in self.old
 
 
+@lemma("M-S1")
+def unsat_spares_parent_model(pc: PathCondition, parent_model: Env | None,
+                              result: tuple[Sat, Env | None]) -> bool:
+    """M-S1 spot-checked where the fast paths decide: an UNSAT answer must not be refuted by
+    the caller's model of `pc.parent` satisfying the new conjunct too (that would be a solution);
+    a SAT answer carries a model of the new conjunct."""
+    answer, model = result
+    last = pc.last
+    if last is None:
+        return True
+    if answer is Sat.UNSAT:
+        return parent_model is None or not beval(parent_model, last)
+    return answer is not Sat.SAT or (model is not None and beval(model, last))
+
+
 @dataclass
 class Solver:
     """Decides path conditions with z3, incrementally, caching translations and answers.
@@ -163,6 +180,7 @@ class Solver:
 
     # --- public interface ----------------------------------------------------------------
 
+    @icontract.ensure(unsat_spares_parent_model, "M-S1 sound maybe_sat", enabled=CONTRACTS)
     def check(self, pc: PathCondition,
               parent_model: Env | None = None) -> tuple[Sat, Env | None]:
         """Decide `pc`; on SAT also return a model over its free variables (missing ones 0).
