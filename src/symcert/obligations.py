@@ -66,6 +66,7 @@ from symcert.syntax import (
     Var,
     While,
     show_stmt,
+    variables,
 )
 from symcert.terms import free_vars
 
@@ -78,7 +79,8 @@ class Obligation:
 
     `premises` is the script of its hypotheses alone (VALID there: they contradict each other,
     and the obligation holds vacuously). `state` is the schematic symbolic state it starts from
-    and `names` the program variables it compares; `successor` the symbolic successor it is about.
+    and `names` the program variables it compares; `successor` the symbolic successor it is
+    about, `value` the symbolic value of an expression it is about.
     """
 
     name: str
@@ -89,6 +91,7 @@ class Obligation:
     state: SymState | None = None
     names: tuple[str, ...] = ()
     successor: SymState | None = None
+    value: AExpr | BExpr | None = None
 
 
 X, Y = "x", "y"
@@ -186,6 +189,7 @@ class _Draft:
     state: SymState | None = None
     names: tuple[str, ...] = ()
     successor: SymState | None = None
+    value: AExpr | BExpr | None = None
 
 
 def _collect(variant: str, build: Callable[[], list[_Draft]]) -> list[Obligation]:
@@ -199,7 +203,7 @@ def _collect(variant: str, build: Callable[[], list[_Draft]]) -> list[Obligation
             text = d.script.text([*facts, *d.hypotheses], d.goal)
             premises = d.script.text([*facts, *d.hypotheses], "false")
             out.append(Obligation(name, d.lemma, d.rule, text, premises, d.state, d.names,
-                                  d.successor))
+                                  d.successor, d.value))
     return out
 
 
@@ -221,21 +225,24 @@ def b_l1() -> list[Obligation]:
 
     def leaf_int() -> list[_Draft]:
         s, e = Script(), Int(sint("?k"))  # type: ignore[arg-type]
-        return [_Draft("B-L1", "Int", s, [], equal(s.aexpr(sym_aeval(ID, e)),
-                                                   s.int_value(aeval(Env(), e))))]
+        value = sym_aeval(ID, e)
+        return [_Draft("B-L1", "Int", s, [], equal(s.aexpr(value), s.int_value(aeval(Env(), e))),
+                       _evaluating(ID, e), (), None, value)]
 
     def leaf_bool() -> list[_Draft]:
         s, e = Script(), Bool(sbool("?b"))  # type: ignore[arg-type]
-        return [_Draft("B-L1", "Bool", s, [], equal(s.bexpr(sym_beval(ID, e)),
-                                                    s.bool_value(beval(Env(), e))))]
+        value = sym_beval(ID, e)
+        return [_Draft("B-L1", "Bool", s, [], equal(s.bexpr(value), s.bool_value(beval(Env(), e))),
+                       _evaluating(ID, e), (), None, value)]
 
     def leaf_var(store: Store) -> Callable[[], list[_Draft]]:
         def build() -> list[_Draft]:
             s, e = Script(), Var(X)
             v0 = _inputs_env(_store_inputs(store, [X]))
             vc = concretize(v0, store, frozenset({X}))
-            return [_Draft("B-L1", "Var", s, [], equal(s.aexpr(sym_aeval(store, e)),
-                                                       s.int_value(aeval(vc, e))))]
+            value = sym_aeval(store, e)
+            return [_Draft("B-L1", "Var", s, [], equal(s.aexpr(value), s.int_value(aeval(vc, e))),
+                           _evaluating(store, e), (X,), None, value)]
         return build
 
     out += _collect("literal", leaf_int) + _collect("literal", leaf_bool)
@@ -252,11 +259,13 @@ def b_l1() -> list[Obligation]:
             hyps = [equal(s.int_value(h), s.aexpr(store(slot))) for h, slot in zip(ih, slots)]
             e = ctor(*(Var(slot) for slot in slots))
             if isinstance(e, Cmp):
-                goal = equal(s.bexpr(sym_beval(store, e)), s.bool_value(beval(vc, e)))
+                value: AExpr | BExpr = sym_beval(store, e)
+                goal = equal(s.bexpr(value), s.bool_value(beval(vc, e)))
             else:
-                goal = equal(s.aexpr(sym_aeval(store, e)),  # type: ignore[arg-type]
-                             s.int_value(aeval(vc, e)))  # type: ignore[arg-type]
-            return [_Draft("B-L1", _case(e), s, hyps, goal)]
+                value = sym_aeval(store, e)  # type: ignore[arg-type]
+                goal = equal(s.aexpr(value), s.int_value(aeval(vc, e)))  # type: ignore[arg-type]
+            return [_Draft("B-L1", _case(e), s, hyps, goal, _evaluating(store, e),  # type: ignore[arg-type]
+                           tuple(slots), None, value)]
         return build
 
     def logic(ctor: Callable[..., Node], shapes: tuple[str, ...]) -> Callable[[], list[_Draft]]:
@@ -267,8 +276,10 @@ def b_l1() -> list[Obligation]:
             hyps = [equal(s.bool_value(h), s.bexpr(sym_beval(ID, b))) for h, b in zip(ih, subs)]
             e = ctor(*subs)
             literal = ctor(*(Bool(h) for h in ih))  # the concrete side sees values only
-            goal = equal(s.bexpr(sym_beval(ID, e)), s.bool_value(beval(Env(), literal)))
-            return [_Draft("B-L1", _case(e), s, hyps, goal)]
+            value = sym_beval(ID, e)  # type: ignore[arg-type]
+            goal = equal(s.bexpr(value), s.bool_value(beval(Env(), literal)))  # type: ignore[arg-type]
+            return [_Draft("B-L1", _case(e), s, hyps, goal, _evaluating(ID, e),  # type: ignore[arg-type]
+                           tuple(sorted(variables(e))), None, value)]
         return build
 
     for sh in A_SHAPES:
@@ -282,6 +293,12 @@ def b_l1() -> list[Obligation]:
             for ctor in (And, Or):
                 out += _collect(f"{sh}+{sh2}", logic(ctor, (sh, sh2)))
     return out
+
+
+def _evaluating(store: Store, e: AExpr | BExpr) -> SymState:
+    """A state whose next step evaluates `e` (`?r = e`, or `assert e`), to print it as IMP."""
+    prog = Assert(e) if isinstance(e, (Bool, Cmp, Not, And, Or)) else Assign("?r", e)
+    return SymState(PHI, store, prog)  # type: ignore[arg-type]
 
 
 def _cmp(op: str) -> Callable[[AExpr, AExpr], Cmp]:
@@ -620,6 +637,8 @@ def counterexample(ob: Obligation, model: Model) -> str:
     if ob.state is None:
         return "\n".join(lines)
     sigma, _ = _concrete_state(ob.state, model, ob.names)
+    store = ", ".join(f"{k} ↦ {instantiate(t, model)}" for k, t in ob.state.store.bindings)
+    lines.append(f"  symbolic store  S  = {{{store}}}")
     lines.append(f"  concrete state  σ  = {_show(sigma)}")
     lines.append(f"  concrete step   σ → {_show(step(sigma))}")
     if ob.successor is not None:
@@ -627,6 +646,12 @@ def counterexample(ob: Obligation, model: Model) -> str:
         pc = instantiate_pc(ob.successor.pc, model)
         lines.append(f"  symbolic successor with φ' = {pc} ({'true' if holds else 'false'} "
                      f"under the model) concretizes to {_show(succ)}")
+    if ob.value is not None:
+        v0 = Env.of({k: v for k, v in model.items() if not isinstance(v, bool)})
+        term = instantiate(ob.value, model)
+        result = beval(v0, term) if isinstance(term, (Bool, Cmp, Not, And, Or)) else aeval(
+            v0, term)  # type: ignore[arg-type]
+        lines.append(f"  symbolic value  {term}, which is {result} under the model")
     return "\n".join(lines)
 
 

@@ -113,14 +113,27 @@ def test_replay_agrees_with_the_record() -> None:
     assert "| z3 |" in result.stdout and "| cvc5 |" in result.stdout
 
 
+WRONG = str(Path(__file__).with_name("wrong_rules.py"))
+
+
 def test_wrong_while_exit_rule_is_refuted_with_an_imp_counterexample() -> None:
-    """The while-exit rule adding the guard instead of its negation breaks soundness and
-    completeness; the refutation prints the concrete state, its step and the wrong successor."""
-    result = _replay("--only", "W-L2.3/while-exit/while/", script=str(Path(__file__).with_name(
-        "wrong_while_exit.py")))
+    """The while-exit rule adding the guard instead of its negation breaks soundness; the
+    refutation prints the concrete state, its step and the wrong successor."""
+    result = _replay("while-exit-adds-guard", "--only", "W-L2.3/while-exit/while/", script=WRONG)
     assert result.returncode == 1, result.stdout + result.stderr
     out = result.stdout
     assert "W-L2.3/while-exit/while/atom" in out and ": INVALID" in out
     assert "concrete state  σ  = ⟨" in out and "while u1 <= w1 do" in out
     assert "concrete step   σ → ⟨" in out
     assert "concretizes to ⟨" in out and ", skip⟩" in out
+
+
+def test_wrong_constant_folding_is_refuted_by_the_substitution_lemma() -> None:
+    """`terms.add` folding `(t + c1) + c2` into `t + (c1 - c2)` breaks B-L1 for `+` on a sum
+    ending in a literal, and only there."""
+    result = _replay("add-folds-minus", "--only", "B-L1/", script=WRONG)
+    assert result.returncode == 1, result.stdout + result.stderr
+    refuted = {line.split("#")[0] for line in result.stdout.splitlines()
+               if line.endswith(": INVALID")}
+    assert refuted == {"B-L1/Add/add-int+int", "B-L1/Sub/add-int+int"}
+    assert "?r = ?e1 + ?e2" in result.stdout and "symbolic value  ?t1" in result.stdout

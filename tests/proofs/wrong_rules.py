@@ -1,25 +1,40 @@
-"""A deliberately wrong while-exit rule (the guard added instead of its negation), then a replay.
+"""Deliberately wrong rules, then a replay: `python wrong_rules.py MISTAKE [replay options]`.
 
-Run as a script by test_obligations.py, in its own process with contracts off: the obligations
-of the wrong rule must be refuted, with a counterexample printed as IMP states.
+Run as a script by test_obligations.py, in its own process with contracts off. MISTAKE is
+`while-exit-adds-guard` (the while-exit successor gets the guard instead of its negation) or
+`add-folds-minus` (`terms.add` folds `(t + c1) + c2` into `t + (c1 - c2)`). The obligations of the
+wrong rule must be refuted, with a counterexample printed as IMP states.
 """
 
 import sys
 
-from symcert import explore, obligations
+from symcert import explore, obligations, terms
 from symcert.symbolic import SymState, sym_beval
-from symcert.syntax import While
+from symcert.syntax import Add, Int, While
 
-_right = explore._expand
+_expand = explore._expand
+_add = terms.add
 
 
-def _wrong(phi, store, p, depth):  # type: ignore[no-untyped-def]
-    out = _right(phi, store, p, depth)
+def _while_exit_adds_guard(phi, store, p, depth):  # type: ignore[no-untyped-def]
+    out = _expand(phi, store, p, depth)
     if isinstance(p, While):
         exit_ = out[1]
         out[1] = SymState(phi.extend(sym_beval(store, p.cond)), exit_.store, exit_.prog, depth)
     return out
 
 
-explore._expand = _wrong
-sys.exit(obligations.main(sys.argv[1:]))
+def _add_folds_minus(a, b):  # type: ignore[no-untyped-def]
+    if isinstance(b, Int) and isinstance(a, Add) and isinstance(a.right, Int):
+        return _add(a.left, Int(a.right.value - b.value))
+    return _add(a, b)
+
+
+mistake, *options = sys.argv[1:]
+if mistake == "while-exit-adds-guard":
+    explore._expand = _while_exit_adds_guard
+elif mistake == "add-folds-minus":
+    terms.add = _add_folds_minus
+else:
+    sys.exit(f"unknown mistake {mistake!r}")
+sys.exit(obligations.main(options))
