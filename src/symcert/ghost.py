@@ -118,10 +118,11 @@ def ghost_run(p: Stmt, rho: Env, limit: int, strategy: Strategy = Strategy.BFS,
 
 @lemma("M-P3")
 def ghost_over_approximates(concrete: Sequence[State], states: Sequence[SymState],
-                            names: frozenset[str]) -> str | None:
-    """Every concrete state `V_d` (d below the deepest complete BFS level) is matched by a ghost
-    state at depth d with `ρ∘S = V_d` and the same program; else a description of the first miss."""
-    complete = max((s.depth for s in states), default=-1)
+                            names: frozenset[str], ended: bool = False) -> str | None:
+    """Every concrete state `V_d` is matched by a ghost state at depth d with `ρ∘S = V_d` and the
+    same program; else a description of the first miss. `states` is a BFS prefix: d ranges over
+    its complete levels (all of them if the stream `ended`)."""
+    complete = len(concrete) if ended else max((s.depth for s in states), default=-1)
     by_depth = {s.depth: s for s in states if s.ghost is not None}
     for d, c in enumerate(concrete[:complete]):
         g = by_depth.get(d)
@@ -172,9 +173,9 @@ def check_ghost_run(p: Stmt, rho: Env, limit: int, strategy: Strategy = Strategy
     start = ghost_initial(p, rho)
     assert start.ghost is not None
     deepest = max((s.depth for s in states), default=0)
-    concrete = list(trace(State(start.ghost, p), deepest))
+    concrete = list(trace(State(start.ghost, p), deepest + 1))
     if strategy is Strategy.DFS:
         # A depth-first prefix is complete along no level: only the under-approximation applies.
         return ghost_under_approximates(concrete, states, names)
     return (ghost_under_approximates(concrete, states, names)
-            or ghost_over_approximates(concrete, states, names))
+            or ghost_over_approximates(concrete, states, names, len(states) < limit))

@@ -91,6 +91,12 @@ def test_approximation_checks_can_fail() -> None:
     assert ghost_over_approximates(concrete, lost, names) is not None
     doubled = states + [replace(states[i], ghost=rho)]
     assert "two ghost states" in (ghost_under_approximates(concrete, doubled, names) or "")
+    # The stream ended (50 > its length): the last concrete step, too, must have its ghost state.
+    assert len(states) < 50 and ghost_over_approximates(concrete, states, names, True) is None
+    last = max(j for j, s in enumerate(states) if s.ghost is not None)
+    early = states[:last] + [replace(states[last], ghost=None)] + states[last + 1:]
+    assert ghost_over_approximates(concrete, early, names) is None
+    assert ghost_over_approximates(concrete, early, names, True) is not None
 
 
 def test_ghost_state_invariant() -> None:
