@@ -416,11 +416,12 @@ def _ins_simple(p: Stmt, s: SymResult, cfg: _Config) -> list[SymResult]:
                 return [_assign(s, x, e, cfg)]
             case Assert(b):
                 yes, no = _branches(s, b, cfg)
-                return ([yes] if yes else []) + ([_with(no, Behaviour.FAIL)] if no else [])
+                return (([yes] if yes is not None else [])
+                        + ([_with(no, Behaviour.FAIL)] if no is not None else []))
             case If(b, p1, p2):
                 yes, no = _branches(s, b, cfg)
-                return ((_ins(p1, [yes], cfg) if yes else [])
-                        + (_ins(p2, [no], cfg) if no else []))
+                return ((_ins(p1, [yes], cfg) if yes is not None else [])
+                        + (_ins(p2, [no], cfg) if no is not None else []))
             case While(b, body):
                 return _loop(b, body, s, cfg)
             case Seq():

@@ -13,7 +13,7 @@ from itertools import islice
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from strategies import envs, programs
+from strategies import aexprs, bexprs, envs, programs
 from symcert.concrete import Env, State, is_stuck, trace
 from symcert.explore import Strategy, run
 from symcert.ghost import check_ghost_run, ghost_initial
@@ -23,6 +23,7 @@ from symcert.interp import (
     concretize_result,
     exec_concrete,
     exec_symbolic,
+    existentially_quantify,
     input_of,
     interpretations_extend,
     over_approximation,
@@ -30,8 +31,8 @@ from symcert.interp import (
     under_approximation,
 )
 from symcert.solver import Sat, Solver
-from symcert.symbolic import PathCondition, initial
-from symcert.syntax import Cmp, Int, Skip, Stmt, Var, inputs
+from symcert.symbolic import PathCondition, initial, satisfies
+from symcert.syntax import Add, AExpr, BExpr, Cmp, Int, Neg, Skip, Stmt, Sub, Var, inputs
 
 limits = st.integers(0, 3)
 # None: the inputs are declared (the main engine's reading); empty: every read-before-write is
@@ -107,3 +108,35 @@ def test_main_engine_ghosts(p: Stmt, rho: Env, strategy: Strategy, pruning: bool
     ghosted = list(islice(run([ghost_initial(p, rho)], strategy, solver), 80))
     assert ghosted == plain
     assert check_ghost_run(p, rho, 80, strategy, solver) is None
+
+
+def _without_x(e: AExpr) -> AExpr:
+    """`e` with `x` renamed `y`: a right-hand side for a definition of `x`."""
+    match e:
+        case Var("x"):
+            return Var("y")
+        case Neg(a):
+            return Neg(_without_x(a))
+        case Add(a, b):
+            return Add(_without_x(a), _without_x(b))
+        case Sub(a, b):
+            return Sub(_without_x(a), _without_x(b))
+    return e
+
+
+@given(st.lists(bexprs, max_size=3), aexprs, st.lists(bexprs, max_size=3), st.booleans())
+def test_quantifier_elimination_is_equivalent(before: list[BExpr], se: AExpr,
+                                              after: list[BExpr], eliminate: bool) -> None:
+    """M-Q1: `existentially_quantify("x", C)` is `∃x. C`, by brute force over small values: a
+    valuation of y, z solves the result exactly when some value of x solves C (C holds a
+    definition `x == se`, so that value is `⟦se⟧`, within the range searched)."""
+    pc = PathCondition.of(*before, Cmp("==", Var("x"), _without_x(se)), *after)
+    new_pc, exists = existentially_quantify("x", pc, frozenset(), eliminate)
+    for y in range(-3, 4):
+        for z in range(-3, 4):
+            base = {"y": y, "z": z}
+            solved = any(satisfies(Env.of({**base, "x": w}), pc) for w in range(-30, 31))
+            if "x" in exists:  # kept in the prefix: the ghost holds the witness
+                assert new_pc == pc
+            else:
+                assert satisfies(Env.of(base), new_pc) == solved
