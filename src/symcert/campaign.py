@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from typing import Callable, Iterator, cast
 
 from symcert.concrete import Env
 from symcert.interp import (
@@ -142,10 +142,32 @@ class Generator:
 # --- the checks -------------------------------------------------------------------------------
 
 
+_memo: dict[tuple[str, Stmt, Env, int], object] = {}
+
+
+def _once(kind: str, p: Stmt, sigma: Env, solver: Solver, compute: Callable[[], object]) -> object:
+    """`compute()`, remembered for the current program only: the checks of one program share
+    the main engine's run and the interpreter's results instead of recomputing them."""
+    key = (kind, p, sigma, id(solver))
+    if key not in _memo:
+        if len(_memo) >= 4:
+            _memo.clear()
+        _memo[key] = compute()
+    return _memo[key]
+
+
 def _leaves(p: Stmt, ghost: Env, solver: Solver) -> tuple[tuple[SymState, ...], bool]:
     """The main engine's configuration after the run from `⟨true, id, p⟩` with ghost ρ = ghost,
     and whether the run ended (exhaustive)."""
-    return run_outputs((SymState(TRUE_PC, Store(), p, ghost=ghost),), MAX_STATES, solver)
+    start = SymState(TRUE_PC, Store(), p, ghost=ghost)
+    return cast(tuple[tuple[SymState, ...], bool],
+                _once("run", p, ghost, solver, lambda: run_outputs((start,), MAX_STATES, solver)))
+
+
+def _results(p: Stmt, ghost: Env, solver: Solver) -> tuple[SymResult, ...]:
+    """The seed-004 interpreter's results for `p`, in ghost mode from `ghost`."""
+    return cast(tuple[SymResult, ...], _once(
+        "interp", p, ghost, solver, lambda: exec_symbolic(p, LOOP_LIMIT, solver, ghost=ghost)))
 
 
 def check_main(p: Stmt, sigmas: list[Env], solver: Solver) -> Disagreement | None:
@@ -199,7 +221,7 @@ def check_interp(p: Stmt, sigmas: list[Env], solver: Solver) -> Disagreement | N
                 small.env, small.ending):
             return Disagreement("concrete interpreters disagree (M-C1)", p, sigma,
                                 f"natural semantics {outcome}, small-step {small}")
-        results = exec_symbolic(p, LOOP_LIMIT, solver, ghost=sigma)
+        results = _results(p, sigma, solver)
         for kind, holds in (("interpreter misses the ghost's outcome (M-P3)", over_approximation),
                             ("interpreter result not reached by its ghost (M-P4)",
                              under_approximation)):
@@ -220,7 +242,7 @@ def check_interp(p: Stmt, sigmas: list[Env], solver: Solver) -> Disagreement | N
 def check_verdicts(p: Stmt, sigmas: list[Env], solver: Solver) -> Disagreement | None:
     """Bug verdicts: a feasible failing leaf in the main engine iff a FAIL result in seed 004."""
     config, exhaustive = _leaves(p, sigmas[0], solver)
-    results = exec_symbolic(p, LOOP_LIMIT, solver)
+    results = _results(p, sigmas[0], solver)
     if not exhaustive or any(r.behaviour is Behaviour.LOOP_LIMIT for r in results):
         return None
     main_bug = _feasible_bug([s.pc for s in config if rule_count(s.prog) == 0
