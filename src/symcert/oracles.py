@@ -80,7 +80,9 @@ def check_exhaustiveness(t: Transition, inputs_: tuple[SymState, ...], sigma: En
     for i, m in before:
         for final in m or ():
             if final not in reached:
-                return Undecided.FUEL if undecided else Counterexample("exhaustive", sigma, final, i)
+                if undecided:
+                    return Undecided.FUEL
+                return Counterexample("exhaustive", sigma, final, i)
     return None
 
 
@@ -132,8 +134,8 @@ def random_input(names: frozenset[str], rng: random.Random) -> Env:
     return Env.of({x: rng.randint(-bound, bound) for x in sorted(names)})
 
 
-def _probably(check: Callable[..., Counterexample | Undecided | None], t: Transition, p: Stmt, runs: int, seed: int,
-              fuel: int) -> Verdict:
+def _probably(check: Callable[..., Counterexample | Undecided | None], t: Transition, p: Stmt,
+              runs: int, seed: int, fuel: int) -> Verdict:
     rng = random.Random(seed)
     names = inputs(p)
     start = (initial(p),)

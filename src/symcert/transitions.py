@@ -106,7 +106,7 @@ def final_of(state: State) -> Final:
 
 
 def run_to_end(env: Env, p: Stmt, fuel: int) -> Final | None:
-    """The final state of the concrete run of `p` from `env`, or None if `fuel` steps do not end it."""
+    """The final state of the concrete run of `p` from `env`; None if `fuel` steps do not end it."""
     last = None
     for last in trace(State(env, p), fuel):
         pass
@@ -273,7 +273,8 @@ def _unrolled(p: Stmt, pc: PathCondition, store: Store, k: int,
 
 
 def meanings(states: Iterable[Any], sigma: Env, fuel: int,
-             meaning: Callable[[Any, Env, int], Meaning] | None = None) -> list[tuple[Any, Meaning]]:
+             meaning: Callable[[Any, Env, int], Meaning] | None = None,
+             ) -> list[tuple[Any, Meaning]]:
     """Each state with its concretization from `σ` (by `meaning`, default `concr`)."""
     return [(s, concr(s, sigma, fuel) if meaning is None else meaning(s, sigma, fuel))
             for s in states]

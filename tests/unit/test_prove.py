@@ -60,7 +60,7 @@ def test_explicit_fail_is_an_obligation():
 
 
 def test_cli_prove_exit_codes(capsys, tmp_path):
-    """0 PROVED, 1 counterexample with input and replay, 3 undecided with the reason, 65 bad file."""
+    """0 PROVED, 1 counterexample with input and replay, 3 undecided with reason, 65 bad file."""
     assert main(["prove", "examples/isqrt.imp"]) == 0
     assert capsys.readouterr().out.startswith(
         "examples/isqrt.imp: PROVED: every assertion holds for all inputs\n")
