@@ -160,21 +160,20 @@ def rule_of(p: Stmt, p2: Stmt) -> str:
     return type(p).__name__.lower()
 
 
-def _inputs_env(names: Iterable[str]) -> Env:
-    """`V0` as an environment: input `n` holds the schematic integer `n` (its SMT constant)."""
-    return Env(tuple((n, sint(n)) for n in sorted(set(names))))  # type: ignore[misc]
+class _Inputs(Env):
+    """`V0` as an environment: every input `n` holds the schematic integer `n` (its SMT constant),
+    so no input is silently 0."""
+
+    def __call__(self, name: str) -> int:
+        return sint(name)  # type: ignore[return-value]
+
+
+V0 = _Inputs()
 
 
 def _env_equal(s: Script, a: Env, b: Env, names: Iterable[str]) -> str:
     """The SMT formula `a(n) = b(n)` for every name."""
     return conj(equal(s.int_value(a(n)), s.int_value(b(n))) for n in names)
-
-
-def _store_inputs(store: Store, names: Iterable[str]) -> set[str]:
-    found: set[str] = set(names)
-    for n in names:
-        found |= free_vars(store(n))
-    return found
 
 
 @dataclass
@@ -238,8 +237,7 @@ def b_l1() -> list[Obligation]:
     def leaf_var(store: Store) -> Callable[[], list[_Draft]]:
         def build() -> list[_Draft]:
             s, e = Script(), Var(X)
-            v0 = _inputs_env(_store_inputs(store, [X]))
-            vc = concretize(v0, store, frozenset({X}))
+            vc = concretize(V0, store, frozenset({X}))
             value = sym_aeval(store, e)
             return [_Draft("B-L1", "Var", s, [], equal(s.aexpr(value), s.int_value(aeval(vc, e))),
                            _evaluating(store, e), (X,), None, value)]
@@ -324,9 +322,8 @@ def w_l2_1() -> list[Obligation]:
     def update(store: Store) -> Callable[[], list[_Draft]]:
         def build() -> list[_Draft]:
             s = Script()
-            v0 = _inputs_env(_store_inputs(store, names))
-            vc = concretize(v0, store, frozenset(names))
-            after = concretize(v0, sym_update(store, X, Var("?e")), frozenset(names))
+            vc = concretize(V0, store, frozenset(names))
+            after = concretize(V0, sym_update(store, X, Var("?e")), frozenset(names))
             expected = vc.update(X, aeval(vc, Var("?e")))
             return [_Draft("W-L2.1", "update", s, [], _env_equal(s, after, expected, names),
                            SymState(PHI, store, Assign(X, Var("?e"))), names)]
@@ -387,8 +384,7 @@ def _steps(p: Stmt, store: Store, names: tuple[str, ...]) -> list[_Draft]:
     """The soundness, completeness and monotonicity obligations of one schematic state."""
     state = SymState(PHI, store, p)
     successors = expand(state)
-    v0 = _inputs_env(_store_inputs(store, names))
-    sigma = State(concretize(v0, store, frozenset(names)), p)
+    sigma = State(concretize(V0, store, frozenset(names)), p)
     nxt = step(sigma)
     drafts: list[_Draft] = []
     if not successors or nxt is None:
@@ -402,7 +398,7 @@ def _steps(p: Stmt, store: Store, names: tuple[str, ...]) -> list[_Draft]:
         """`σ' = ⟨V0∘S', p'⟩` for the concrete successor `σ'` and the symbolic one `t`."""
         assert nxt is not None
         same = "true" if nxt.prog == t.prog else "false"
-        return conj([same, _env_equal(s, nxt.env, concretize(v0, t.store, frozenset(names)),
+        return conj([same, _env_equal(s, nxt.env, concretize(V0, t.store, frozenset(names)),
                                       names)])
 
     for t in successors:
