@@ -105,6 +105,16 @@ def test_record_round_trip() -> None:
     assert obligations.load_record(obligations.dump_record(entries)) == entries
 
 
+def test_rerecording_changes_only_what_a_proof_changed() -> None:
+    """`--write` keeps the recorded time of an unchanged status, so the record stays stable."""
+    old = {"obligation": "a", "prover": "z3", "version": "1", "limit": "rlimit 5",
+           "status": "valid", "time": 0.5}
+    same = obligations._keep_times([{**old, "time": 0.9}], [old])
+    changed = obligations._keep_times([{**old, "status": "invalid", "time": 0.9}], [old])
+    upgraded = obligations._keep_times([{**old, "version": "2", "time": 0.9}], [old])
+    assert same[0]["time"] == 0.5 and changed[0]["time"] == 0.9 and upgraded[0]["time"] == 0.9
+
+
 def test_replay_agrees_with_the_record() -> None:
     """Every obligation is VALID for z3 and cvc5, as recorded, and no rule lacks one."""
     result = _replay()
