@@ -125,9 +125,9 @@ def targets(res: dict) -> list[tuple[str, str, bool]]:
 
 
 def _solver_ratio(s: dict) -> str:
-    """total/solver, shown only where z3 did the deciding (else the ratio says nothing)."""
+    """total/solver, shown only where z3 did much of the deciding (else it says nothing)."""
     if s.get("solver_queries") is not None and s["solver_queries"] < 10:
-        return "– (decided without z3)"
+        return f"– (only {s['solver_queries']} z3 quer{'y' if s['solver_queries'] == 1 else 'ies'})"
     return _fmt(s.get("total_over_solver"), 2)
 
 
