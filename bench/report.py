@@ -194,6 +194,11 @@ def markdown(res: dict) -> str:
             out.append(f"| {int(key[4:]):,} | {c['exit']} | {c['verdict']} | {c['reason']} | "
                        f"{_fmt(c['seconds'], 1)} | {_fmt(rate, 0)} | "
                        f"{_fmt(c['solver_seconds'], 1)} | {_fmt(c['peak_rss_mb'], 0)} |")
+        w = sc.get("pywise")
+        if w:
+            wt, wn, wr, _ = _tool(w)
+            out.append(f"\nPyWiSE on the same program, same run: {wt}, {wn} states, {wr} "
+                       "states/s.")
         fr = sc.get("frontier")
         if fr:
             out.append("\n| states | frontier | depth | seconds | peak RSS MB | RSS / frontier "

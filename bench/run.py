@@ -157,12 +157,15 @@ def _short(r: dict[str, object]) -> str:
     return f"{r['verdict']} {r['states']} states {r['seconds']:.3f} s"
 
 
-def scale(tmp: Path, quick: bool, timeout: float) -> dict[str, object]:
-    """Issue 2: a million states on `MILLION` end on the budget with exit 3; memory vs frontier."""
+def scale(tmp: Path, quick: bool, timeout: float, wise: str) -> dict[str, object]:
+    """Issue 2: a million states on `MILLION` end on the budget with exit 3; memory vs frontier;
+    PyWiSE on the same program for its states/s."""
     path = tmp / "million.imp"
     path.write_text(MILLION)
     n = 100_000 if quick else 1_000_000
-    out: dict[str, object] = {"program": MILLION, "budget": n}
+    out: dict[str, object] = {"program": MILLION, "budget": n,
+                              "pywise": summarize([measure(wise_cmd(wise, path, n), timeout)],
+                                                  "undecided")}
     for budget in sorted({n // 10, n}):
         run = measure(symcert_cmd(path, budget), timeout * 20)
         res = run.result or {}
@@ -230,7 +233,7 @@ def main() -> int:
         print("per-state cost vs depth:", flush=True)
         depth = None if args.quick else depth_probe(tmp, timeout)
         print("issue 2 scale runs:", flush=True)
-        scaled = scale(tmp, args.quick, timeout)
+        scaled = scale(tmp, args.quick, timeout, args.wise)
     results = {"date": started.isoformat(timespec="seconds"), "command": command,
                "machine": machine(), "load": {"start": load, "end": os.getloadavg()[0]}, "repeats": repeats, "timeout": timeout,
                "budget": args.budget, "programs": rows, "depth": depth, "scale": scaled}
