@@ -77,34 +77,59 @@ class State:
 
 
 def aeval(env: Env, e: AExpr) -> int:
-    """`⟦e⟧_V` for an arithmetic expression."""
+    """`⟦e⟧_V` for an arithmetic expression or symbolic term."""
     match e:
         case Int(v):
             return v
         case Var(x):
             return env(x)
-        case Neg(a):
-            return -aeval(env, a)
-        case Add(a, b):
-            return aeval(env, a) + aeval(env, b)
-        case Sub(a, b):
-            return aeval(env, a) - aeval(env, b)
-    raise TypeError(f"not an arithmetic expression: {e!r}")
+    return _aeval(env, e, {})
 
 
 def beval(env: Env, b: BExpr) -> bool:
-    """`⟦b⟧_V` for a boolean expression."""
+    """`⟦b⟧_V` for a boolean expression or path-condition conjunct."""
+    return _beval(env, b, {})
+
+
+# A term may share subterms (syntax.py: `x = x + x` doubles the tree, not the DAG), so a shared
+# node is evaluated once per call: `memo` maps `id(node)` to its value while the root, which
+# keeps every node alive, is being evaluated.
+
+
+def _aeval(env: Env, e: AExpr, memo: dict[int, int]) -> int:
+    match e:
+        case Int(v):
+            return v
+        case Var(x):
+            return env(x)
+    value = memo.get(id(e))
+    if value is not None:
+        return value
+    match e:
+        case Neg(a):
+            value = -_aeval(env, a, memo)
+        case Add(a, b):
+            value = _aeval(env, a, memo) + _aeval(env, b, memo)
+        case Sub(a, b):
+            value = _aeval(env, a, memo) - _aeval(env, b, memo)
+        case _:
+            raise TypeError(f"not an arithmetic expression: {e!r}")
+    memo[id(e)] = value
+    return value
+
+
+def _beval(env: Env, b: BExpr, memo: dict[int, int]) -> bool:
     match b:
         case Bool(v):
             return v
         case Cmp(op, l, r):
-            return COMPARE[op](aeval(env, l), aeval(env, r))
+            return COMPARE[op](_aeval(env, l, memo), _aeval(env, r, memo))
         case Not(a):
-            return not beval(env, a)
+            return not _beval(env, a, memo)
         case And(l, r):
-            return beval(env, l) and beval(env, r)
+            return _beval(env, l, memo) and _beval(env, r, memo)
         case Or(l, r):
-            return beval(env, l) or beval(env, r)
+            return _beval(env, l, memo) or _beval(env, r, memo)
     raise TypeError(f"not a boolean expression: {b!r}")
 
 

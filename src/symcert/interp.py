@@ -250,33 +250,43 @@ def input_of(rho: Env, declared: frozenset[str]) -> Env:
     return Env.of({x: rho(x) for x in declared})
 
 
-def _subst_a(e: AExpr, sub: Callable[[str], AExpr]) -> AExpr:
+def _subst_a(e: AExpr, sub: Callable[[str], AExpr], memo: dict[int, AExpr]) -> AExpr:
+    """`e[sub]`; `memo` maps `id(node)` to its image, so a shared subterm (syntax.py) is
+    substituted once per call."""
     match e:
         case Int():
             return e
         case Var(x):
             return sub(x)
+    done = memo.get(id(e))
+    if done is not None:
+        return done
+    match e:
         case Neg(a):
-            return terms.neg(_subst_a(a, sub))
+            done = terms.neg(_subst_a(a, sub, memo))
         case Add(a, b):
-            return terms.add(_subst_a(a, sub), _subst_a(b, sub))
+            done = terms.add(_subst_a(a, sub, memo), _subst_a(b, sub, memo))
         case Sub(a, b):
-            return terms.sub(_subst_a(a, sub), _subst_a(b, sub))
-    raise TypeError(f"not an arithmetic expression: {e!r}")
+            done = terms.sub(_subst_a(a, sub, memo), _subst_a(b, sub, memo))
+        case _:
+            raise TypeError(f"not an arithmetic expression: {e!r}")
+    memo[id(e)] = done
+    return done
 
 
-def _subst_b(b: BExpr, sub: Callable[[str], AExpr]) -> BExpr:
+def _subst_b(b: BExpr, sub: Callable[[str], AExpr], memo: dict[int, AExpr]) -> BExpr:
+    """`b[sub]`, sharing `memo` with `_subst_a`."""
     match b:
         case Bool():
             return b
         case Cmp(op, l, r):
-            return terms.cmp(op, _subst_a(l, sub), _subst_a(r, sub))
+            return terms.cmp(op, _subst_a(l, sub, memo), _subst_a(r, sub, memo))
         case Not(a):
-            return terms.negate(_subst_b(a, sub))
+            return terms.negate(_subst_b(a, sub, memo))
         case And(l, r):
-            return terms.conj(_subst_b(l, sub), _subst_b(r, sub))
+            return terms.conj(_subst_b(l, sub, memo), _subst_b(r, sub, memo))
         case Or(l, r):
-            return terms.disj(_subst_b(l, sub), _subst_b(r, sub))
+            return terms.disj(_subst_b(l, sub, memo), _subst_b(r, sub, memo))
     raise TypeError(f"not a boolean expression: {b!r}")
 
 
@@ -322,7 +332,8 @@ def existentially_quantify(v: str, pc: PathCondition, exists: frozenset[str],
                     and v not in terms.free_vars(c.right):
                 se = c.right
                 rest = conjuncts[:i] + conjuncts[i + 1:]
-                return PathCondition.of(*(_subst_b(d, lambda x: se if x == v else Var(x))
+                memo: dict[int, AExpr] = {}
+                return PathCondition.of(*(_subst_b(d, lambda x: se if x == v else Var(x), memo)
                                           for d in rest)), exists
     return pc, exists | {v}
 
@@ -373,7 +384,7 @@ def fresh(x: str, s: SymResult) -> str:
 
 def _assign(s: SymResult, x: str, e: AExpr, cfg: _Config) -> SymResult:
     """Listing 4: `x` gets a fresh `v` with `v == σ(e)`; the overwritten variable is quantified."""
-    se = _subst_a(e, _sigma(s.env))
+    se = _subst_a(e, _sigma(s.env), {})
     v = fresh(x, s)
     pc = s.pc.extend(Cmp("==", Var(v), se))
     ghost = s.ghost.extend(v, s.ghost.eval(se)) if s.ghost is not None else None
@@ -386,7 +397,7 @@ def _assign(s: SymResult, x: str, e: AExpr, cfg: _Config) -> SymResult:
 
 def _branches(s: SymResult, b: BExpr, cfg: _Config) -> tuple[SymResult | None, SymResult | None]:
     """The states `C ∧ se` and `C ∧ ¬se` (Listing 6), each None when pruned by `maybe_sat`."""
-    se = _subst_b(b, _sigma(s.env))
+    se = _subst_b(b, _sigma(s.env), {})
     yes, no = _assume(s, se), _assume(s, terms.negate(se))
     return (yes if maybe_sat(yes.pc, cfg.solver) else None,
             no if maybe_sat(no.pc, cfg.solver) else None)

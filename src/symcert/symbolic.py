@@ -108,7 +108,7 @@ class PathCondition:
 
     def __str__(self) -> str:
         parts = self.conjuncts()
-        return " and ".join(f"({c})" for c in parts) if parts else "true"
+        return " and ".join(f"({terms.show(c)})" for c in parts) if parts else "true"
 
 
 TRUE_PC = PathCondition()
@@ -134,7 +134,7 @@ class Store:
         return Store(tuple(sorted(rest + ((name, term),))))
 
     def __str__(self) -> str:
-        return "{" + ", ".join(f"{k} ↦ {v}" for k, v in self.bindings) + "}"
+        return "{" + ", ".join(f"{k} ↦ {terms.show(v)}" for k, v in self.bindings) + "}"
 
 
 ID = Store()

@@ -6,6 +6,11 @@ excluded from comparison, so `parse(str(p)) == p` is a meaningful round-trip pro
 
 Sequences are right-nested (`s1; (s2; s3)`), so a program of 100,000 statements is a long
 right spine: `Seq` compares, hashes and prints along that spine with loops, not recursion.
+
+Symbolic terms reuse these nodes and share subterms: after `x = x + x` runs n times the term
+of `x` is a DAG of n nodes whose tree has 2^n leaves. Compound expressions therefore hash once,
+at construction, from their children's cached hashes, and every walk over terms (evaluation,
+variables, translation, printing) visits each shared node once.
 """
 
 from __future__ import annotations
@@ -20,6 +25,51 @@ class Pos:
 
     line: int
     column: int
+
+
+def operands(e: AExpr | BExpr) -> tuple[AExpr | BExpr, ...]:
+    """The direct subexpressions of an expression (none for literals and variables)."""
+    match e:
+        case Neg(a) | Not(a):
+            return (a,)
+        case Add(l, r) | Sub(l, r) | Cmp(_, l, r) | And(l, r) | Or(l, r):
+            return (l, r)
+    return ()
+
+
+def _hash_once(self: Compound) -> None:
+    """`__post_init__` of compound expressions: the hash, from the operands' cached hashes."""
+    extra = (self.op,) if isinstance(self, Cmp) else ()
+    object.__setattr__(self, "_hash", hash((type(self), *extra, *operands(self))))
+
+
+def _cached_hash(self: Compound) -> int:
+    return self._hash
+
+
+def _structural_eq(self: Compound, other: object) -> bool:
+    """Equality of compound expressions, iterative, each pair of shared nodes compared once."""
+    if type(other) is not type(self):
+        return NotImplemented
+    todo: list[tuple[object, object]] = [(self, other)]
+    seen: set[tuple[int, int]] = set()
+    while todo:
+        a, b = todo.pop()
+        if a is b:
+            continue
+        if type(a) is not type(b):
+            return False
+        if not isinstance(a, COMPOUND):
+            if a != b:
+                return False
+            continue
+        assert isinstance(b, COMPOUND)
+        if a._hash != b._hash or (isinstance(a, Cmp) and isinstance(b, Cmp) and a.op != b.op):
+            return False
+        if (id(a), id(b)) not in seen:
+            seen.add((id(a), id(b)))
+            todo.extend(zip(operands(a), operands(b)))
+    return True
 
 
 # ---------------------------------------------------------------------------------------------
@@ -54,6 +104,11 @@ class Neg:
 
     operand: AExpr
     pos: Pos | None = field(default=None, compare=False, repr=False)
+    _hash: int = field(init=False, compare=False, repr=False)
+
+    __post_init__ = _hash_once
+    __hash__ = _cached_hash
+    __eq__ = _structural_eq
 
     def __str__(self) -> str:
         inner = show_aexpr(self.operand)
@@ -70,6 +125,11 @@ class Add:
     left: AExpr
     right: AExpr
     pos: Pos | None = field(default=None, compare=False, repr=False)
+    _hash: int = field(init=False, compare=False, repr=False)
+
+    __post_init__ = _hash_once
+    __hash__ = _cached_hash
+    __eq__ = _structural_eq
 
     def __str__(self) -> str:
         return show_aexpr(self)
@@ -82,6 +142,11 @@ class Sub:
     left: AExpr
     right: AExpr
     pos: Pos | None = field(default=None, compare=False, repr=False)
+    _hash: int = field(init=False, compare=False, repr=False)
+
+    __post_init__ = _hash_once
+    __hash__ = _cached_hash
+    __eq__ = _structural_eq
 
     def __str__(self) -> str:
         return show_aexpr(self)
@@ -114,6 +179,11 @@ class Cmp:
     left: AExpr
     right: AExpr
     pos: Pos | None = field(default=None, compare=False, repr=False)
+    _hash: int = field(init=False, compare=False, repr=False)
+
+    __post_init__ = _hash_once
+    __hash__ = _cached_hash
+    __eq__ = _structural_eq
 
     def __str__(self) -> str:
         return f"{show_aexpr(self.left)} {self.op} {show_aexpr(self.right)}"
@@ -125,6 +195,11 @@ class Not:
 
     operand: BExpr
     pos: Pos | None = field(default=None, compare=False, repr=False)
+    _hash: int = field(init=False, compare=False, repr=False)
+
+    __post_init__ = _hash_once
+    __hash__ = _cached_hash
+    __eq__ = _structural_eq
 
     def __str__(self) -> str:
         return f"not {_bexpr_at(self.operand, 2)}"
@@ -137,6 +212,11 @@ class And:
     left: BExpr
     right: BExpr
     pos: Pos | None = field(default=None, compare=False, repr=False)
+    _hash: int = field(init=False, compare=False, repr=False)
+
+    __post_init__ = _hash_once
+    __hash__ = _cached_hash
+    __eq__ = _structural_eq
 
     def __str__(self) -> str:
         return f"{_bexpr_at(self.left, 1)} and {_bexpr_at(self.right, 2)}"
@@ -149,12 +229,19 @@ class Or:
     left: BExpr
     right: BExpr
     pos: Pos | None = field(default=None, compare=False, repr=False)
+    _hash: int = field(init=False, compare=False, repr=False)
+
+    __post_init__ = _hash_once
+    __hash__ = _cached_hash
+    __eq__ = _structural_eq
 
     def __str__(self) -> str:
         return f"{_bexpr_at(self.left, 0)} or {_bexpr_at(self.right, 1)}"
 
 
 BExpr = Union[Bool, Cmp, Not, And, Or]
+Compound = Union[Neg, Add, Sub, Cmp, Not, And, Or]
+COMPOUND = (Neg, Add, Sub, Cmp, Not, And, Or)
 
 # ---------------------------------------------------------------------------------------------
 # Statements  stmt ::= skip | fail | VAR = aexpr | stmt; stmt | if .. fi | while .. od | assert
@@ -334,8 +421,12 @@ def variables(p: Node) -> frozenset[str]:
     """Every variable a program or expression reads or assigns."""
     found: set[str] = set()
     todo: list[object] = [p]
+    seen: set[int] = set()  # shared subterms are visited once
     while todo:
         node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
         match node:
             case Var(x):
                 found.add(x)

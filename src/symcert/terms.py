@@ -8,7 +8,8 @@ every valuation; compositionality (W-L2.1) is what checks it.
 
 from __future__ import annotations
 
-from symcert.syntax import AExpr, Add, And, BExpr, Bool, Cmp, Int, Neg, Not, Or, Sub, Var
+from symcert.syntax import (AExpr, Add, And, BExpr, Bool, Cmp, Int, Neg, Not, Or, Sub, Var,
+                            operands)
 
 Term = AExpr
 Formula = BExpr
@@ -92,17 +93,49 @@ def negate(a: Formula) -> Formula:
 def free_vars(t: Term | Formula) -> frozenset[str]:
     """The symbolic variables a term mentions."""
     found: set[str] = set()
-    todo: list[object] = [t]
+    todo: list[Term | Formula] = [t]
+    seen: set[int] = set()  # shared subterms are visited once
     while todo:
         node = todo.pop()
-        match node:
-            case Var(name):
-                found.add(name)
-            case Int() | Bool():
-                pass
-            case Neg(x) | Not(x):
-                todo.append(x)
-            case Add(l, r) | Sub(l, r) | And(l, r) | Or(l, r) | Cmp(_, l, r):
-                todo.append(l)
-                todo.append(r)
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, Var):
+            found.add(node.name)
+        else:
+            todo.extend(operands(node))
     return frozenset(found)
+
+
+SHOW_LIMIT = 2_000
+"""The largest term, in tree nodes, that `show` prints in full."""
+
+
+def tree_size(t: Term | Formula) -> int:
+    """How many nodes `t` has as a tree, i.e. what `str(t)` prints (shared subterms counted
+    at every occurrence, each computed once)."""
+    sizes: dict[int, int] = {}
+    todo: list[Term | Formula] = [t]
+    while todo:
+        node = todo[-1]
+        if id(node) in sizes:
+            todo.pop()
+            continue
+        kids = operands(node)
+        missing = [k for k in kids if id(k) not in sizes]
+        if missing:
+            todo.extend(missing)
+            continue
+        todo.pop()
+        sizes[id(node)] = 1 + sum(sizes[id(k)] for k in kids)
+    return sizes[id(t)]
+
+
+def show(t: Term | Formula) -> str:
+    """`str(t)`, or a summary when its tree exceeds `SHOW_LIMIT` nodes (`x = x + x` run 100
+    times makes a term of 2^100 leaves: printing it would never end)."""
+    size = tree_size(t)
+    if size <= SHOW_LIMIT:
+        return str(t)
+    over = ", ".join(sorted(free_vars(t))) or "no inputs"
+    return f"<a term of {size if size < 10**9 else f'{size:.2e}'} nodes over {over}>"

@@ -1,0 +1,104 @@
+"""Terms that share subterms (syntax.py): `x = x + x` run n times gives a DAG of n nodes whose
+tree has 2^n leaves. Every operation on terms must be linear in the DAG, not the tree: each test
+runs under an alarm, so a regression to tree walking fails instead of hanging the suite."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import pytest
+
+from symcert import terms
+from symcert.concrete import Env, aeval, beval
+from symcert.interp import _subst_a
+from symcert.solver import Sat, Solver
+from symcert.symbolic import PathCondition, Store
+from symcert.syntax import Add, Cmp, Int, Var, variables
+
+N = 200  # a tree of 2^201 - 1 nodes: walking it would never end
+
+
+def doubled(leaf: str, n: int = N) -> terms.Term:
+    t: terms.Term = Var(leaf)
+    for _ in range(n):
+        t = terms.add(t, t)
+    return t
+
+
+@pytest.fixture(autouse=True)
+def alarm() -> Iterator[None]:
+    def expire(signum: int, frame: object) -> None:
+        raise TimeoutError("an operation walked the tree of a shared term")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, 20)
+    yield
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGALRM, previous)
+
+
+def test_hash_and_equality_of_independently_built_dags():
+    t, u = doubled("x"), doubled("x")
+    assert t is not u
+    assert hash(t) == hash(u) and t == u
+    assert {t: 1}[u] == 1
+    assert t != doubled("y")
+    # equal down to the last level, where the operands differ
+    assert Add(t, t) != Add(t, Add(u.left, Var("x")))
+
+
+def test_evaluation_is_exact():
+    t = doubled("x")
+    assert aeval(Env.of({"x": 3}), t) == 3 * 2**N
+    assert beval(Env.of({"x": -1}), Cmp("<", t, Int(0)))
+
+
+def test_walks_see_each_shared_node_once():
+    t = doubled("x")
+    assert terms.free_vars(Cmp("==", t, doubled("y"))) == {"x", "y"}
+    assert variables(t) == {"x"}
+    assert terms.tree_size(t) == 2 ** (N + 1) - 1
+
+
+def test_printing_summarizes_a_huge_term():
+    t = doubled("x")
+    assert terms.show(doubled("x", 3)) == str(doubled("x", 3))
+    assert terms.show(t) == "<a term of 3.21e+60 nodes over x>"
+    assert "<a term of" in str(Store().update("x", t))
+    assert "<a term of" in str(PathCondition.of(Cmp("<", Int(0), t)))
+
+
+def test_solver_translates_and_decides():
+    t = doubled("x")
+    solver = Solver()
+    answer, model = solver.check(PathCondition.of(Cmp("==", t, Int(-(2**N)))))
+    assert answer is Sat.SAT and model is not None and model("x") == -1
+    answer, _ = solver.check(PathCondition.of(Cmp("<", Int(0), Var("x")), Cmp("<=", t, Int(0))))
+    assert answer is Sat.UNSAT
+
+
+def test_substitution_of_the_seed_004_interpreter():
+    t = doubled("x")
+    assert _subst_a(t, lambda name: Var("y"), {}) == doubled("y")
+
+
+def test_cli_finds_a_bug_behind_sixty_doublings(tmp_path):
+    prog = tmp_path / "doubling.imp"
+    prog.write_text("n = 0;\nwhile n < 60 do x = x + x; n = n + 1 od;\n"
+                    f"assert x != 0 - {2**60}\n")
+    done = subprocess.run([sys.executable, "-m", "symcert", "run", str(prog)],
+                          capture_output=True, text=True, timeout=15)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "input:  x = -1" in done.stdout
+
+
+def test_cli_budget_on_an_unbounded_doubling_loop(tmp_path):
+    prog = tmp_path / "doubling.imp"
+    prog.write_text("while 0 < x do x = x + x od;\nassert x <= 0\n")
+    done = subprocess.run([sys.executable, "-m", "symcert", "run", "--max-states", "300",
+                           str(prog)], capture_output=True, text=True, timeout=15)
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "state budget" in done.stdout
