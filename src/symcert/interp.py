@@ -23,8 +23,10 @@ Symbolic interpreter: `exec_symbolic(p, n)` maps a program to a finite set of re
 - **Quantifier elimination** (M-Q1). `existentially_quantify(v, pc, exists)` applies the
   one-point rule: when `pc` holds `v`'s defining equation `v == se` (`v ∉ vars(se)`, which an
   assignment guarantees), `∃v. (v == se ∧ D) ≡ D[se/v]`: the equation is dropped and `se`
-  substituted for `v`. A variable without a definition (an input) joins the prefix instead; one
-  that `pc` does not mention is dropped (`∃v. C ≡ C`). `eliminate=False` always uses the prefix.
+  substituted for `v`. A variable without a definition joins the prefix instead; one that `pc`
+  does not mention is dropped (`∃v. C ≡ C`). `eliminate=False` always uses the prefix. An
+  overwritten *input* is never eliminated: a branch may have compared it (`x == 1` looks like a
+  definition), and its conjuncts are what tie a result to the inputs that reach it.
 - **Pruning** (M-S1): a branch is explored unless `maybe_sat` says its constraint has no
   solution; without a solver only constant-false conjuncts prune; UNKNOWN counts as maybe.
 """
@@ -382,6 +384,11 @@ def fresh(x: str, s: SymResult) -> str:
     return f"{x}#{s.fresh + 1}"
 
 
+def is_input(v: str) -> bool:
+    """Whether symbolic variable `v` is an input (`x`), not a fresh one (`x#k`, M-F1)."""
+    return "#" not in v
+
+
 def _assign(s: SymResult, x: str, e: AExpr, cfg: _Config) -> SymResult:
     """Listing 4: `x` gets a fresh `v` with `v == σ(e)`; the overwritten variable is quantified."""
     se = _subst_a(e, _sigma(s.env), {})
@@ -391,7 +398,11 @@ def _assign(s: SymResult, x: str, e: AExpr, cfg: _Config) -> SymResult:
     exists = s.exists
     old = s.env.get(x)
     if old is not None:
-        pc, exists = existentially_quantify(old, pc, exists, cfg.eliminate)
+        # Only a fresh variable is defined by its assignment's equation. An input keeps the
+        # conjuncts that mention it (a branch's `x == 1` is no definition), or the result
+        # would forget which inputs reach it (M-P2, M-P4).
+        eliminate = cfg.eliminate and not is_input(old)
+        pc, exists = existentially_quantify(old, pc, exists, eliminate)
     return SymResult(Behaviour.NORMAL, s.env.update(x, v), pc, ghost, exists, s.fresh + 1)
 
 

@@ -91,9 +91,6 @@ def test_seed_004_loop_limit_is_not_a_counterexample():
     assert verdict.counterexample is None and verdict.decided < 30
 
 
-@pytest.mark.xfail(reason="known interp.py bug found by the oracle and the campaign: the one-point "
-                          "rule eliminates an overwritten input with a branch equation (x == 1), "
-                          "so the result forgets its input", strict=False)
 def test_seed_004_interpreter_keeps_the_input_of_an_overwritten_variable():
     """`assert x == 1; x = x` ends with x = 1 only from x = 1: the result must say so."""
     t = interpreter(4)
