@@ -137,6 +137,13 @@ od;
 assert c <= 64"""
 """Nested input-bounded loops (safe): the inner bound is the same on every outer iteration."""
 
+DOUBLING = """\
+n = 0;
+while n < 60 do x = x + x; n = n + 1 od;
+assert x != 0 - 1152921504606846976"""
+"""A bug behind 60 doublings (x = -1): `x = x + x` makes a term whose tree has 2^60 leaves,
+so a tool that walks terms as trees never reaches the assert."""
+
 MILLION = """\
 i = 0; c = 0;
 while i < n do
@@ -160,4 +167,5 @@ def programs(quick: bool = False) -> list[Program]:
                            to_common(bug_after(n)), "bug"))
     out.append(Program("tight", "bug behind a tight linear constraint", to_common(TIGHT), "bug"))
     out.append(Program("nested", "nested loops, 8 x 8", to_common(NESTED), "safe"))
+    out.append(Program("double60", "bug behind 60 doublings of x", to_common(DOUBLING), "bug"))
     return out

@@ -213,6 +213,9 @@ def main() -> int:
     ap.add_argument("--budget", type=int, default=200_000, help="state budget per run")
     ap.add_argument("--wise", default=str(BENCH / ".wisevenv" / "bin" / "python"),
                     help="the Python that has wise-se 0.0.7 installed")
+    ap.add_argument("--only", nargs="+", metavar="NAME",
+                    help="just these programs, no depth probe or scale runs (give --out/--md: "
+                         "the defaults are the full run's record)")
     ap.add_argument("--out", default=str(BENCH / "results.json"))
     ap.add_argument("--md", default=str(ROOT / "docs" / "bench.md"))
     args = ap.parse_args()
@@ -229,11 +232,14 @@ def main() -> int:
         tmp = Path(d)
         print("symcert vs PyWiSE (time-to-verdict, median):", flush=True)
         for prog in programs(args.quick):
-            rows.append(compare(prog, repeats, timeout, args.budget, args.wise, tmp))
-        print("per-state cost vs depth:", flush=True)
-        depth = None if args.quick else depth_probe(tmp, timeout)
-        print("issue 2 scale runs:", flush=True)
-        scaled = scale(tmp, args.quick, timeout, args.wise)
+            if not args.only or prog.name in args.only:
+                rows.append(compare(prog, repeats, timeout, args.budget, args.wise, tmp))
+        depth, scaled = None, None
+        if not args.only:
+            print("per-state cost vs depth:", flush=True)
+            depth = None if args.quick else depth_probe(tmp, timeout)
+            print("issue 2 scale runs:", flush=True)
+            scaled = scale(tmp, args.quick, timeout, args.wise)
     results = {"date": started.isoformat(timespec="seconds"), "command": command,
                "machine": machine(), "load": {"start": load, "end": os.getloadavg()[0]}, "repeats": repeats, "timeout": timeout,
                "budget": args.budget, "programs": rows, "depth": depth, "scale": scaled}
