@@ -37,10 +37,20 @@ def operands(e: AExpr | BExpr) -> tuple[AExpr | BExpr, ...]:
     return ()
 
 
-def _hash_once(self: Compound) -> None:
+_set = object.__setattr__
+
+
+def _hash_unary(self: Neg | Not) -> None:
     """`__post_init__` of compound expressions: the hash, from the operands' cached hashes."""
-    extra = (self.op,) if isinstance(self, Cmp) else ()
-    object.__setattr__(self, "_hash", hash((type(self), *extra, *operands(self))))
+    _set(self, "_hash", hash((type(self), self.operand)))
+
+
+def _hash_binary(self: Add | Sub | And | Or) -> None:
+    _set(self, "_hash", hash((type(self), self.left, self.right)))
+
+
+def _hash_cmp(self: Cmp) -> None:
+    _set(self, "_hash", hash((Cmp, self.op, self.left, self.right)))
 
 
 def _cached_hash(self: Compound) -> int:
@@ -106,7 +116,7 @@ class Neg:
     pos: Pos | None = field(default=None, compare=False, repr=False)
     _hash: int = field(init=False, compare=False, repr=False)
 
-    __post_init__ = _hash_once
+    __post_init__ = _hash_unary
     __hash__ = _cached_hash
     __eq__ = _structural_eq
 
@@ -127,7 +137,7 @@ class Add:
     pos: Pos | None = field(default=None, compare=False, repr=False)
     _hash: int = field(init=False, compare=False, repr=False)
 
-    __post_init__ = _hash_once
+    __post_init__ = _hash_binary
     __hash__ = _cached_hash
     __eq__ = _structural_eq
 
@@ -144,7 +154,7 @@ class Sub:
     pos: Pos | None = field(default=None, compare=False, repr=False)
     _hash: int = field(init=False, compare=False, repr=False)
 
-    __post_init__ = _hash_once
+    __post_init__ = _hash_binary
     __hash__ = _cached_hash
     __eq__ = _structural_eq
 
@@ -181,7 +191,7 @@ class Cmp:
     pos: Pos | None = field(default=None, compare=False, repr=False)
     _hash: int = field(init=False, compare=False, repr=False)
 
-    __post_init__ = _hash_once
+    __post_init__ = _hash_cmp
     __hash__ = _cached_hash
     __eq__ = _structural_eq
 
@@ -197,7 +207,7 @@ class Not:
     pos: Pos | None = field(default=None, compare=False, repr=False)
     _hash: int = field(init=False, compare=False, repr=False)
 
-    __post_init__ = _hash_once
+    __post_init__ = _hash_unary
     __hash__ = _cached_hash
     __eq__ = _structural_eq
 
@@ -214,7 +224,7 @@ class And:
     pos: Pos | None = field(default=None, compare=False, repr=False)
     _hash: int = field(init=False, compare=False, repr=False)
 
-    __post_init__ = _hash_once
+    __post_init__ = _hash_binary
     __hash__ = _cached_hash
     __eq__ = _structural_eq
 
@@ -231,7 +241,7 @@ class Or:
     pos: Pos | None = field(default=None, compare=False, repr=False)
     _hash: int = field(init=False, compare=False, repr=False)
 
-    __post_init__ = _hash_once
+    __post_init__ = _hash_binary
     __hash__ = _cached_hash
     __eq__ = _structural_eq
 
