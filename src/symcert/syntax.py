@@ -16,7 +16,7 @@ variables, translation, printing) visits each shared node once.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterator, Union
+from typing import Any, Iterator, Union
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,27 +58,60 @@ def _cached_hash(self: Compound) -> int:
 
 
 def _structural_eq(self: Compound, other: object) -> bool:
-    """Equality of compound expressions, iterative, each pair of shared nodes compared once."""
+    """Equality of compound expressions: a plain walk for small terms; past `_EQ_WALK` pairs of
+    nodes, `_eq_shared`, which compares each pair of shared nodes once."""
     if type(other) is not type(self):
         return NotImplemented
-    todo: list[tuple[object, object]] = [(self, other)]
+    same = _eq_walk(self, other, [_EQ_WALK])
+    return _eq_shared(self, other) if same is None else same
+
+
+_EQ_WALK = 256
+
+
+def _eq_walk(a: Any, b: Any, budget: list[int]) -> bool | None:
+    """`a == b`, or None once `budget` pairs of compound nodes have been compared."""
+    if a is b:
+        return True
+    kind = type(a)
+    if kind is not type(b):
+        return False
+    arity = _ARITY.get(kind)
+    if arity is None:
+        return a == b
+    if a._hash != b._hash:
+        return False
+    budget[0] -= 1
+    if budget[0] < 0:
+        return None
+    if arity == 1:
+        return _eq_walk(a.operand, b.operand, budget)
+    if kind is Cmp and a.op != b.op:
+        return False
+    left = _eq_walk(a.left, b.left, budget)
+    return left if left is not True else _eq_walk(a.right, b.right, budget)
+
+
+def _eq_shared(a: Compound, b: Compound) -> bool:
+    """`a == b`, iterative, each pair of shared nodes compared once."""
+    todo: list[tuple[object, object]] = [(a, b)]
     seen: set[tuple[int, int]] = set()
     while todo:
-        a, b = todo.pop()
-        if a is b:
+        x, y = todo.pop()
+        if x is y:
             continue
-        if type(a) is not type(b):
+        if type(x) is not type(y):
             return False
-        if not isinstance(a, COMPOUND):
-            if a != b:
+        if not isinstance(x, COMPOUND):
+            if x != y:
                 return False
             continue
-        assert isinstance(b, COMPOUND)
-        if a._hash != b._hash or (isinstance(a, Cmp) and isinstance(b, Cmp) and a.op != b.op):
+        assert isinstance(y, COMPOUND)
+        if x._hash != y._hash or (isinstance(x, Cmp) and isinstance(y, Cmp) and x.op != y.op):
             return False
-        if (id(a), id(b)) not in seen:
-            seen.add((id(a), id(b)))
-            todo.extend(zip(operands(a), operands(b)))
+        if (id(x), id(y)) not in seen:
+            seen.add((id(x), id(y)))
+            todo.extend(zip(operands(x), operands(y)))
     return True
 
 
@@ -252,6 +285,7 @@ class Or:
 BExpr = Union[Bool, Cmp, Not, And, Or]
 Compound = Union[Neg, Add, Sub, Cmp, Not, And, Or]
 COMPOUND = (Neg, Add, Sub, Cmp, Not, And, Or)
+_ARITY: dict[type, int] = {Neg: 1, Not: 1, Add: 2, Sub: 2, Cmp: 2, And: 2, Or: 2}
 
 # ---------------------------------------------------------------------------------------------
 # Statements  stmt ::= skip | fail | VAR = aexpr | stmt; stmt | if .. fi | while .. od | assert
