@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import io
 import json
 import os
 import sys
@@ -21,6 +22,7 @@ import time
 from typing import Any, Sequence
 
 EXIT_INTERNAL = 70
+EXIT_PIPE = 141  # as a process killed by SIGPIPE: the output pipe was closed early
 STACK_BYTES = 512 * 1024 * 1024
 DEFAULT_MAX_STATES = 100_000
 DEFAULT_MAX_STEPS = 1_000_000
@@ -123,6 +125,9 @@ def _dispatch(args: argparse.Namespace) -> int:
     except SymcertError as err:
         print(err, file=sys.stderr)
         return err.exit_code
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_PIPE
     except OSError as err:
         print(f"{getattr(args, 'file', err.filename)}: cannot read: {err.strerror}",
               file=sys.stderr)
@@ -135,6 +140,16 @@ def _dispatch(args: argparse.Namespace) -> int:
               "This is a bug in symcert, not in your program; please report it.",
               file=sys.stderr)
         return EXIT_INTERNAL
+
+
+def _silence_stdout() -> None:
+    """The reader of the output went away (`symcert oracle F | head -1`): point stdout at
+    /dev/null, so that flushing it at exit does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass  # stdout is not a file descriptor (e.g. captured in a test): nothing to flush
 
 
 class _Progress:

@@ -80,6 +80,19 @@ def test_missing_file_exit_65(capsys, tmp_path):
     assert code == 65 and "cannot read" in err and "Traceback" not in err
 
 
+def test_closed_output_pipe_exit_141_without_a_message(capsys, monkeypatch):
+    """`symcert oracle F | head -1`: the reader left; no "cannot read", no traceback."""
+    import symcert.commands.oracle as oracle
+
+    def closed(args):
+        print("first line")
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(oracle, "main", closed)
+    code, _, err = run_cli(capsys, "oracle", BUGGY)
+    assert code == 141 and err == ""
+
+
 def test_usage_errors_exit_2(capsys):
     with pytest.raises(SystemExit) as info:
         main(["run", "--max-states", "0", BUGGY])
