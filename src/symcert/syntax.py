@@ -92,26 +92,25 @@ def _eq_walk(a: Any, b: Any, budget: list[int]) -> bool | None:
     return left if left is not True else _eq_walk(a.right, b.right, budget)
 
 
-def _eq_shared(a: Compound, b: Compound) -> bool:
+def _eq_shared(a: Any, b: Any) -> bool:
     """`a == b`, iterative, each pair of shared nodes compared once."""
-    todo: list[tuple[object, object]] = [(a, b)]
+    todo: list[tuple[Any, Any]] = [(a, b)]
     seen: set[tuple[int, int]] = set()
     while todo:
         x, y = todo.pop()
-        if x is y:
+        if x is y or (id(x), id(y)) in seen:
             continue
-        if type(x) is not type(y):
+        kind = type(x)
+        if kind is not type(y):
             return False
-        if not isinstance(x, COMPOUND):
+        if kind not in _ARITY:
             if x != y:
                 return False
             continue
-        assert isinstance(y, COMPOUND)
-        if x._hash != y._hash or (isinstance(x, Cmp) and isinstance(y, Cmp) and x.op != y.op):
+        if x._hash != y._hash or (kind is Cmp and x.op != y.op):
             return False
-        if (id(x), id(y)) not in seen:
-            seen.add((id(x), id(y)))
-            todo.extend(zip(operands(x), operands(y)))
+        seen.add((id(x), id(y)))
+        todo.extend(zip(operands(x), operands(y)))
     return True
 
 
@@ -284,7 +283,6 @@ class Or:
 
 BExpr = Union[Bool, Cmp, Not, And, Or]
 Compound = Union[Neg, Add, Sub, Cmp, Not, And, Or]
-COMPOUND = (Neg, Add, Sub, Cmp, Not, And, Or)
 _ARITY: dict[type, int] = {Neg: 1, Not: 1, Add: 2, Sub: 2, Cmp: 2, And: 2, Or: 2}
 
 # ---------------------------------------------------------------------------------------------

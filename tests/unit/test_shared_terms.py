@@ -13,7 +13,7 @@ import pytest
 
 from symcert import terms
 from symcert.concrete import Env, aeval, beval
-from symcert.interp import _subst_a
+from symcert.interp import existentially_quantify
 from symcert.solver import Sat, Solver
 from symcert.symbolic import PathCondition, Store
 from symcert.syntax import Add, Cmp, Int, Var, variables
@@ -80,9 +80,11 @@ def test_solver_translates_and_decides():
     assert answer is Sat.UNSAT
 
 
-def test_substitution_of_the_seed_004_interpreter():
-    t = doubled("x")
-    assert _subst_a(t, lambda name: Var("y"), {}) == doubled("y")
+def test_one_point_substitution_of_the_seed_004_interpreter():
+    """`∃v. (v == y ∧ 0 < d(v)) ≡ 0 < d(y)`: the substitution walks the DAG, not the tree."""
+    pc = PathCondition.of(Cmp("==", Var("v"), Var("y")), Cmp("<", Int(0), doubled("v")))
+    assert existentially_quantify("v", pc, frozenset()) == \
+        (PathCondition.of(Cmp("<", Int(0), doubled("y"))), frozenset())
 
 
 def test_cli_finds_a_bug_behind_sixty_doublings(tmp_path):
