@@ -214,11 +214,19 @@ def main() -> int:
     ap.add_argument("--wise", default=str(BENCH / ".wisevenv" / "bin" / "python"),
                     help="the Python that has wise-se 0.0.7 installed")
     ap.add_argument("--only", nargs="+", metavar="NAME",
-                    help="just these programs, no depth probe or scale runs (give --out/--md: "
-                         "the defaults are the full run's record)")
-    ap.add_argument("--out", default=str(BENCH / "results.json"))
-    ap.add_argument("--md", default=str(ROOT / "docs" / "bench.md"))
+                    help="just these programs, no depth probe or scale runs (needs --out, --md)")
+    ap.add_argument("--out", default=None,
+                    help="default: bench/results.json (the full run's record)")
+    ap.add_argument("--md", default=None, help="default: docs/bench.md")
     args = ap.parse_args()
+    if args.only:
+        unknown = set(args.only) - {p.name for p in programs(args.quick)}
+        if unknown:
+            ap.error(f"no such program: {', '.join(sorted(unknown))}")
+        if args.out is None or args.md is None:
+            ap.error("--only needs --out and --md: the defaults are the full run's record")
+    args.out = args.out or str(BENCH / "results.json")
+    args.md = args.md or str(ROOT / "docs" / "bench.md")
     repeats = args.repeats or (1 if args.quick else 3)
     timeout = args.timeout or (60.0 if args.quick else 300.0)
     if not Path(args.wise).exists():
