@@ -94,16 +94,14 @@ def free_vars(t: Term | Formula) -> frozenset[str]:
     """The symbolic variables a term mentions."""
     found: set[str] = set()
     todo: list[Term | Formula] = [t]
-    seen: set[int] = set()  # shared subterms are visited once
+    seen: set[int] = set()  # shared compound subterms are visited once
     while todo:
         node = todo.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
         if isinstance(node, Var):
             found.add(node.name)
-        else:
-            todo.extend(operands(node))
+        elif (kids := operands(node)) and id(node) not in seen:
+            seen.add(id(node))
+            todo.extend(kids)
     return frozenset(found)
 
 
