@@ -8,9 +8,10 @@ Sequences are right-nested (`s1; (s2; s3)`), so a program of 100,000 statements 
 right spine: `Seq` compares, hashes and prints along that spine with loops, not recursion.
 
 Symbolic terms reuse these nodes and share subterms: after `x = x + x` runs n times the term
-of `x` is a DAG of n nodes whose tree has 2^n leaves. Compound expressions therefore hash once,
-at construction, from their children's cached hashes, and every walk over terms (evaluation,
-variables, translation, printing) visits each shared node once.
+of `x` is a DAG of n nodes whose tree has 2^n leaves. Compound expressions therefore hash their
+top `HASH_DEPTH` levels only, equality compares each pair of shared nodes once, and every walk
+over terms (evaluation, variables, translation, printing) visits each shared node once. Nothing
+is cached in a node: CrossHair must be able to run all of it (CROSSHAIR.md rule 11).
 """
 
 from __future__ import annotations
@@ -37,80 +38,73 @@ def operands(e: AExpr | BExpr) -> tuple[AExpr | BExpr, ...]:
     return ()
 
 
-_set = object.__setattr__
+HASH_DEPTH = 3
+"""How many levels of a term its hash looks at."""
 
 
-def _hash_unary(self: Neg | Not) -> None:
-    """`__post_init__` of compound expressions: the hash, from the operands' cached hashes."""
-    _set(self, "_hash", hash((type(self), self.operand)))
+def _bounded_hash(self: Compound) -> int:
+    """`__hash__` of compound expressions: the hash of the term's top `HASH_DEPTH` levels.
+
+    Consistent with structural equality, constant time however much the term shares, and
+    computed afresh: a hash cached at construction is a stale symbolic value to CrossHair
+    (CROSSHAIR.md rule 11), and a full structural hash walks the whole tree of a shared term.
+    """
+    return hash(_top(self, HASH_DEPTH))
 
 
-def _hash_binary(self: Add | Sub | And | Or) -> None:
-    _set(self, "_hash", hash((type(self), self.left, self.right)))
+def _top(e: Any, depth: int) -> object:
+    """A hashable summary of `e` down to `depth` levels of operands (leaves always whole)."""
+    kind = type(e)
+    arity = _ARITY.get(kind)
+    if arity is None:
+        return e
+    head = (Cmp, e.op) if kind is Cmp else kind
+    if depth == 0:
+        return head
+    if arity == 1:
+        return head, _top(e.operand, depth - 1)
+    return head, _top(e.left, depth - 1), _top(e.right, depth - 1)
 
 
-def _hash_cmp(self: Cmp) -> None:
-    _set(self, "_hash", hash((Cmp, self.op, self.left, self.right)))
-
-
-def _cached_hash(self: Compound) -> int:
-    return self._hash
+_EQ_PLAIN = 64
+"""Pairs of nodes `__eq__` compares before it starts remembering the pairs it has seen."""
 
 
 def _structural_eq(self: Compound, other: object) -> bool:
-    """Equality of compound expressions: a plain walk for small terms; past `_EQ_WALK` pairs of
-    nodes, `_eq_shared`, which compares each pair of shared nodes once."""
+    """`__eq__` of compound expressions: iterative, and past `_EQ_PLAIN` pairs each pair of
+    shared nodes is compared once, so two equal terms with 2^n leaves in n shared nodes
+    compare in O(n)."""
+    if self is other:
+        return True
     if type(other) is not type(self):
         return NotImplemented
-    same = _eq_walk(self, other, [_EQ_WALK])
-    return _eq_shared(self, other) if same is None else same
-
-
-_EQ_WALK = 256
-
-
-def _eq_walk(a: Any, b: Any, budget: list[int]) -> bool | None:
-    """`a == b`, or None once `budget` pairs of compound nodes have been compared."""
-    if a is b:
-        return True
-    kind = type(a)
-    if kind is not type(b):
-        return False
-    arity = _ARITY.get(kind)
-    if arity is None:
-        return a == b
-    if a._hash != b._hash:
-        return False
-    budget[0] -= 1
-    if budget[0] < 0:
-        return None
-    if arity == 1:
-        return _eq_walk(a.operand, b.operand, budget)
-    if kind is Cmp and a.op != b.op:
-        return False
-    left = _eq_walk(a.left, b.left, budget)
-    return left if left is not True else _eq_walk(a.right, b.right, budget)
-
-
-def _eq_shared(a: Any, b: Any) -> bool:
-    """`a == b`, iterative, each pair of shared nodes compared once."""
-    todo: list[tuple[Any, Any]] = [(a, b)]
+    todo: list[tuple[Any, Any]] = [(self, other)]
     seen: set[tuple[int, int]] = set()
+    compared = 0
     while todo:
-        x, y = todo.pop()
-        if x is y or (id(x), id(y)) in seen:
+        a, b = todo.pop()
+        if a is b:
             continue
-        kind = type(x)
-        if kind is not type(y):
+        kind = type(a)
+        if kind is not type(b):
             return False
-        if kind not in _ARITY:
-            if x != y:
+        arity = _ARITY.get(kind)
+        if arity is None:
+            if a != b:
                 return False
             continue
-        if x._hash != y._hash or (kind is Cmp and x.op != y.op):
+        compared += 1
+        if compared > _EQ_PLAIN:
+            if (id(a), id(b)) in seen:
+                continue
+            seen.add((id(a), id(b)))
+        if arity == 1:
+            todo.append((a.operand, b.operand))
+            continue
+        if kind is Cmp and a.op != b.op:
             return False
-        seen.add((id(x), id(y)))
-        todo.extend(zip(operands(x), operands(y)))
+        todo.append((a.right, b.right))
+        todo.append((a.left, b.left))
     return True
 
 
@@ -146,10 +140,8 @@ class Neg:
 
     operand: AExpr
     pos: Pos | None = field(default=None, compare=False, repr=False)
-    _hash: int = field(init=False, compare=False, repr=False)
 
-    __post_init__ = _hash_unary
-    __hash__ = _cached_hash
+    __hash__ = _bounded_hash
     __eq__ = _structural_eq
 
     def __str__(self) -> str:
@@ -167,10 +159,8 @@ class Add:
     left: AExpr
     right: AExpr
     pos: Pos | None = field(default=None, compare=False, repr=False)
-    _hash: int = field(init=False, compare=False, repr=False)
 
-    __post_init__ = _hash_binary
-    __hash__ = _cached_hash
+    __hash__ = _bounded_hash
     __eq__ = _structural_eq
 
     def __str__(self) -> str:
@@ -184,10 +174,8 @@ class Sub:
     left: AExpr
     right: AExpr
     pos: Pos | None = field(default=None, compare=False, repr=False)
-    _hash: int = field(init=False, compare=False, repr=False)
 
-    __post_init__ = _hash_binary
-    __hash__ = _cached_hash
+    __hash__ = _bounded_hash
     __eq__ = _structural_eq
 
     def __str__(self) -> str:
@@ -221,10 +209,8 @@ class Cmp:
     left: AExpr
     right: AExpr
     pos: Pos | None = field(default=None, compare=False, repr=False)
-    _hash: int = field(init=False, compare=False, repr=False)
 
-    __post_init__ = _hash_cmp
-    __hash__ = _cached_hash
+    __hash__ = _bounded_hash
     __eq__ = _structural_eq
 
     def __str__(self) -> str:
@@ -237,10 +223,8 @@ class Not:
 
     operand: BExpr
     pos: Pos | None = field(default=None, compare=False, repr=False)
-    _hash: int = field(init=False, compare=False, repr=False)
 
-    __post_init__ = _hash_unary
-    __hash__ = _cached_hash
+    __hash__ = _bounded_hash
     __eq__ = _structural_eq
 
     def __str__(self) -> str:
@@ -254,10 +238,8 @@ class And:
     left: BExpr
     right: BExpr
     pos: Pos | None = field(default=None, compare=False, repr=False)
-    _hash: int = field(init=False, compare=False, repr=False)
 
-    __post_init__ = _hash_binary
-    __hash__ = _cached_hash
+    __hash__ = _bounded_hash
     __eq__ = _structural_eq
 
     def __str__(self) -> str:
@@ -271,10 +253,8 @@ class Or:
     left: BExpr
     right: BExpr
     pos: Pos | None = field(default=None, compare=False, repr=False)
-    _hash: int = field(init=False, compare=False, repr=False)
 
-    __post_init__ = _hash_binary
-    __hash__ = _cached_hash
+    __hash__ = _bounded_hash
     __eq__ = _structural_eq
 
     def __str__(self) -> str:
@@ -366,18 +346,16 @@ class Assert:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Seq:
-    """`first; second`, right-nested; equality and hashing walk the right spine iteratively."""
+    """`first; second`, right-nested; equality walks the right spine iteratively and the hash
+    looks at its first two statements only (a spine of 100,000 statements is never recursed)."""
 
     first: Stmt
     second: Stmt
     pos: Pos | None = field(default=None, compare=False, repr=False)
-    _hash: int = field(init=False, compare=False, repr=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_hash", hash(("Seq", self.first, self.second)))
 
     def __hash__(self) -> int:
-        return self._hash
+        second = self.second
+        return hash((Seq, self.first, second.first if isinstance(second, Seq) else second))
 
     def __eq__(self, other: object) -> bool:
         a: object = self
@@ -385,7 +363,7 @@ class Seq:
         while isinstance(a, Seq) and isinstance(b, Seq):
             if a is b:
                 return True
-            if a._hash != b._hash or a.first != b.first:
+            if a.first != b.first:
                 return False
             a, b = a.second, b.second
         if isinstance(a, Seq) or isinstance(b, Seq):
