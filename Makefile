@@ -1,28 +1,43 @@
 # The two commands of the README: `make demo` and `make test`. Both set up .venv themselves.
+# Every package comes pinned from requirements.lock (transitive ones included), pip from PIP_PIN,
+# setuptools from pyproject.toml's [build-system]: a fresh machine installs what CI installed.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
+LOCK   := requirements.lock
+PIP_PIN := pip==26.3
 
-.PHONY: demo test install install-test bench clean proofs crosshair
+.PHONY: demo test test-fast install install-test bench clean proofs crosshair versions
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet $(PIP_PIN)
 
 install: $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -c $(LOCK) -e .
 
 install-test: $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -c $(LOCK) -e '.[test]'
+
+# The installed versions, first in `make test`'s output (tests/quality/test_lock.py checks them
+# against the lock).
+versions: install-test
+	@$(BIN)/python -c 'import sys; print("python", sys.version.split()[0])'
+	@$(BIN)/python -m pip freeze --exclude-editable | tr '\n' ' '; echo
 
 # Finds the bug of the buggy integer square root and prints the replayed input (exit 1 = bug found).
 demo: install
 	$(BIN)/symcert run examples/isqrt_buggy.imp; test $$? -eq 1
 
 # The whole test suite with contracts on (tests/conftest.py forces SYMCERT_CONTRACTS=1).
-test: install-test
+test: versions
 	SYMCERT_CONTRACTS=1 $(BIN)/python -m pytest -q
 	$(MAKE) crosshair
+
+# The unit, property and docs suites without the slow ones (marker `slow`: stress sizes, the
+# mutant and proof-replay runs, CLI subprocess batteries): under a minute, for the edit loop.
+test-fast: install-test
+	SYMCERT_CONTRACTS=1 $(BIN)/python -m pytest -q -m 'not slow and not crosshair_backend'
 
 # CrossHair's bounded search over the contracts (contracts/README.md: what its silence means, the
 # time budget), then the properties under Hypothesis's CrossHair backend in a process of their own.

@@ -1,9 +1,12 @@
 """Run `crosshair check` over symcert's contracted modules and `contracts/`, within a budget.
 
-One process per target, two at a time, `--per_condition_timeout` 5 s, `--report_all`; a target
-fails when its log has `: error:`, `Unable to meet precondition` (a vacuous check), a
-`Traceback`, or no checked condition at all (contracts off: CrossHair then checks nothing and
-exits 0). Run from the repository root: `python contracts/run_crosshair.py [TARGET ...]`.
+One process per target, two at a time, `--per_condition_timeout` 5 s (CROSSHAIR_PER_CONDITION),
+`--report_all`; the bounded-type plugin comes through the `crosshair.plugin` entry point. A
+target fails when its log has `: error:`, `Unable to meet precondition` (a vacuous check), a
+`Traceback`, no checked condition at all (contracts off: CrossHair then checks nothing and exits
+0), or when it runs past `TARGET_TIMEOUT`. With SYMCERT_MUTANT set, the wrong variant of
+tests/mutants/ is applied by `--extra_plugin tests/mutants/crosshair_variant.py`. Run from the
+repository root: `python contracts/run_crosshair.py [TARGET ...]`.
 
 The modules are checked with the runtime contracts on (they are what CrossHair checks there);
 `contracts/check_lemmas.py` with them off, because CrossHair takes a ViolationError raised by a
@@ -27,13 +30,20 @@ ROOT = Path(__file__).resolve().parent.parent
 TARGETS = (
     "src/symcert/explore.py",
     "contracts/check_lemmas.py",
+    "src/symcert/interp.py",
     "src/symcert/symbolic.py",
     "src/symcert/bugfinder.py",
+    "src/symcert/ghost.py",
+    "src/symcert/prove.py",
 )
+"""Every module with contracts, and the `check_*` lemmas."""
 CONTRACTS_OFF = ("contracts/check_lemmas.py",)
 PER_CONDITION = os.environ.get("CROSSHAIR_PER_CONDITION", "5")
+TARGET_TIMEOUT = 60 * float(PER_CONDITION) + 120
+"""Seconds one target may take: far above conditions × budget for every target today."""
 JOBS = 2
 BAD = re.compile(r": error:|Unable to meet precondition|Traceback")
+MUTANT_PLUGIN = "tests/mutants/crosshair_variant.py"
 
 
 def crosshair_exe() -> str:
@@ -45,11 +55,18 @@ def crosshair_exe() -> str:
 def check(target: str, extra: tuple[str, ...] = ()) -> tuple[str, bool, float, str]:
     """Run one `crosshair check`; return (target, passed, seconds, log)."""
     env = dict(os.environ, SYMCERT_CONTRACTS="0" if target in CONTRACTS_OFF else "1")
+    if os.environ.get("SYMCERT_MUTANT"):
+        extra = (*extra, "--extra_plugin", MUTANT_PLUGIN)
     start = time.perf_counter()
-    done = subprocess.run(
-        [crosshair_exe(), "check", target, "--per_condition_timeout", PER_CONDITION,
-         "--report_all", *extra, "--extra_plugin", "contracts/crosshair_plugin.py"],
-        cwd=ROOT, env=env, capture_output=True, text=True)
+    try:
+        done = subprocess.run(
+            [crosshair_exe(), "check", target, "--per_condition_timeout", PER_CONDITION,
+             "--report_all", *extra], cwd=ROOT, env=env, capture_output=True, text=True,
+            timeout=TARGET_TIMEOUT)
+    except subprocess.TimeoutExpired as out:
+        partial = [x.decode() if isinstance(x, bytes) else x or "" for x in (out.stdout, out.stderr)]
+        log = "".join(partial) + f"\nTIMEOUT after {TARGET_TIMEOUT:.0f} s"
+        return target, False, time.perf_counter() - start, log
     log = done.stdout + done.stderr
     passed = not BAD.search(log) and ": info:" in log
     return target, passed, time.perf_counter() - start, log

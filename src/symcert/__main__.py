@@ -2,4 +2,7 @@
 
 from symcert.cli import entry
 
-entry()
+# Guarded: `crosshair check src/` imports every module, this one included, and must not run
+# the command on CrossHair's own arguments.
+if __name__ == "__main__":
+    entry()

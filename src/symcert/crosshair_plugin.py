@@ -1,27 +1,33 @@
-"""CrossHair support: bounded-depth constructors for the AST and state types, a solver stub.
+# crosshair: off
+# (this module is CrossHair's plugin, not code to analyse)
+"""CrossHair plugin: bounded-depth constructors for the AST and state types, a solver stub.
 
-Loaded by the shim `contracts/crosshair_plugin.py` (`--extra_plugin` executes a file inside a
-function, so the code lives in this importable module, outside the package: crosshair is a test
-dependency only). Measured reasons, from
-`shared/CROSSHAIR.md`: CrossHair's own construction of the recursive AST unions recurses until
-the process dies; z3 inside analysed code makes CrossHair fall back to concrete values; icontract
-needs its in-progress set initialised before CrossHair traces the first contracted call.
+Registered through the `crosshair.plugin` entry point (pyproject.toml), so a plain
+`crosshair check src/` (or `crosshair watch src/`) loads it: no `--extra_plugin` needed.
+CrossHair loads it before it imports the code under analysis, so setting `SYMCERT_CONTRACTS`
+here (unless the caller set it) switches the runtime contracts on: with them off CrossHair
+would find nothing to check. Measured reasons for the rest, from `shared/CROSSHAIR.md`:
+CrossHair's own construction of the recursive AST unions recurses until the process dies; z3
+inside analysed code makes CrossHair fall back to concrete values; icontract needs its
+in-progress set initialised before CrossHair traces the first contracted call. crosshair is a
+test dependency: nothing but CrossHair imports this module.
 """
 
 from __future__ import annotations
 
 import os
-import sys
 from typing import Any
 
-import icontract._checkers
-from crosshair import register_type
-from crosshair.tracers import ResumedTracing
+os.environ.setdefault("SYMCERT_CONTRACTS", "1")
 
-from symcert.concrete import Env
-from symcert.solver import Sat, Solver
-from symcert.symbolic import PathCondition, Store, SymState
-from symcert.syntax import (
+import icontract._checkers  # noqa: E402
+from crosshair import register_type  # noqa: E402
+from crosshair.tracers import ResumedTracing  # noqa: E402
+
+from symcert.concrete import Env  # noqa: E402
+from symcert.solver import Sat, Solver  # noqa: E402
+from symcert.symbolic import PathCondition, Store, SymState  # noqa: E402
+from symcert.syntax import (  # noqa: E402
     Add, AExpr, And, Assert, Assign, BExpr, Bool, Cmp, Fail, If, Int, Neg, Not, Or, Seq, Skip,
     Stmt, Sub, Var, While,
 )
@@ -148,9 +154,3 @@ def _traced(make: Any) -> Any:
 
 install()
 
-# `tests/mutants/run_variants.py --crosshair`: analyse a wrong variant of the core.
-if os.environ.get("SYMCERT_MUTANT"):
-    sys.path.insert(0, "tests/mutants")
-    import variants
-
-    variants.apply(os.environ["SYMCERT_MUTANT"])

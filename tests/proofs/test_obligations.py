@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import get_args
 
+import pytest
+
 from symcert import obligations, smtlib
 from symcert.obligations import EXPR_CASES, RULES, Obligation, missing, problems
 from symcert.symbolic import rule_count
@@ -115,6 +117,7 @@ def test_rerecording_changes_only_what_a_proof_changed() -> None:
     assert same[0]["time"] == 0.5 and changed[0]["time"] == 0.9 and upgraded[0]["time"] == 0.9
 
 
+@pytest.mark.slow
 def test_replay_agrees_with_the_record() -> None:
     """Every obligation is VALID for z3 and cvc5, as recorded, and no rule lacks one."""
     result = _replay()

@@ -42,10 +42,6 @@ if os.environ.get("SYMCERT_MUTANT"):
     variants.apply(os.environ["SYMCERT_MUTANT"])
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "crosshair_backend: runs under the CrossHair backend only")
-
-
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     skip = pytest.mark.skip(reason="CrossHair-backend property: HYPOTHESIS_PROFILE=crosshair")
     only = pytest.mark.skip(reason="plain property: not run under the CrossHair backend")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import json
 import os
 import subprocess
@@ -11,7 +13,9 @@ import pytest
 
 from symcert.cli import main
 
-BUGGY = "examples/isqrt_buggy.imp"
+EX = Path(__file__).resolve().parents[2] / "examples"
+
+BUGGY = f"{EX}/isqrt_buggy.imp"
 
 
 def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
@@ -31,7 +35,7 @@ def test_bug_found_exit_1_with_location_input_and_replay(capsys):
 
 
 def test_safe_program_exit_0(capsys):
-    code, out, _ = run_cli(capsys, "run", "examples/isqrt.imp")
+    code, out, _ = run_cli(capsys, "run", f"{EX}/isqrt.imp")
     assert code == 0
     assert "no bug: every assertion holds for all inputs" in out
     assert "exhaustive" in out
@@ -46,7 +50,7 @@ def test_budget_exhausted_exit_3_says_which_budget(capsys, tmp_path):
 
 
 def test_json_events(capsys):
-    code, out, _ = run_cli(capsys, "run", "--json", "--all-bugs", "examples/min3_buggy.imp")
+    code, out, _ = run_cli(capsys, "run", "--json", "--all-bugs", f"{EX}/min3_buggy.imp")
     assert code == 1
     events = [json.loads(line) for line in out.splitlines()]
     bugs = [e for e in events if e["event"] == "bug"]
@@ -59,7 +63,7 @@ def test_json_events(capsys):
 
 
 def test_dfs_strategy_is_accepted_and_reported(capsys):
-    code, out, _ = run_cli(capsys, "run", "--strategy", "dfs", "examples/min3_buggy.imp")
+    code, out, _ = run_cli(capsys, "run", "--strategy", "dfs", f"{EX}/min3_buggy.imp")
     assert code == 1 and "(depth-first)" in out
 
 
@@ -105,7 +109,7 @@ def test_usage_errors_exit_2(capsys):
 
 
 def test_exec_runs_concretely_and_names_defaulted_inputs(capsys):
-    code, out, _ = run_cli(capsys, "exec", "examples/gcd_buggy.imp", "--input", "a=4")
+    code, out, _ = run_cli(capsys, "exec", f"{EX}/gcd_buggy.imp", "--input", "a=4")
     lines = out.splitlines()
     assert lines[0] == "note: inputs not given default to 0: b"
     code, out, _ = run_cli(capsys, "exec", BUGGY, "--input", "x=1")

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -36,9 +38,11 @@ from symcert.transitions import (
 )
 from symcert.explore import expand
 
+EX = Path(__file__).resolve().parents[2] / "examples"
+
 LOOP = parse("i = 0; while i < n do i = i + 1 od")
-EXAMPLES = ["examples/countdown_buggy.imp", "examples/isqrt_buggy.imp",
-            "examples/factorial.imp", "examples/min3_buggy.imp", "examples/gcd.imp"]
+EXAMPLES = [f"{EX}/countdown_buggy.imp", f"{EX}/isqrt_buggy.imp",
+            f"{EX}/factorial.imp", f"{EX}/min3_buggy.imp", f"{EX}/gcd.imp"]
 
 
 def test_unrolling_is_precise_but_not_exhaustive():
@@ -171,7 +175,7 @@ def test_wrong_assignment_counterexample_names_the_missed_and_spurious_states():
 @given(st.integers(-20, 20), st.integers(-20, 20))
 def test_stream_is_exhaustive_and_precise_on_generated_inputs(a, b):
     """T-O1 with Hypothesis-generated stores: the cut stream on gcd is exhaustive and precise."""
-    p = parse_file("examples/gcd.imp")
+    p = parse_file(f"{EX}/gcd.imp")
     t = stream(40)
     sigma = Env.of({"a": a, "b": b})
     assert exhaustive_at(t, (initial(p),), sigma) and precise_at(t, (initial(p),), sigma)
@@ -215,5 +219,5 @@ def test_cli_oracle_reports_the_unrolling_counterexample(capsys, tmp_path):
 
 def test_cli_oracle_rejects_bad_options(capsys):
     """Non-positive --runs is a usage error (exit 2)."""
-    assert main(["oracle", "examples/gcd.imp", "--runs", "0"]) == 2
+    assert main(["oracle", f"{EX}/gcd.imp", "--runs", "0"]) == 2
     assert "--runs must be at least 1" in capsys.readouterr().err

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from symcert.cli import main
@@ -11,10 +13,12 @@ from symcert.parser import parse, parse_file
 from symcert.prove import Verdict, prove
 from symcert.solver import Solver
 
-CORRECT = ["examples/factorial.imp", "examples/gcd.imp", "examples/isqrt.imp",
-           "examples/min3.imp"]
-BUGGY = ["examples/factorial_buggy.imp", "examples/gcd_buggy.imp", "examples/isqrt_buggy.imp",
-         "examples/min3_buggy.imp", "examples/countdown_buggy.imp"]
+EX = Path(__file__).resolve().parents[2] / "examples"
+
+CORRECT = [f"{EX}/factorial.imp", f"{EX}/gcd.imp", f"{EX}/isqrt.imp",
+           f"{EX}/min3.imp"]
+BUGGY = [f"{EX}/factorial_buggy.imp", f"{EX}/gcd_buggy.imp", f"{EX}/isqrt_buggy.imp",
+         f"{EX}/min3_buggy.imp", f"{EX}/countdown_buggy.imp"]
 
 
 @pytest.mark.parametrize("path", CORRECT)
@@ -61,12 +65,12 @@ def test_explicit_fail_is_an_obligation():
 
 def test_cli_prove_exit_codes(capsys, tmp_path):
     """0 PROVED, 1 counterexample with input and replay, 3 undecided with reason, 65 bad file."""
-    assert main(["prove", "examples/isqrt.imp"]) == 0
+    assert main(["prove", f"{EX}/isqrt.imp"]) == 0
     assert capsys.readouterr().out.startswith(
-        "examples/isqrt.imp: PROVED: every assertion holds for all inputs\n")
-    assert main(["prove", "examples/min3_buggy.imp"]) == 1
+        f"{EX}/isqrt.imp: PROVED: every assertion holds for all inputs\n")
+    assert main(["prove", f"{EX}/min3_buggy.imp"]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == ("examples/min3_buggy.imp:7:1: counterexample: "
+    assert out[0] == (f"{EX}/min3_buggy.imp:7:1: counterexample: "
                       "assertion `m <= a and m <= b and m <= c` fails")
     assert out[1].startswith("  input:  a = ")
     loop = tmp_path / "loop.imp"
@@ -76,4 +80,4 @@ def test_cli_prove_exit_codes(capsys, tmp_path):
     bad = tmp_path / "bad.imp"
     bad.write_text("x = ;\n")
     assert main(["prove", str(bad)]) == 65
-    assert main(["prove", "examples/isqrt.imp", "--max-states", "0"]) == 2
+    assert main(["prove", f"{EX}/isqrt.imp", "--max-states", "0"]) == 2

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import re
 
 from symcert.cli import main
 from symcert.commands.tree import to_dot
 from symcert.parser import parse
+
+EX = Path(__file__).resolve().parents[2] / "examples"
 
 
 def test_tree_has_one_node_per_state_and_marks_stuck_and_pruned():
@@ -20,7 +24,7 @@ def test_tree_has_one_node_per_state_and_marks_stuck_and_pruned():
 
 
 def test_tree_is_bounded(capsys):
-    assert main(["tree", "--max-states", "7", "examples/countdown_buggy.imp"]) == 0
+    assert main(["tree", "--max-states", "7", f"{EX}/countdown_buggy.imp"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("digraph symcert {") and out.rstrip().endswith("}")
     assert len(re.findall(r"^  n\d+ \[label=", out, re.M)) == 7

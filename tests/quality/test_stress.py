@@ -1,0 +1,30 @@
+"""Stress sizes (marker `slow`, run by `make test`, not by `make test-fast`): a program of
+100,000 statements parses without recursion, and the state stream of WiSE's `run` is a loop
+that goes 20,000 states deep (PyWiSE's recursive stream dies near 1,000)."""
+
+from __future__ import annotations
+
+from itertools import islice
+
+import pytest
+
+from symcert.explore import Strategy, run
+from symcert.parser import parse
+from symcert.symbolic import initial
+from symcert.syntax import spine
+
+pytestmark = pytest.mark.slow
+
+
+def test_one_hundred_thousand_statements():
+    n = 100_000
+    p = parse(";\n".join(f"x = x + {i % 7}" for i in range(n)))
+    assert sum(1 for _ in spine(p)) == n
+
+
+def test_the_stream_is_a_loop_not_a_recursion():
+    p = parse("while true do if x < y then x = x + 1 else y = y + 1 fi od")
+    last = None
+    for last in islice(run([initial(p)], Strategy.DFS), 20_000):
+        pass
+    assert last is not None and last.depth > 5_000
