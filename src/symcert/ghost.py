@@ -100,6 +100,7 @@ def ghost_initial(p: Stmt, rho: Env) -> SymState:
     return replace(initial(p), ghost=Env.of({x: rho(x) for x in names}))
 
 
+@icontract.require(lambda limit: limit >= 0, enabled=CONTRACTS)
 @icontract.ensure(lambda p, result: all(ghost_interprets(s, variables(p)) for s in result),
                   "M-I1 ghost state invariant", enabled=CONTRACTS)
 @icontract.ensure(lambda p, rho, result: ghost_kept(ghost_initial(p, rho).ghost, result),

@@ -305,7 +305,7 @@ def _sigma(env: SymEnv) -> Callable[[str], AExpr]:
 
 
 @lemma("M-Q1")
-def quantify_equivalent(v: str, pc: PathCondition, exists: frozenset[str],
+def quantify_adds_no_variable(v: str, pc: PathCondition, exists: frozenset[str],
                         result: tuple[PathCondition, frozenset[str]]) -> bool:
     """`existentially_quantify` introduces no variable and binds `v`: the result's free
     variables are those of `∃v. ∃exists. pc`."""
@@ -315,7 +315,7 @@ def quantify_equivalent(v: str, pc: PathCondition, exists: frozenset[str],
     return after <= before and new_exists <= exists | {v}
 
 
-@icontract.ensure(quantify_equivalent, "M-Q1 existential quantification", enabled=CONTRACTS)
+@icontract.ensure(quantify_adds_no_variable, "M-Q1 existential quantification", enabled=CONTRACTS)
 def existentially_quantify(v: str, pc: PathCondition, exists: frozenset[str],
                            eliminate: bool = True) -> tuple[PathCondition, frozenset[str]]:
     """`∃v. ∃exists. pc` as a new (pc, exists): one-point elimination when `pc` defines `v`.
@@ -378,6 +378,16 @@ def is_fresh(s: SymResult, result: str) -> bool:
     return result not in s.symbolic_vars() and (s.ghost is None or result not in s.ghost.dom())
 
 
+def counter_bounds_fresh_vars(x: str, s: SymResult) -> bool:
+    """The invariant `fresh` relies on: `x` is an input name, and every fresh variable `y#k`
+    of the state and its ghost has `k <= s.fresh` (every state the interpreter builds has it)."""
+    names = s.symbolic_vars() | (s.ghost.dom() if s.ghost is not None else frozenset())
+    suffixes = [v.rpartition("#")[2] for v in names if not is_input(v)]
+    return is_input(x) and all(k.isascii() and k.isdigit() and int(k) <= s.fresh for k in suffixes)
+
+
+@icontract.require(counter_bounds_fresh_vars, "M-F1 the counter bounds the fresh variables",
+                   enabled=CONTRACTS)
 @icontract.ensure(is_fresh, "M-F1 freshness", enabled=CONTRACTS)
 def fresh(x: str, s: SymResult) -> str:
     """A symbolic variable new on the path of `s`: `x#k`, `k` one more than the path's count."""
