@@ -1,4 +1,5 @@
 # crosshair: off
+# (it drives the cvc5 and z3 processes; its output is checked by proofs/ and tests/proofs/)
 """Symbolic terms and path conditions as SMT-LIB 2 text, independent of any prover's API.
 
 The proof obligations of `symcert.obligations` are written in this text, and both provers (z3 and

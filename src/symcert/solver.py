@@ -1,4 +1,5 @@
 # crosshair: off
+# (z3 inside analysed code makes CrossHair fall back to concrete values; the plugin stubs Solver)
 """The only module that imports z3: satisfiability of path conditions, three-valued.
 
 `Sat` is SAT, UNSAT or UNKNOWN (WiSE's `Inductive sat`). The UNKNOWN policy, written once:

@@ -81,14 +81,33 @@ def check(variant: str, checker: str) -> Outcome:
         failed = re.search(r"^FAILED tests/properties/(\S+?)(?: - |$)", out, re.M)
         caught = done.returncode == 1 and failed is not None
         evidence = failed.group(1) if caught and failed else _failure(out)
-    else:  # the counterexample's arguments vary from run to run: keep the function's name
-        bad = re.search(r": error: (?:false when calling (\w+)|(\w+Error))", out)
-        caught = done.returncode == 1 and bad is not None
-        if caught and bad:
-            evidence = f"{bad.group(1)} is false" if bad.group(1) else bad.group(2)
-        else:
-            evidence = _failure(out)
+    else:
+        found = crosshair_evidence(out)
+        caught = done.returncode == 1 and found is not None
+        evidence = found if caught and found else _failure(out)
     return Outcome(variant, checker, caught, evidence, seconds)
+
+
+CROSSHAIR_ERROR = re.compile(
+    r': error: (?:"@lemma\("([^"]+)"\)" yields false when calling (\w+)'  # a tagged predicate
+    r'|"[^\n]*?" yields false when calling (\w+)'                        # another condition
+    r'|false when calling (\w+)'                                          # a check_* result
+    r'|(\w+Error)\b)')                                                    # an exception
+
+
+def crosshair_evidence(log: str) -> str | None:
+    """What the first `: error:` of a CrossHair log says, without the counterexample's
+    arguments (they vary from run to run): the lemma and function of a failed postcondition
+    (`W-T3.1 false on expand`), a `check_*` that returned false, or the exception raised."""
+    bad = CROSSHAIR_ERROR.search(log)
+    if bad is None:
+        return None
+    lemma_id, tagged, other, check, error = bad.groups()
+    if lemma_id:
+        return f"{lemma_id} false on {tagged}"
+    if other:
+        return f"a postcondition false on {other}"
+    return f"{check} is false" if check else error
 
 
 def _failure(log: str) -> str:

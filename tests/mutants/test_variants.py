@@ -50,3 +50,24 @@ def test_applied_patches_then_restores_the_core():
     with variants.applied("pc_replaced_not_extended"):
         assert workload.caught() is not None
     assert workload.caught() is None
+
+
+LOGS = run_variants.HERE / "logs"
+
+
+def test_crosshair_log_of_a_failed_postcondition_is_a_catch():
+    """A real log (`SYMCERT_MUTANT=expand_drops_else contracts/run_crosshair.py
+    src/symcert/explore.py`): CrossHair prints the predicate's decorator, not `false when
+    calling`, for a failed icontract postcondition."""
+    log = (LOGS / "crosshair_expand_drops_else.log").read_text()
+    assert run_variants.crosshair_evidence(log) == "W-T3.1 false on expand"
+
+
+def test_crosshair_log_forms_of_a_check_and_an_exception():
+    assert run_variants.crosshair_evidence(
+        "f.py:9: error: false when calling check_w_l2_1_compositionality(Env(...))"
+    ) == "check_w_l2_1_compositionality is false"
+    assert run_variants.crosshair_evidence(
+        "g.py:115: error: ValueError: Stop argument for islice() when calling ghost_run(...)"
+    ) == "ValueError"
+    assert run_variants.crosshair_evidence("f.py:1: info: Not confirmed.") is None
