@@ -6,8 +6,8 @@ Three independent checkers, each in a subprocess of its own with `SYMCERT_MUTANT
   lemma is recorded);
 - `properties`: the Hypothesis suites of `tests/properties/` with the contracts off
   (`SYMCERT_PROPERTIES_ONLY=1`, profile `mutant`, derandomised; the first failing test);
-- `crosshair`: `crosshair check` of `contracts/check_lemmas.py` and `src/symcert/explore.py`
-  (`run_crosshair.py`) with the variant applied by the plugin (bounded search; slow, so only when asked: `--checker crosshair`).
+- `crosshair`: `crosshair check` of `contracts/check_lemmas.py`, `src/symcert/explore.py` and
+  `src/symcert/bugfinder.py` (`run_crosshair.py`) with the variant applied by the plugin (bounded search; slow, so only when asked: `--checker crosshair`).
 
 `python tests/mutants/run_variants.py [--checker NAME ...] [--write] [VARIANT ...]` prints the
 table (default checkers: contracts and properties);
@@ -61,7 +61,7 @@ def _command(checker: str) -> tuple[list[str], dict[str, str]]:
         return ([py, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "tests/properties"],
                 {"SYMCERT_PROPERTIES_ONLY": "1", "HYPOTHESIS_PROFILE": "mutant"})
     return [py, "contracts/run_crosshair.py", "contracts/check_lemmas.py",
-            "src/symcert/explore.py"], {}
+            "src/symcert/explore.py", "src/symcert/bugfinder.py"], {}
 
 
 def check(variant: str, checker: str) -> Outcome:
@@ -89,7 +89,7 @@ def check(variant: str, checker: str) -> Outcome:
 
 
 CROSSHAIR_ERROR = re.compile(
-    r': error: (?:"@lemma\("([^"]+)"\)" yields false when calling (\w+)'  # a tagged predicate
+    r': error: (?:"@lemma\(([^)]+)\)" yields false when calling (\w+)'    # a tagged predicate
     r'|"[^\n]*?" yields false when calling (\w+)'                        # another condition
     r'|false when calling (\w+)'                                          # a check_* result
     r'|(\w+Error)\b)')                                                    # an exception
@@ -104,7 +104,8 @@ def crosshair_evidence(log: str) -> str | None:
         return None
     lemma_id, tagged, other, check, error = bad.groups()
     if lemma_id:
-        return f"{lemma_id} false on {tagged}"
+        ids = lemma_id.replace('"', "")
+        return f"{ids} false on {tagged}"
     if other:
         return f"a postcondition false on {other}"
     return f"{check} is false" if check else error

@@ -71,3 +71,8 @@ def test_crosshair_log_forms_of_a_check_and_an_exception():
         "g.py:115: error: ValueError: Stop argument for islice() when calling ghost_run(...)"
     ) == "ValueError"
     assert run_variants.crosshair_evidence("f.py:1: info: Not confirmed.") is None
+
+
+def test_crosshair_log_of_a_predicate_tagged_with_two_ids():
+    log = 'b.py:40: error: "@lemma("W-D2.5", "W-F9")" yields false when calling is_stuck(Skip())'
+    assert run_variants.crosshair_evidence(log) == "W-D2.5, W-F9 false on is_stuck"
