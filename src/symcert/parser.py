@@ -82,12 +82,12 @@ class _Build(Transformer[Token, Stmt]):
         name, params, body = c[1], [str(t) for t in c[2:-1] if t is not None], c[-1]
         where = _tpos(c[0])
         if name in self.macros:
-            raise _MacroError(f"macro `{name}` is already defined", _tpos(name))
+            raise _SourceError(f"macro `{name}` is already defined", _tpos(name))
         if len(set(params)) != len(params):
-            raise _MacroError(f"macro `{name}` has a repeated parameter", _tpos(name))
+            raise _SourceError(f"macro `{name}` has a repeated parameter", _tpos(name))
         stray = sorted(variables(body) - set(params))
         if stray:
-            raise _MacroError(f"macro `{name}` uses `{stray[0]}`, which is not one of its "
+            raise _SourceError(f"macro `{name}` uses `{stray[0]}`, which is not one of its "
                               f"parameters ({', '.join(params) or 'none'})", where)
         self.macros[str(name)] = _Macro(tuple(params), body)
 
@@ -96,10 +96,10 @@ class _Build(Transformer[Token, Stmt]):
         where = _tpos(c[0])
         macro = self.macros.get(name)
         if macro is None:
-            raise _MacroError(f"unknown macro `{name}` (macros are defined before the program)",
+            raise _SourceError(f"unknown macro `{name}` (macros are defined before the program)",
                               where)
         if len(args) != len(macro.params):
-            raise _MacroError(f"macro `{name}` takes {len(macro.params)} argument(s), "
+            raise _SourceError(f"macro `{name}` takes {len(macro.params)} argument(s), "
                               f"{len(args)} given", where)
         return _substitute(macro.body, dict(zip(macro.params, args)), name, where)
 
@@ -181,12 +181,21 @@ class _Macro:
     body: Stmt
 
 
-class _MacroError(Exception):
-    """A misused macro, raised during the reductions; `parse` turns it into a ParseError."""
+class _SourceError(Exception):
+    """An error found while lexing or reducing (a misused macro, a bad literal); `parse` turns
+    it into a ParseError at `pos`."""
 
     def __init__(self, message: str, pos: Pos) -> None:
         super().__init__(message)
         self.message, self.pos = message, pos
+
+
+def _literal(tok: Token) -> Token:
+    """The lexer's check of an integer token: digits only."""
+    if not tok.isdigit():  # the grammar lets a digit-led word such as `1e3` through as one token
+        raise _SourceError(f"`{tok}` is not a number, and a variable's name starts with a "
+                           "letter or `_`", _tpos(tok))
+    return tok
 
 
 def _substitute(node: Any, args: dict[str, AExpr], name: str, where: Pos) -> Any:
@@ -199,7 +208,7 @@ def _substitute(node: Any, args: dict[str, AExpr], name: str, where: Pos) -> Any
         case Assign(x, e):
             target = args[x]
             if not isinstance(target, Var):
-                raise _MacroError(f"macro `{name}` assigns its parameter `{x}`, so its argument "
+                raise _SourceError(f"macro `{name}` assigns its parameter `{x}`, so its argument "
                                   f"must be a variable, not `{target}`", where)
             return Assign(target.name, _substitute(e, args, name, where), node.pos)
         case Seq():
@@ -219,16 +228,17 @@ _GRAMMAR = Lark.open(
     "grammar.lark",
     rel_to=__file__,
     parser="lalr",
+    lexer="basic",
     strict=True,
     maybe_placeholders=False,
     transformer=_BUILD,
+    lexer_callbacks={"INT": _literal},
 )
 
 _FRIENDLY = {
     "NAME": "a variable",
     "INT": "an integer",
     "CMP_OP": "a comparison",
-    "ADD_OP": "`+` or `-`",
     "$END": "end of input",
 }
 
@@ -273,8 +283,11 @@ def _translate(err: UnexpectedInput, text: str, filename: str) -> ParseError:
         line, column, found = token.line, token.column, f"`{token}`"
         offset = token.start_pos
     message = f"unexpected {found}; expected {_expected(expected)}"
-    if text[:offset].rstrip().endswith("macro"):
+    if token is not None and token.type == "MACRO":
         message += " (macros are defined before the program)"
+    elif token is not None and token.type != "NAME" and token.isidentifier() \
+            and "NAME" in expected:
+        message += f" ({found} is a keyword, not a variable)"
     elif text[:offset].rstrip().endswith(";"):
         message += " (`;` separates statements, it does not end them)"
     return _error(text, filename, line or 1, column or 1, message)
@@ -313,7 +326,7 @@ def parse(text: str, filename: str = "<input>") -> Stmt:
         program: Stmt = _GRAMMAR.parse(text)
     except UnexpectedInput as err:
         raise _translate(err, text, filename) from None
-    except _MacroError as err:
+    except _SourceError as err:
         raise _error(text, filename, err.pos.line, err.pos.column, err.message) from None
     finally:
         _BUILD.reset()

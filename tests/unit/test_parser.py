@@ -122,7 +122,7 @@ ERRORS = [
     ("x = (1 + 2", 1, 11, "unexpected end of input; expected `)`"),
     ("if true then skip else skip", 1, 28, "unexpected end of input; expected `fi`"),
     ("while x do skip od", 1, 9, "unexpected `do`; expected a comparison"),
-    ("x = 1;\n\ny == 2", 3, 4, "unexpected `=`; expected `(`, `-`, a variable, an integer"),
+    ("x = 1;\n\ny == 2", 3, 3, "unexpected `==`; expected `(`, `=`"),
 ]
 
 
@@ -228,8 +228,9 @@ MACRO_ERRORS = [
     ("macro f(a, a) begin skip end\nskip", 1, 7, "macro `f` has a repeated parameter"),
     ("macro f(a) begin skip end\nmacro f(b) begin skip end\nskip", 2, 7,
      "macro `f` is already defined"),
-    ("x = 1; macro f(a) begin skip end", 1, 14,
-     "unexpected `f`; expected `(`, `=` (macros are defined before the program)"),
+    ("x = 1; macro f(a) begin skip end", 1, 8,
+     "unexpected `macro`; expected `assert`, `fail`, `if`, `skip`, `while`, a variable "
+     "(macros are defined before the program)"),
     ("macro f(a) begin f(a) end\nskip", 1, 18,
      "unknown macro `f` (macros are defined before the program)"),
 ]
@@ -254,3 +255,47 @@ def test_sequence_equality_against_other_statements():
     assert seq != parse("skip; skip; skip") and parse("skip; skip; skip") != seq
     assert parse("x = 1; y = 2") == parse("x = 1;\n  y = 2")
     assert parse("x = 1; y = 2") != parse("x = 1; y = 3")
+
+
+# --- names and keywords: no silent mis-parse ------------------------------------------------
+
+
+@pytest.mark.parametrize("source, column, word", [
+    ("x = 1e3; assert x == 1000", 5, "1e3"),   # PyWiSE reads a variable named `1e3`
+    ("x = 2x", 5, "2x"),
+    ("x = 0x10", 5, "0x10"),
+    ("x = 1_000", 5, "1_000"),
+    ("if x < 1then skip else skip fi", 8, "1then"),
+])
+def test_a_word_that_starts_with_a_digit_is_an_error(source, column, word):
+    with pytest.raises(ParseError) as info:
+        parse(source)
+    assert (info.value.line, info.value.column) == (1, column)
+    assert info.value.message == (f"`{word}` is not a number, and a variable's name starts with "
+                                  "a letter or `_`")
+
+
+KEYWORDS = ("skip fail assert if then else fi while do od true false and or not macro begin "
+            "end").split()
+
+
+@pytest.mark.parametrize("keyword", KEYWORDS)
+def test_keywords_are_not_variables(keyword):
+    for source in (f"{keyword} = 0", f"x = {keyword}", f"x = 1; assert {keyword} == 0"):
+        with pytest.raises(ParseError):
+            parse(source)
+
+
+def test_a_keyword_where_a_variable_belongs_is_named_as_such():
+    with pytest.raises(ParseError) as info:
+        parse("true = 0; assert true")
+    assert info.value.message == ("unexpected `true`; expected `assert`, `fail`, `if`, `macro`, "
+                                  "`skip`, `while`, a variable (`true` is a keyword, not a "
+                                  "variable)")
+    with pytest.raises(ParseError, match="`fi` is a keyword, not a variable"):
+        parse("fi = fi")
+
+
+def test_names_that_contain_keywords_or_digits_are_variables():
+    p = parse("iffy = 1; done = 2; trueish = 3; x_if = 4; _1 = 5; x2 = x1")
+    assert [s.name for s in spine(p)] == ["iffy", "done", "trueish", "x_if", "_1", "x2"]
