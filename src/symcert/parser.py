@@ -5,11 +5,14 @@
 The LALR parser applies its callbacks while it reduces, so no parse tree is built and no
 recursion happens in the parser itself, however deep the input nests. Nesting deeper than
 `MAX_DEPTH` is rejected with a ParseError, since every later pass recurses over expressions.
+An integer literal has at most `MAX_DIGITS` digits (CPython converts them in quadratic time);
+a longer one is a LimitError, a ParseError that names the limit.
 """
 
 from __future__ import annotations
 
 import sys
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +20,7 @@ import icontract
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from symcert.errors import ParseError
+from symcert.errors import LimitError, ParseError
 from symcert.lemmas import CONTRACTS, parse_round_trip
 from symcert.syntax import (
     Add,
@@ -63,6 +66,30 @@ def _tpos(tok: Token) -> Pos:
     return Pos(tok.line or 0, tok.column or 0)
 
 
+def _cut(text: str, width: int = 40) -> str:
+    """`text`, or its first `width - 1` characters and `…`."""
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
+def _quote(text: object) -> str:
+    """`text` in backquotes, cut to 40 characters."""
+    return f"`{_cut(str(text))}`"
+
+
+_CONTROL_NAMES = ("NUL SOH STX ETX EOT ENQ ACK BEL BS HT LF VT FF CR SO SI DLE DC1 DC2 DC3 DC4 "
+                  "NAK SYN ETB CAN EM SUB ESC FS GS RS US").split()
+
+
+def _char(ch: str) -> str:
+    """A character as a message shows it: `x`, or U+0000 (NUL) when it cannot be seen."""
+    if ch.isprintable() and not ch.isspace():
+        return f"`{ch}`"
+    code = ord(ch)
+    name = (_CONTROL_NAMES[code] if code < 0x20 else "DEL" if code == 0x7F
+            else unicodedata.name(ch, ""))
+    return f"U+{code:04X}" + (f" ({name})" if name else "")
+
+
 class _Build(Transformer[Token, Stmt]):
     """Builds AST nodes during the LALR reductions; remembers which literals were parenthesized."""
 
@@ -82,13 +109,14 @@ class _Build(Transformer[Token, Stmt]):
         name, params, body = c[1], [str(t) for t in c[2:-1] if t is not None], c[-1]
         where = _tpos(c[0])
         if name in self.macros:
-            raise _SourceError(f"macro `{name}` is already defined", _tpos(name))
+            raise _SourceError(f"macro {_quote(name)} is already defined", _tpos(name))
         if len(set(params)) != len(params):
-            raise _SourceError(f"macro `{name}` has a repeated parameter", _tpos(name))
+            raise _SourceError(f"macro {_quote(name)} has a repeated parameter", _tpos(name))
         stray = sorted(variables(body) - set(params))
         if stray:
-            raise _SourceError(f"macro `{name}` uses `{stray[0]}`, which is not one of its "
-                              f"parameters ({', '.join(params) or 'none'})", where)
+            raise _SourceError(f"macro {_quote(name)} uses {_quote(stray[0])}, which is not one "
+                               f"of its parameters ({_cut(', '.join(params) or 'none', 80)})",
+                               where)
         self.macros[str(name)] = _Macro(tuple(params), body)
 
     def call(self, c: list[Any]) -> Stmt:
@@ -96,11 +124,11 @@ class _Build(Transformer[Token, Stmt]):
         where = _tpos(c[0])
         macro = self.macros.get(name)
         if macro is None:
-            raise _SourceError(f"unknown macro `{name}` (macros are defined before the program)",
-                              where)
+            raise _SourceError(f"unknown macro {_quote(name)} (macros are defined before the "
+                               "program)", where)
         if len(args) != len(macro.params):
-            raise _SourceError(f"macro `{name}` takes {len(macro.params)} argument(s), "
-                              f"{len(args)} given", where)
+            raise _SourceError(f"macro {_quote(name)} takes {len(macro.params)} argument(s), "
+                               f"{len(args)} given", where)
         return _substitute(macro.body, dict(zip(macro.params, args)), name, where)
 
     def seq(self, c: list[Stmt]) -> Stmt:
@@ -183,18 +211,21 @@ class _Macro:
 
 class _SourceError(Exception):
     """An error found while lexing or reducing (a misused macro, a bad literal); `parse` turns
-    it into a ParseError at `pos`."""
+    it into a ParseError of class `kind` at `pos`."""
 
-    def __init__(self, message: str, pos: Pos) -> None:
+    def __init__(self, message: str, pos: Pos, kind: type[ParseError] = ParseError) -> None:
         super().__init__(message)
-        self.message, self.pos = message, pos
+        self.message, self.pos, self.kind = message, pos, kind
 
 
 def _literal(tok: Token) -> Token:
-    """The lexer's check of an integer token: digits only."""
+    """The lexer's check of an integer token: digits only, at most MAX_DIGITS of them."""
     if not tok.isdigit():  # the grammar lets a digit-led word such as `1e3` through as one token
-        raise _SourceError(f"`{tok}` is not a number, and a variable's name starts with a "
+        raise _SourceError(f"{_quote(tok)} is not a number, and a variable's name starts with a "
                            "letter or `_`", _tpos(tok))
+    if len(tok) > MAX_DIGITS:
+        raise _SourceError(f"an integer literal of {len(tok)} digits is over the limit of "
+                           f"{MAX_DIGITS} digits", _tpos(tok), LimitError)
     return tok
 
 
@@ -208,8 +239,9 @@ def _substitute(node: Any, args: dict[str, AExpr], name: str, where: Pos) -> Any
         case Assign(x, e):
             target = args[x]
             if not isinstance(target, Var):
-                raise _SourceError(f"macro `{name}` assigns its parameter `{x}`, so its argument "
-                                  f"must be a variable, not `{target}`", where)
+                raise _SourceError(f"macro {_quote(name)} assigns its parameter {_quote(x)}, so "
+                                   f"its argument must be a variable, not {_quote(target)}",
+                                   where)
             return Assign(target.name, _substitute(e, args, name, where), node.pos)
         case Seq():
             return seq_of([_substitute(s, args, name, where) for s in spine(node)])
@@ -254,10 +286,20 @@ def _expected(names: set[str]) -> str:
     return ", ".join(sorted(shown))
 
 
-def _error(text: str, filename: str, line: int, column: int, message: str) -> ParseError:
-    lines = text.split("\n")
-    source_line = lines[line - 1] if 0 < line <= len(lines) else ""
-    return ParseError(filename, line, column, message, source_line.rstrip("\r"))
+def _line_text(text: str, line: int) -> str:
+    """Line `line` (1-based) of `text`, without its line break."""
+    start = 0
+    for _ in range(line - 1):
+        start = text.find("\n", start) + 1
+        if start == 0:
+            return ""
+    end = text.find("\n", start)
+    return text[start:end if end >= 0 else len(text)].rstrip("\r")
+
+
+def _error(text: str, filename: str, line: int, column: int, message: str,
+           kind: type[ParseError] = ParseError) -> ParseError:
+    return kind(filename, line, column, message, _line_text(text, line))
 
 
 def _translate(err: UnexpectedInput, text: str, filename: str) -> ParseError:
@@ -266,9 +308,11 @@ def _translate(err: UnexpectedInput, text: str, filename: str) -> ParseError:
         return _error(text, filename, 1, 1, "empty program; expected a statement")
     if isinstance(err, UnexpectedCharacters):
         ch = text[err.pos_in_stream]
-        message = f"unexpected character `{ch}`"
+        message = f"unexpected character {_char(ch)}"
         if ch in "*/%":
             message += f" (`{ch}` is not supported yet)"
+        elif ch.isalpha():
+            message += " (a variable's name is made of ASCII letters, digits and `_`)"
         return _error(text, filename, err.line, err.column, message)
     assert isinstance(err, (UnexpectedToken, UnexpectedEOF))
     expected = set(err.expected)
@@ -276,18 +320,18 @@ def _translate(err: UnexpectedInput, text: str, filename: str) -> ParseError:
         expected = set(err.interactive_parser.accepts())
     token = err.token if isinstance(err, UnexpectedToken) else None
     if token is None or token.type == "$END":
-        lines = text.split("\n")
-        line, column, found = len(lines), len(lines[-1]) + 1, "end of input"
-        offset = len(text)
+        line = text.count("\n") + 1
+        column = len(text) - text.rfind("\n")
+        found, offset = "end of input", len(text)
     else:
-        line, column, found = token.line, token.column, f"`{token}`"
+        line, column, found = token.line, token.column, _quote(token)
         offset = token.start_pos
     message = f"unexpected {found}; expected {_expected(expected)}"
     if token is not None and token.type == "MACRO":
         message += " (macros are defined before the program)"
     elif token is not None and token.type != "NAME" and token.isidentifier() \
             and "NAME" in expected:
-        message += f" ({found} is a keyword, not a variable)"
+        message += f" ({_quote(token)} is a keyword, not a variable)"
     elif text[:offset].rstrip().endswith(";"):
         message += " (`;` separates statements, it does not end them)"
     return _error(text, filename, line or 1, column or 1, message)
@@ -315,19 +359,21 @@ def _depth(root: Stmt) -> int:
 def parse(text: str, filename: str = "<input>") -> Stmt:
     """Parse IMP source text into a program.
 
-    :param text: the whole source; all of it must be consumed.
+    :param text: the whole source; all of it must be consumed. A leading byte-order mark is
+        skipped.
     :param filename: the name used in error messages.
-    :raises ParseError: on any syntax error, with line, column and the offending line.
+    :raises ParseError: on any syntax error, with line, column and the offending line; a
+        LimitError for a literal of more than MAX_DIGITS digits.
     """
-    if len(max(text.split(), key=len, default="")) > MAX_DIGITS:
-        raise _error(text, filename, 1, 1, f"a token longer than {MAX_DIGITS} characters")
+    text = text.removeprefix("\ufeff")
     _BUILD.reset()
     try:
         program: Stmt = _GRAMMAR.parse(text)
     except UnexpectedInput as err:
         raise _translate(err, text, filename) from None
     except _SourceError as err:
-        raise _error(text, filename, err.pos.line, err.pos.column, err.message) from None
+        raise _error(text, filename, err.pos.line, err.pos.column, err.message,
+                     err.kind) from None
     finally:
         _BUILD.reset()
     if _depth(program) > MAX_DEPTH:
@@ -345,8 +391,6 @@ def parse_file(path: str) -> Stmt:
         before = data[: err.start].decode("utf-8", errors="replace")
         line = before.count("\n") + 1
         column = len(before) - (before.rfind("\n") + 1) + 1
-        shown = data.decode("utf-8", errors="replace").split("\n")[line - 1]
-        raise ParseError(path, line, column,
-                         f"the file is not valid UTF-8 (byte 0x{data[err.start]:02x})",
-                         shown) from None
+        raise _error(data.decode("utf-8", errors="replace"), path, line, column,
+                     f"the file is not valid UTF-8 (byte 0x{data[err.start]:02x})") from None
     return parse(text, path)

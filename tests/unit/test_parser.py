@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from symcert.concrete import Env, State, run_concrete
-from symcert.errors import ParseError
-from symcert.parser import MAX_DEPTH, parse, parse_file
+from symcert.errors import LimitError, ParseError, excerpt
+from symcert.parser import MAX_DEPTH, MAX_DIGITS, parse, parse_file
 from symcert.syntax import (Add, And, Assert, Assign, Bool, Cmp, Fail, If, Int, Neg, Not, Or, Seq,
                             Skip, Sub, Var, While, spine)
 
@@ -299,3 +299,83 @@ def test_a_keyword_where_a_variable_belongs_is_named_as_such():
 def test_names_that_contain_keywords_or_digits_are_variables():
     p = parse("iffy = 1; done = 2; trueish = 3; x_if = 4; _1 = 5; x2 = x1")
     assert [s.name for s in spine(p)] == ["iffy", "done", "trueish", "x_if", "_1", "x2"]
+
+
+# --- long inputs are not long tokens; big literals ------------------------------------------
+
+
+def test_a_long_comment_and_a_long_line_of_statements_parse():
+    assert parse("#" + "c" * 1_000_000 + "\nskip") == Skip()
+    p = parse(";".join(["skip"] * 30_000))  # a 150,000-character line without a space
+    assert sum(1 for _ in spine(p)) == 30_000
+
+
+def test_a_literal_of_the_most_digits_parses_and_one_more_is_a_limit_error():
+    digits = "7" * MAX_DIGITS
+    p = parse(f"x = {digits};\nassert x > 0")
+    assert p.first.expr == Int(int(digits))
+    assert parse(f"x = -{digits}").expr == Int(-int(digits))
+    with pytest.raises(LimitError) as info:
+        parse(f"x = {digits}7;\nassert x > 0")
+    assert (info.value.line, info.value.column) == (1, 5)
+    assert info.value.message == (f"an integer literal of {MAX_DIGITS + 1} digits is over the "
+                                  f"limit of {MAX_DIGITS} digits")
+
+
+# --- what a message shows: BOM, invisible characters, a short excerpt -----------------------
+
+
+def test_a_leading_byte_order_mark_is_skipped(tmp_path):
+    assert parse("\ufeffx = 1") == Assign("x", Int(1))
+    path = tmp_path / "bom.imp"
+    path.write_bytes(b"\xef\xbb\xbfx = 1;\r\nassert x == 1\r\n")
+    assert parse_file(path) == parse("x = 1; assert x == 1")
+    with pytest.raises(ParseError, match="unexpected character U\\+FEFF"):
+        parse("x = 1;\ufeffy = 2")  # elsewhere it is an error, and named
+
+
+@pytest.mark.parametrize("source, column, shown", [
+    ("\0", 1, "U+0000 (NUL)"),
+    ("x = 1;\x0by = 2", 7, "U+000B (VT)"),
+    ("x\u00a0= 1", 2, "U+00A0 (NO-BREAK SPACE)"),
+    ("x = 1\x7f", 6, "U+007F (DEL)"),
+    ("x = 1 \u200b", 7, "U+200B (ZERO WIDTH SPACE)"),
+    ("x = $", 5, "`$`"),
+])
+def test_invisible_characters_are_named(source, column, shown):
+    with pytest.raises(ParseError) as info:
+        parse(source)
+    assert info.value.column == column
+    assert info.value.message == f"unexpected character {shown}"
+
+
+def test_a_non_ascii_letter_is_explained():
+    with pytest.raises(ParseError, match="`é` \\(a variable's name is made of ASCII letters"):
+        parse("café = 1")
+
+
+@pytest.mark.parametrize("line, column", [
+    ("x" * 10, 4), ("a" * 1000, 1), ("b" * 1000, 500), ("c" * 1000, 1000), ("d" * 1000, 1001),
+    ("e" * 81, 81), ("\0\t" * 100, 37),
+])
+def test_an_excerpt_is_short_and_keeps_the_caret_character(line, column):
+    shown, at = excerpt(line, column)
+    assert len(shown) <= 82
+    assert shown.count("…") == (len(line) > 80 and column > 41) + (len(line) > 80 and
+                                                                   column < len(line) - 39)
+    if column <= len(line):
+        ch = line[column - 1]
+        assert shown[at] == {"\0": "\u2400", "\t": " "}.get(ch, ch)
+
+
+def test_an_error_on_a_huge_line_shows_an_excerpt_with_the_caret_in_place():
+    source = ";".join(["skip"] * 25_000) + " $ skip"  # 125,000 characters
+    with pytest.raises(ParseError) as info:
+        parse(source, "big.imp")
+    head, shown, caret = str(info.value).split("\n")
+    assert head == "big.imp:1:125001: syntax error: unexpected character `$`"
+    assert len(shown) < 90 and shown[caret.index("^")] == "$"
+    with pytest.raises(ParseError) as info:
+        parse("\0" * 100_000)
+    assert len(str(info.value)) < 400
+    assert str(info.value).splitlines()[1].startswith("  \u2400\u2400")
