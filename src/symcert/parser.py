@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 import unicodedata
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterator
 
 import icontract
 from lark import Lark, Token, Transformer
@@ -54,6 +54,10 @@ MAX_DIGITS = 100_000
 
 sys.set_int_max_str_digits(max(MAX_DIGITS, sys.get_int_max_str_digits()))
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 8 * MAX_DEPTH))
+
+_TOO_DEEP = (f"the program nests deeper than {MAX_DEPTH} levels here: each operator, `not`, "
+             "unary `-` and `if` or `while` adds a level, so a chain such as `a and b and c` "
+             "of n operators nests n levels")
 
 
 def _at(children: list[Any]) -> Pos | None:
@@ -337,22 +341,41 @@ def _translate(err: UnexpectedInput, text: str, filename: str) -> ParseError:
     return _error(text, filename, line or 1, column or 1, message)
 
 
-def _depth(root: Stmt) -> int:
-    """The nesting depth of `root`, not counting the right spine of sequences."""
-    deepest = 0
-    todo: list[tuple[Any, int]] = [(root, 1)]
-    while todo:
-        node, d = todo.pop()
-        if isinstance(node, Seq):
-            todo.append((node.first, d))
-            todo.append((node.second, d))
-            continue
-        deepest = max(deepest, d)
-        for name in node.__dataclass_fields__:
-            child = getattr(node, name)
-            if name not in ("pos", "origin") and hasattr(child, "__dataclass_fields__"):
-                todo.append((child, d + 1))
-    return deepest
+def _children(node: Any) -> tuple[Any, ...]:
+    """The AST nodes directly below `node`, a sequence's excepted."""
+    match node:
+        case Add(l, r) | Sub(l, r) | Cmp(_, l, r) | And(l, r) | Or(l, r):
+            return (l, r)
+        case Neg(e) | Not(e) | Assign(_, e) | Assert(e):
+            return (e,)
+        case If(b, s1, s2):
+            return (b, s1, s2)
+        case While(b, s):
+            return (b, s)
+    return ()
+
+
+def _levels(root: Any) -> Iterator[list[Any]]:
+    """The nodes of the tree `root` level by level, from 1 (a shared node once per
+    occurrence); the statements of a sequence are on the sequence's level."""
+    level = [root]
+    while level:
+        below: list[Any] = []
+        for node in level:  # a sequence appends its two parts to the level being walked
+            if isinstance(node, Seq):
+                level += (node.first, node.second)
+            else:
+                below += _children(node)
+        yield level
+        level = below
+
+
+def _too_deep(root: Any) -> Pos | None:
+    """The position of a node nested deeper than MAX_DEPTH in `root`, if there is one."""
+    for depth, level in enumerate(_levels(root), 1):
+        if depth > MAX_DEPTH:
+            return level[0].pos or Pos(1, 1)
+    return None
 
 
 @icontract.ensure(parse_round_trip, "printing round trip: parse(str(p)) == p", enabled=CONTRACTS)
@@ -376,8 +399,9 @@ def parse(text: str, filename: str = "<input>") -> Stmt:
                      err.kind) from None
     finally:
         _BUILD.reset()
-    if _depth(program) > MAX_DEPTH:
-        raise _error(text, filename, 1, 1, f"program nests deeper than {MAX_DEPTH} levels")
+    where = _too_deep(program)
+    if where is not None:
+        raise _error(text, filename, where.line, where.column, _TOO_DEEP)
     return program
 
 

@@ -160,6 +160,15 @@ def test_nesting_beyond_the_limit_is_a_clear_error():
         parse("x = " + "-(" * depth + "1" + ")" * depth)
 
 
+def test_a_chain_of_operators_too_long_for_the_depth_limit_says_why():
+    chain = " and ".join(["x == 1"] * (MAX_DEPTH + 1))
+    with pytest.raises(ParseError, match="a chain such as `a and b and c` of n operators nests n "
+                                         "levels") as info:
+        parse(f"assert {chain}")
+    assert info.value.line == 1 and len(str(info.value)) < 500
+    assert isinstance(parse("assert " + " and ".join(["x == 1"] * (MAX_DEPTH - 10))).cond, And)
+
+
 def test_ten_thousand_digit_literal():
     digits = "7" * 10_000
     p = parse(f"x = {digits}")
