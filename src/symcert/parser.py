@@ -5,14 +5,23 @@
 The LALR parser applies its callbacks while it reduces, so no parse tree is built and no
 recursion happens in the parser itself, however deep the input nests. Nesting deeper than
 `MAX_DEPTH` is rejected with a ParseError, since every later pass recurses over expressions.
-An integer literal has at most `MAX_DIGITS` digits (CPython converts them in quadratic time);
-a longer one is a LimitError, a ParseError that names the limit.
+
+Budgets keep a hostile input from exhausting the machine; going over one is a LimitError
+(a ParseError, exit 65) that names the limit and, for the first two, the option that raises it:
+- `max_input_bytes` (default `MAX_INPUT_BYTES`): the size of the source in bytes;
+- `max_program_size` (default `MAX_PROGRAM_SIZE`): the syntax nodes the parser holds at once,
+  that is the program and its macro bodies after expansion (and a call's arguments until the
+  call replaces them), counted as trees as they are built and before an expansion is made, so
+  a macro that doubles its body 25 times stops at the limit, not after 2^25 statements;
+- `MAX_DIGITS`: the digits of an integer literal (CPython converts them in quadratic time).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterator
 
@@ -46,11 +55,12 @@ from symcert.syntax import (
     While,
     seq_of,
     spine,
-    variables,
 )
 
 MAX_DEPTH = 10_000
 MAX_DIGITS = 100_000
+MAX_INPUT_BYTES = 4_000_000
+MAX_PROGRAM_SIZE = 1_000_000
 
 sys.set_int_max_str_digits(max(MAX_DIGITS, sys.get_int_max_str_digits()))
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 8 * MAX_DEPTH))
@@ -95,16 +105,29 @@ def _char(ch: str) -> str:
 
 
 class _Build(Transformer[Token, Stmt]):
-    """Builds AST nodes during the LALR reductions; remembers which literals were parenthesized."""
+    """Builds AST nodes during the LALR reductions; remembers which literals were parenthesized
+    and counts the nodes built against the program-size budget."""
 
     def __init__(self) -> None:
         super().__init__()
         self.parenthesized: set[int] = set()
         self.macros: dict[str, _Macro] = {}
+        self.size = 0
+        self.max_size = 0
 
-    def reset(self) -> None:
+    def reset(self, max_size: int = 0) -> None:
+        """Forget the last parse; the next one may build `max_size` nodes."""
         self.parenthesized.clear()
         self.macros.clear()
+        self.size, self.max_size = 0, max_size
+
+    def _grow(self, nodes: int, where: Pos | None) -> None:
+        """Count `nodes` more nodes (fewer when negative), or stop at the budget."""
+        self.size += nodes
+        if self.size > self.max_size:
+            raise _SourceError(f"the program grows beyond the limit of {self.max_size} syntax "
+                               "nodes here (macro expansions included); raise it with "
+                               "--max-program-size N", where or Pos(1, 1), LimitError)
 
     def start(self, c: list[Any]) -> Stmt:
         return c[-1]
@@ -116,12 +139,24 @@ class _Build(Transformer[Token, Stmt]):
             raise _SourceError(f"macro {_quote(name)} is already defined", _tpos(name))
         if len(set(params)) != len(params):
             raise _SourceError(f"macro {_quote(name)} has a repeated parameter", _tpos(name))
-        stray = sorted(variables(body) - set(params))
+        reads: Counter[str] = Counter()
+        assigned = set()
+        size = 0
+        for depth, level in enumerate(_levels(body), 1):
+            if depth > MAX_DEPTH:
+                raise _SourceError(_TOO_DEEP, level[0].pos or where)
+            size += len(level)
+            for node in level:
+                if isinstance(node, Var):
+                    reads[node.name] += 1
+                elif isinstance(node, Assign):
+                    assigned.add(node.name)
+        stray = sorted((assigned | reads.keys()) - set(params))
         if stray:
             raise _SourceError(f"macro {_quote(name)} uses {_quote(stray[0])}, which is not one "
                                f"of its parameters ({_cut(', '.join(params) or 'none', 80)})",
                                where)
-        self.macros[str(name)] = _Macro(tuple(params), body)
+        self.macros[str(name)] = _Macro(tuple(params), body, size, tuple(reads[p] for p in params))
 
     def call(self, c: list[Any]) -> Stmt:
         name, args = str(c[0]), [a for a in c[1:] if a is not None]
@@ -133,54 +168,71 @@ class _Build(Transformer[Token, Stmt]):
         if len(args) != len(macro.params):
             raise _SourceError(f"macro {_quote(name)} takes {len(macro.params)} argument(s), "
                                f"{len(args)} given", where)
+        sizes = [_size(a) for a in args]
+        self._grow(macro.size + sum(n * (s - 1) for n, s in zip(macro.reads, sizes)) - sum(sizes),
+                   where)
         return _substitute(macro.body, dict(zip(macro.params, args)), name, where)
 
     def seq(self, c: list[Stmt]) -> Stmt:
+        self._grow(len(c) - 1, c[0].pos)
         return seq_of([s for child in c for s in spine(child)])  # a macro call may be a Seq
 
     def skip(self, c: list[Any]) -> Stmt:
+        self._grow(1, _at(c))
         return Skip(_at(c))
 
     def fail(self, c: list[Any]) -> Stmt:
+        self._grow(1, _at(c))
         return Fail(_at(c))
 
     def assert_(self, c: list[Any]) -> Stmt:
+        self._grow(1, _at(c))
         return Assert(c[1], _at(c))
 
     def assign(self, c: list[Any]) -> Stmt:
-        return Assign(str(c[0]), c[1], _at(c))
+        self._grow(1, _at(c))
+        return Assign(sys.intern(str(c[0])), c[1], _at(c))
 
     def if_(self, c: list[Any]) -> Stmt:
+        self._grow(1, _at(c))
         return If(c[1], c[2], c[3], _at(c))
 
     def while_(self, c: list[Any]) -> Stmt:
+        self._grow(1, _at(c))
         return While(c[1], c[2], _at(c))
 
     def or_(self, c: list[BExpr]) -> BExpr:
+        self._grow(len(c) - 1, c[0].pos)
         result = c[0]
         for r in c[1:]:
             result = Or(result, r, result.pos)
         return result
 
     def and_(self, c: list[BExpr]) -> BExpr:
+        self._grow(len(c) - 1, c[0].pos)
         result = c[0]
         for r in c[1:]:
             result = And(result, r, result.pos)
         return result
 
     def not_(self, c: list[BExpr]) -> BExpr:
+        self._grow(1, _at(c))
         return Not(c[1], _at(c))
 
     def true(self, c: list[Any]) -> BExpr:
+        self._grow(1, _at(c))
         return Bool(True, _at(c))
 
     def false(self, c: list[Any]) -> BExpr:
+        self._grow(1, _at(c))
         return Bool(False, _at(c))
 
     def compare(self, c: list[Any]) -> BExpr:
+        self._grow(1, _at(c))
         return Cmp(str(c[1]), c[0], c[2], _at(c))
 
     def arith(self, c: list[Any]) -> AExpr:
+        self._grow(len(c) // 2, c[0].pos)
         result = c[0]
         for i in range(1, len(c), 2):
             op, right = c[i], c[i + 1]
@@ -192,13 +244,16 @@ class _Build(Transformer[Token, Stmt]):
         operand = c[1]
         if isinstance(operand, Int) and operand.value >= 0 and id(operand) not in self.parenthesized:
             return Int(-operand.value, _at(c))
+        self._grow(1, _at(c))
         return Neg(operand, _at(c))
 
     def int_(self, c: list[Token]) -> AExpr:
+        self._grow(1, _tpos(c[0]))
         return Int(int(c[0]), _tpos(c[0]))
 
     def var(self, c: list[Token]) -> AExpr:
-        return Var(str(c[0]), _tpos(c[0]))
+        self._grow(1, _tpos(c[0]))
+        return Var(sys.intern(str(c[0])), _tpos(c[0]))
 
     def paren(self, c: list[AExpr]) -> AExpr:
         self.parenthesized.add(id(c[0]))
@@ -207,15 +262,19 @@ class _Build(Transformer[Token, Stmt]):
 
 @dataclass(frozen=True, slots=True)
 class _Macro:
-    """A PyWiSE macro: a statement with parameters, expanded where it is called."""
+    """A PyWiSE macro: a statement with parameters, expanded where it is called. `size` is the
+    body's node count and `reads[i]` how often it reads parameter i, which give an expansion's
+    size before it is built."""
 
     params: tuple[str, ...]
     body: Stmt
+    size: int
+    reads: tuple[int, ...]
 
 
 class _SourceError(Exception):
-    """An error found while lexing or reducing (a misused macro, a bad literal); `parse` turns
-    it into a ParseError of class `kind` at `pos`."""
+    """An error found while lexing or reducing (a misused macro, a bad literal, a budget);
+    `parse` turns it into a ParseError of class `kind` at `pos`."""
 
     def __init__(self, message: str, pos: Pos, kind: type[ParseError] = ParseError) -> None:
         super().__init__(message)
@@ -233,30 +292,48 @@ def _literal(tok: Token) -> Token:
     return tok
 
 
-def _substitute(node: Any, args: dict[str, AExpr], name: str, where: Pos) -> Any:
-    """The macro body `node` with each parameter replaced by its argument."""
-    match node:
-        case Var(x):
-            return args[x]
-        case Int() | Bool() | Skip() | Fail():
-            return node
-        case Assign(x, e):
-            target = args[x]
-            if not isinstance(target, Var):
-                raise _SourceError(f"macro {_quote(name)} assigns its parameter {_quote(x)}, so "
-                                   f"its argument must be a variable, not {_quote(target)}",
-                                   where)
-            return Assign(target.name, _substitute(e, args, name, where), node.pos)
-        case Seq():
-            return seq_of([_substitute(s, args, name, where) for s in spine(node)])
-        case Cmp(op, l, r):
-            return Cmp(op, _substitute(l, args, name, where), _substitute(r, args, name, where),
-                       node.pos)
-        case Neg() | Not() | Add() | Sub() | And() | Or() | Assert() | If() | While():
-            children = [_substitute(getattr(node, f), args, name, where)
-                        for f in node.__match_args__ if f != "pos"]
-            return type(node)(*children, node.pos)
-    raise TypeError(f"not a node: {node!r}")
+def _substitute(body: Stmt, args: dict[str, AExpr], name: str, where: Pos) -> Stmt:
+    """The body of macro `name` with each parameter replaced by its argument (shared, not
+    copied); `where` is the call."""
+
+    def sub(node: Any) -> Any:
+        match node:
+            case Var(x):
+                return args[x]
+            case Int() | Bool() | Skip() | Fail():
+                return node
+            case Add(l, r):
+                return Add(sub(l), sub(r), node.pos)
+            case Sub(l, r):
+                return Sub(sub(l), sub(r), node.pos)
+            case Neg(e):
+                return Neg(sub(e), node.pos)
+            case Cmp(op, l, r):
+                return Cmp(op, sub(l), sub(r), node.pos)
+            case And(l, r):
+                return And(sub(l), sub(r), node.pos)
+            case Or(l, r):
+                return Or(sub(l), sub(r), node.pos)
+            case Not(b):
+                return Not(sub(b), node.pos)
+            case Assign(x, e):
+                target = args[x]
+                if not isinstance(target, Var):
+                    shown = _quote(target) if _size(target) <= 50 else "an expression"
+                    raise _SourceError(f"macro {_quote(name)} assigns its parameter {_quote(x)}, "
+                                       f"so its argument must be a variable, not {shown}", where)
+                return Assign(target.name, sub(e), node.pos)
+            case Seq():
+                return seq_of([sub(s) for s in spine(node)])
+            case Assert(b):
+                return Assert(sub(b), node.pos)
+            case If(b, s1, s2):
+                return If(sub(b), sub(s1), sub(s2), node.pos)
+            case While(b, s1):
+                return While(sub(b), sub(s1), node.pos)
+        raise TypeError(f"not a node: {node!r}")
+
+    return sub(body)
 
 
 _BUILD = _Build()
@@ -304,6 +381,16 @@ def _line_text(text: str, line: int) -> str:
 def _error(text: str, filename: str, line: int, column: int, message: str,
            kind: type[ParseError] = ParseError) -> ParseError:
     return kind(filename, line, column, message, _line_text(text, line))
+
+
+def _too_large(head: bytes, filename: str, limit: int) -> LimitError:
+    """The error for an input longer than `limit` bytes, of which `head` are the first."""
+    before = head.decode("utf-8", errors="replace")
+    line_start = before.rfind("\n") + 1
+    return LimitError(filename, before.count("\n") + 1, len(before) - line_start + 1,
+                      f"the input is longer than the limit of {limit} bytes, which it reaches "
+                      "here; raise it with --max-input-bytes N",
+                      before[line_start:].rstrip("\r"))
 
 
 def _translate(err: UnexpectedInput, text: str, filename: str) -> ParseError:
@@ -370,6 +457,11 @@ def _levels(root: Any) -> Iterator[list[Any]]:
         level = below
 
 
+def _size(root: Any) -> int:
+    """The number of nodes of the tree `root`."""
+    return sum(map(len, _levels(root)))
+
+
 def _too_deep(root: Any) -> Pos | None:
     """The position of a node nested deeper than MAX_DEPTH in `root`, if there is one."""
     for depth, level in enumerate(_levels(root), 1):
@@ -379,17 +471,25 @@ def _too_deep(root: Any) -> Pos | None:
 
 
 @icontract.ensure(parse_round_trip, "printing round trip: parse(str(p)) == p", enabled=CONTRACTS)
-def parse(text: str, filename: str = "<input>") -> Stmt:
+def parse(text: str, filename: str = "<input>", *, max_input_bytes: int = MAX_INPUT_BYTES,
+          max_program_size: int = MAX_PROGRAM_SIZE) -> Stmt:
     """Parse IMP source text into a program.
 
     :param text: the whole source; all of it must be consumed. A leading byte-order mark is
         skipped.
     :param filename: the name used in error messages.
+    :param max_input_bytes: the most UTF-8 bytes `text` may have (the CLI's
+        `--max-input-bytes`).
+    :param max_program_size: the most syntax nodes the parser may hold: the program and its
+        macro bodies after expansion (the CLI's `--max-program-size`).
     :raises ParseError: on any syntax error, with line, column and the offending line; a
-        LimitError for a literal of more than MAX_DIGITS digits.
+        LimitError when the input goes over a budget.
     """
+    encoded = text.encode("utf-8", errors="surrogatepass")
+    if len(encoded) > max_input_bytes:
+        raise _too_large(encoded[:max_input_bytes], filename, max_input_bytes)
     text = text.removeprefix("\ufeff")
-    _BUILD.reset()
+    _BUILD.reset(max_program_size)
     try:
         program: Stmt = _GRAMMAR.parse(text)
     except UnexpectedInput as err:
@@ -405,16 +505,21 @@ def parse(text: str, filename: str = "<input>") -> Stmt:
     return program
 
 
-def parse_file(path: str) -> Stmt:
-    """Read and parse an IMP file; non-UTF-8 bytes are a ParseError at their position."""
-    with open(path, "rb") as f:
-        data = f.read()
+def parse_file(path: str | os.PathLike[str], *, max_input_bytes: int = MAX_INPUT_BYTES,
+               max_program_size: int = MAX_PROGRAM_SIZE) -> Stmt:
+    """Read and parse an IMP file (see `parse` for the budgets); non-UTF-8 bytes are a
+    ParseError at their position, and no more than `max_input_bytes + 1` bytes are read."""
+    name = os.fspath(path)
+    with open(name, "rb") as f:
+        data = f.read(max_input_bytes + 1)
+    if len(data) > max_input_bytes:
+        raise _too_large(data[:max_input_bytes], name, max_input_bytes)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
         before = data[: err.start].decode("utf-8", errors="replace")
         line = before.count("\n") + 1
         column = len(before) - (before.rfind("\n") + 1) + 1
-        raise _error(data.decode("utf-8", errors="replace"), path, line, column,
+        raise _error(data.decode("utf-8", errors="replace"), name, line, column,
                      f"the file is not valid UTF-8 (byte 0x{data[err.start]:02x})") from None
-    return parse(text, path)
+    return parse(text, name, max_input_bytes=max_input_bytes, max_program_size=max_program_size)

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from symcert.concrete import Env, State, run_concrete
-from symcert.errors import LimitError, ParseError, excerpt
-from symcert.parser import MAX_DEPTH, MAX_DIGITS, parse, parse_file
+from symcert.errors import EXIT_DATA, LimitError, ParseError, excerpt
+from symcert.parser import (MAX_DEPTH, MAX_DIGITS, MAX_INPUT_BYTES, MAX_PROGRAM_SIZE, parse,
+                             parse_file)
 from symcert.syntax import (Add, And, Assert, Assign, Bool, Cmp, Fail, If, Int, Neg, Not, Or, Seq,
                             Skip, Sub, Var, While, spine)
 
@@ -388,3 +389,74 @@ def test_an_error_on_a_huge_line_shows_an_excerpt_with_the_caret_in_place():
         parse("\0" * 100_000)
     assert len(str(info.value)) < 400
     assert str(info.value).splitlines()[1].startswith("  \u2400\u2400")
+
+
+# --- budgets: input bytes, program size after macro expansion --------------------------------
+
+
+def test_the_defaults_are_documented_and_a_hundred_thousand_statements_fit():
+    assert (MAX_INPUT_BYTES, MAX_PROGRAM_SIZE) == (4_000_000, 1_000_000)
+    statement = "x = x + 1"  # 5 nodes with its `;`, 11 bytes with its `;` and newline
+    assert 100_000 * (len(statement) + 2) < MAX_INPUT_BYTES
+    assert 100_000 * 5 < MAX_PROGRAM_SIZE
+
+
+def test_an_input_over_the_byte_limit_is_a_limit_error_where_it_is_reached(tmp_path):
+    source = "x = 1;\ny = 2;\nz = 3"
+    assert parse(source, max_input_bytes=len(source)) == parse(source)
+    with pytest.raises(LimitError) as info:
+        parse(source, "t.imp", max_input_bytes=10)
+    err = info.value
+    assert isinstance(err, ParseError) and err.exit_code == EXIT_DATA
+    assert (err.line, err.column) == (2, 4)
+    assert err.message == ("the input is longer than the limit of 10 bytes, which it reaches "
+                           "here; raise it with --max-input-bytes N")
+    assert str(err).startswith("t.imp:2:4: limit exceeded: ")
+    with pytest.raises(LimitError):
+        parse("é" * 6, max_input_bytes=10)  # bytes, not characters
+    path = tmp_path / "big.imp"
+    path.write_text(source)
+    with pytest.raises(LimitError, match="10 bytes"):
+        parse_file(path, max_input_bytes=10)
+
+
+def bomb(levels: int) -> str:
+    """Macro m_k calls m_(k-1) twice: 2^levels statements from a few hundred bytes."""
+    lines = ["macro m0(v) begin v = v + 1 end"]
+    lines += [f"macro m{i}(v) begin m{i - 1}(v); m{i - 1}(v) end" for i in range(1, levels + 1)]
+    return "\n".join(lines + [f"m{levels}(x)"])
+
+
+def test_a_macro_bomb_stops_at_the_program_size_limit():
+    with pytest.raises(LimitError) as info:
+        parse(bomb(25), "bomb.imp", max_program_size=10_000)
+    assert info.value.message == ("the program grows beyond the limit of 10000 syntax nodes here "
+                                  "(macro expansions included); raise it with "
+                                  "--max-program-size N")
+    assert info.value.line == 11  # m10: the bodies of m0 ... m10 hold more than 10,000 nodes
+    assert sum(1 for _ in spine(parse(bomb(8)))) == 2 ** 8
+
+
+def test_an_expression_bomb_is_counted_as_the_tree_it_stands_for():
+    """Arguments are shared by the expansion: 40 doublings make a small DAG whose tree every
+    later pass would walk, so the tree is what is counted."""
+    lines = ["macro e0(v, r) begin r = v end"]
+    lines += [f"macro e{i}(v, r) begin e{i - 1}(v + v, r) end" for i in range(1, 41)]
+    with pytest.raises(LimitError, match="syntax nodes"):
+        parse("\n".join(lines + ["e40(y, x)"]), max_program_size=100_000)
+
+
+@pytest.mark.parametrize("source, size", [
+    ("x = 1; y = x + 2", 7),
+    ("assert not (a < -b) or true and c != -(1)", 13),
+    ("if x < 1 then skip else while x > 0 do x = x - 1 od fi", 13),
+    ("macro inc(v) begin v = v + 1 end\ninc(x); inc(y)", 4 + 4 + 4 + 1),
+    ("macro two(e) begin assert e >= 0; assert e >= 1 end\ntwo(a + b)", 9 + 13),
+    ("macro unused(e) begin skip end\nunused(a + b)", 1 + 3),  # `a + b` until it is dropped
+])
+def test_program_size_counts_the_nodes_of_the_program_and_its_macro_bodies(source, size):
+    """The parser holds that many nodes at most: the program and the macro bodies, expanded,
+    and a call's arguments until the call replaces them."""
+    parse(source, max_program_size=size)
+    with pytest.raises(LimitError):
+        parse(source, max_program_size=size - 1)
