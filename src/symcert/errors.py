@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 EXIT_OK = 0
 EXIT_BUG = 1
 EXIT_USAGE = 2
 EXIT_UNDECIDED = 3
 EXIT_DATA = 65
+
+EXCERPT_WIDTH = 80
 
 
 class SymcertError(Exception):
@@ -17,23 +20,54 @@ class SymcertError(Exception):
     exit_code = EXIT_DATA
 
 
+def _visible(ch: str) -> str:
+    """One column for `ch`: a tab as a space, a control character as its symbol (U+2400...),
+    any other invisible one as U+FFFD."""
+    if ch == "\t":
+        return " "
+    if ch.isprintable():
+        return ch
+    code = ord(ch)
+    return chr(0x2400 + code) if code < 0x20 else "\u2421" if code == 0x7F else "\ufffd"
+
+
+def excerpt(line: str, column: int, width: int = EXCERPT_WIDTH) -> tuple[str, int]:
+    """At most `width` characters of `line` around the 1-based `column`, with `…` where cut and
+    invisible characters made visible, and the 0-based offset of that column in the excerpt."""
+    at = min(max(column - 1, 0), len(line))
+    lo = max(0, min(at - width // 2, len(line) - width))
+    hi = min(len(line), lo + width)
+    shown = "".join(map(_visible, line[lo:hi]))
+    if lo > 0:
+        shown, at = "…" + shown, at - lo + 1
+    return shown + ("…" if hi < len(line) else ""), at
+
+
 @dataclass
 class ParseError(SymcertError):
-    """A syntax error at a 1-based line and column, shown with the line and a caret."""
+    """A syntax error at a 1-based line and column, shown with an excerpt of the line (at most
+    EXCERPT_WIDTH characters around the spot) and a caret."""
 
     filename: str
     line: int
     column: int
     message: str
     source_line: str
+    kind: ClassVar[str] = "syntax error"
 
     def __str__(self) -> str:
-        text = self.source_line.expandtabs(1)
-        caret = " " * (self.column - 1) + "^"
+        shown, at = excerpt(self.source_line, self.column)
         return (
-            f"{self.filename}:{self.line}:{self.column}: syntax error: {self.message}\n"
-            f"  {text}\n  {caret}"
+            f"{self.filename}:{self.line}:{self.column}: {self.kind}: {self.message}\n"
+            f"  {shown}\n  {' ' * at}^"
         )
+
+
+class LimitError(ParseError):
+    """An input over one of the parser's limits, at the spot where it goes over; the message
+    names the limit and, when there is one, the option that raises it."""
+
+    kind = "limit exceeded"
 
 
 class InputError(SymcertError):

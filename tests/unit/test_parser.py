@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from symcert.concrete import Env, State, run_concrete
-from symcert.errors import ParseError
-from symcert.parser import MAX_DEPTH, parse, parse_file
+from symcert.errors import EXIT_DATA, LimitError, ParseError, excerpt
+from symcert.parser import (MAX_DEPTH, MAX_DIGITS, MAX_INPUT_BYTES, MAX_PROGRAM_SIZE, parse,
+                             parse_file)
 from symcert.syntax import (Add, And, Assert, Assign, Bool, Cmp, Fail, If, Int, Neg, Not, Or, Seq,
                             Skip, Sub, Var, While, spine)
 
@@ -122,7 +123,7 @@ ERRORS = [
     ("x = (1 + 2", 1, 11, "unexpected end of input; expected `)`"),
     ("if true then skip else skip", 1, 28, "unexpected end of input; expected `fi`"),
     ("while x do skip od", 1, 9, "unexpected `do`; expected a comparison"),
-    ("x = 1;\n\ny == 2", 3, 4, "unexpected `=`; expected `(`, `-`, a variable, an integer"),
+    ("x = 1;\n\ny == 2", 3, 3, "unexpected `==`; expected `(`, `=`"),
 ]
 
 
@@ -158,6 +159,15 @@ def test_nesting_beyond_the_limit_is_a_clear_error():
     depth = MAX_DEPTH + 5
     with pytest.raises(ParseError, match=f"nests deeper than {MAX_DEPTH} levels"):
         parse("x = " + "-(" * depth + "1" + ")" * depth)
+
+
+def test_a_chain_of_operators_too_long_for_the_depth_limit_says_why():
+    chain = " and ".join(["x == 1"] * (MAX_DEPTH + 1))
+    with pytest.raises(ParseError, match="a chain such as `a and b and c` of n operators nests n "
+                                         "levels") as info:
+        parse(f"assert {chain}")
+    assert info.value.line == 1 and len(str(info.value)) < 500
+    assert isinstance(parse("assert " + " and ".join(["x == 1"] * (MAX_DEPTH - 10))).cond, And)
 
 
 def test_ten_thousand_digit_literal():
@@ -228,8 +238,9 @@ MACRO_ERRORS = [
     ("macro f(a, a) begin skip end\nskip", 1, 7, "macro `f` has a repeated parameter"),
     ("macro f(a) begin skip end\nmacro f(b) begin skip end\nskip", 2, 7,
      "macro `f` is already defined"),
-    ("x = 1; macro f(a) begin skip end", 1, 14,
-     "unexpected `f`; expected `(`, `=` (macros are defined before the program)"),
+    ("x = 1; macro f(a) begin skip end", 1, 8,
+     "unexpected `macro`; expected `assert`, `fail`, `if`, `skip`, `while`, a variable "
+     "(macros are defined before the program)"),
     ("macro f(a) begin f(a) end\nskip", 1, 18,
      "unknown macro `f` (macros are defined before the program)"),
 ]
@@ -254,3 +265,198 @@ def test_sequence_equality_against_other_statements():
     assert seq != parse("skip; skip; skip") and parse("skip; skip; skip") != seq
     assert parse("x = 1; y = 2") == parse("x = 1;\n  y = 2")
     assert parse("x = 1; y = 2") != parse("x = 1; y = 3")
+
+
+# --- names and keywords: no silent mis-parse ------------------------------------------------
+
+
+@pytest.mark.parametrize("source, column, word", [
+    ("x = 1e3; assert x == 1000", 5, "1e3"),   # PyWiSE reads a variable named `1e3`
+    ("x = 2x", 5, "2x"),
+    ("x = 0x10", 5, "0x10"),
+    ("x = 1_000", 5, "1_000"),
+    ("if x < 1then skip else skip fi", 8, "1then"),
+])
+def test_a_word_that_starts_with_a_digit_is_an_error(source, column, word):
+    with pytest.raises(ParseError) as info:
+        parse(source)
+    assert (info.value.line, info.value.column) == (1, column)
+    assert info.value.message == (f"`{word}` is not a number, and a variable's name starts with "
+                                  "a letter or `_`")
+
+
+KEYWORDS = ("skip fail assert if then else fi while do od true false and or not macro begin "
+            "end").split()
+
+
+@pytest.mark.parametrize("keyword", KEYWORDS)
+def test_keywords_are_not_variables(keyword):
+    for source in (f"{keyword} = 0", f"x = {keyword}", f"x = 1; assert {keyword} == 0"):
+        with pytest.raises(ParseError):
+            parse(source)
+
+
+def test_a_keyword_where_a_variable_belongs_is_named_as_such():
+    with pytest.raises(ParseError) as info:
+        parse("true = 0; assert true")
+    assert info.value.message == ("unexpected `true`; expected `assert`, `fail`, `if`, `macro`, "
+                                  "`skip`, `while`, a variable (`true` is a keyword, not a "
+                                  "variable)")
+    with pytest.raises(ParseError, match="`fi` is a keyword, not a variable"):
+        parse("fi = fi")
+
+
+def test_names_that_contain_keywords_or_digits_are_variables():
+    p = parse("iffy = 1; done = 2; trueish = 3; x_if = 4; _1 = 5; x2 = x1")
+    assert [s.name for s in spine(p)] == ["iffy", "done", "trueish", "x_if", "_1", "x2"]
+
+
+# --- long inputs are not long tokens; big literals ------------------------------------------
+
+
+def test_a_long_comment_and_a_long_line_of_statements_parse():
+    assert parse("#" + "c" * 1_000_000 + "\nskip") == Skip()
+    p = parse(";".join(["skip"] * 30_000))  # a 150,000-character line without a space
+    assert sum(1 for _ in spine(p)) == 30_000
+
+
+def test_a_literal_of_the_most_digits_parses_and_one_more_is_a_limit_error():
+    digits = "7" * MAX_DIGITS
+    p = parse(f"x = {digits};\nassert x > 0")
+    assert p.first.expr == Int(int(digits))
+    assert parse(f"x = -{digits}").expr == Int(-int(digits))
+    with pytest.raises(LimitError) as info:
+        parse(f"x = {digits}7;\nassert x > 0")
+    assert (info.value.line, info.value.column) == (1, 5)
+    assert info.value.message == (f"an integer literal of {MAX_DIGITS + 1} digits is over the "
+                                  f"limit of {MAX_DIGITS} digits")
+
+
+# --- what a message shows: BOM, invisible characters, a short excerpt -----------------------
+
+
+def test_a_leading_byte_order_mark_is_skipped(tmp_path):
+    assert parse("\ufeffx = 1") == Assign("x", Int(1))
+    path = tmp_path / "bom.imp"
+    path.write_bytes(b"\xef\xbb\xbfx = 1;\r\nassert x == 1\r\n")
+    assert parse_file(path) == parse("x = 1; assert x == 1")
+    with pytest.raises(ParseError, match="unexpected character U\\+FEFF"):
+        parse("x = 1;\ufeffy = 2")  # elsewhere it is an error, and named
+
+
+@pytest.mark.parametrize("source, column, shown", [
+    ("\0", 1, "U+0000 (NUL)"),
+    ("x = 1;\x0by = 2", 7, "U+000B (VT)"),
+    ("x\u00a0= 1", 2, "U+00A0 (NO-BREAK SPACE)"),
+    ("x = 1\x7f", 6, "U+007F (DEL)"),
+    ("x = 1 \u200b", 7, "U+200B (ZERO WIDTH SPACE)"),
+    ("x = $", 5, "`$`"),
+])
+def test_invisible_characters_are_named(source, column, shown):
+    with pytest.raises(ParseError) as info:
+        parse(source)
+    assert info.value.column == column
+    assert info.value.message == f"unexpected character {shown}"
+
+
+def test_a_non_ascii_letter_is_explained():
+    with pytest.raises(ParseError, match="`é` \\(a variable's name is made of ASCII letters"):
+        parse("café = 1")
+
+
+@pytest.mark.parametrize("line, column", [
+    ("x" * 10, 4), ("a" * 1000, 1), ("b" * 1000, 500), ("c" * 1000, 1000), ("d" * 1000, 1001),
+    ("e" * 81, 81), ("\0\t" * 100, 37),
+])
+def test_an_excerpt_is_short_and_keeps_the_caret_character(line, column):
+    shown, at = excerpt(line, column)
+    assert len(shown) <= 82
+    assert shown.count("…") == (len(line) > 80 and column > 41) + (len(line) > 80 and
+                                                                   column < len(line) - 39)
+    if column <= len(line):
+        ch = line[column - 1]
+        assert shown[at] == {"\0": "\u2400", "\t": " "}.get(ch, ch)
+
+
+def test_an_error_on_a_huge_line_shows_an_excerpt_with_the_caret_in_place():
+    source = ";".join(["skip"] * 25_000) + " $ skip"  # 125,000 characters
+    with pytest.raises(ParseError) as info:
+        parse(source, "big.imp")
+    head, shown, caret = str(info.value).split("\n")
+    assert head == "big.imp:1:125001: syntax error: unexpected character `$`"
+    assert len(shown) < 90 and shown[caret.index("^")] == "$"
+    with pytest.raises(ParseError) as info:
+        parse("\0" * 100_000)
+    assert len(str(info.value)) < 400
+    assert str(info.value).splitlines()[1].startswith("  \u2400\u2400")
+
+
+# --- budgets: input bytes, program size after macro expansion --------------------------------
+
+
+def test_the_defaults_are_documented_and_a_hundred_thousand_statements_fit():
+    assert (MAX_INPUT_BYTES, MAX_PROGRAM_SIZE) == (4_000_000, 1_000_000)
+    statement = "x = x + 1"  # 5 nodes with its `;`, 11 bytes with its `;` and newline
+    assert 100_000 * (len(statement) + 2) < MAX_INPUT_BYTES
+    assert 100_000 * 5 < MAX_PROGRAM_SIZE
+
+
+def test_an_input_over_the_byte_limit_is_a_limit_error_where_it_is_reached(tmp_path):
+    source = "x = 1;\ny = 2;\nz = 3"
+    assert parse(source, max_input_bytes=len(source)) == parse(source)
+    with pytest.raises(LimitError) as info:
+        parse(source, "t.imp", max_input_bytes=10)
+    err = info.value
+    assert isinstance(err, ParseError) and err.exit_code == EXIT_DATA
+    assert (err.line, err.column) == (2, 4)
+    assert err.message == ("the input is longer than the limit of 10 bytes, which it reaches "
+                           "here; raise it with --max-input-bytes N")
+    assert str(err).startswith("t.imp:2:4: limit exceeded: ")
+    with pytest.raises(LimitError):
+        parse("é" * 6, max_input_bytes=10)  # bytes, not characters
+    path = tmp_path / "big.imp"
+    path.write_text(source)
+    with pytest.raises(LimitError, match="10 bytes"):
+        parse_file(path, max_input_bytes=10)
+
+
+def bomb(levels: int) -> str:
+    """Macro m_k calls m_(k-1) twice: 2^levels statements from a few hundred bytes."""
+    lines = ["macro m0(v) begin v = v + 1 end"]
+    lines += [f"macro m{i}(v) begin m{i - 1}(v); m{i - 1}(v) end" for i in range(1, levels + 1)]
+    return "\n".join(lines + [f"m{levels}(x)"])
+
+
+def test_a_macro_bomb_stops_at_the_program_size_limit():
+    with pytest.raises(LimitError) as info:
+        parse(bomb(25), "bomb.imp", max_program_size=10_000)
+    assert info.value.message == ("the program grows beyond the limit of 10000 syntax nodes here "
+                                  "(macro expansions included); raise it with "
+                                  "--max-program-size N")
+    assert info.value.line == 11  # m10: the bodies of m0 ... m10 hold more than 10,000 nodes
+    assert sum(1 for _ in spine(parse(bomb(8)))) == 2 ** 8
+
+
+def test_an_expression_bomb_is_counted_as_the_tree_it_stands_for():
+    """Arguments are shared by the expansion: 40 doublings make a small DAG whose tree every
+    later pass would walk, so the tree is what is counted."""
+    lines = ["macro e0(v, r) begin r = v end"]
+    lines += [f"macro e{i}(v, r) begin e{i - 1}(v + v, r) end" for i in range(1, 41)]
+    with pytest.raises(LimitError, match="syntax nodes"):
+        parse("\n".join(lines + ["e40(y, x)"]), max_program_size=100_000)
+
+
+@pytest.mark.parametrize("source, size", [
+    ("x = 1; y = x + 2", 7),
+    ("assert not (a < -b) or true and c != -(1)", 13),
+    ("if x < 1 then skip else while x > 0 do x = x - 1 od fi", 13),
+    ("macro inc(v) begin v = v + 1 end\ninc(x); inc(y)", 4 + 4 + 4 + 1),
+    ("macro two(e) begin assert e >= 0; assert e >= 1 end\ntwo(a + b)", 9 + 13),
+    ("macro unused(e) begin skip end\nunused(a + b)", 1 + 3),  # `a + b` until it is dropped
+])
+def test_program_size_counts_the_nodes_of_the_program_and_its_macro_bodies(source, size):
+    """The parser holds that many nodes at most: the program and the macro bodies, expanded,
+    and a call's arguments until the call replaces them."""
+    parse(source, max_program_size=size)
+    with pytest.raises(LimitError):
+        parse(source, max_program_size=size - 1)
