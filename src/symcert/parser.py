@@ -59,8 +59,8 @@ from symcert.syntax import (
 
 MAX_DEPTH = 10_000
 MAX_DIGITS = 100_000
-MAX_INPUT_BYTES = 4_000_000
-MAX_PROGRAM_SIZE = 1_000_000
+MAX_INPUT_BYTES = 8_000_000
+MAX_PROGRAM_SIZE = 2_500_000
 
 sys.set_int_max_str_digits(max(MAX_DIGITS, sys.get_int_max_str_digits()))
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 8 * MAX_DEPTH))

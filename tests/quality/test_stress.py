@@ -1,5 +1,5 @@
-"""Stress sizes (marker `slow`, run by `make test`, not by `make test-fast`): a program of
-100,000 statements parses without recursion, and the state stream of WiSE's `run` is a loop
+"""Stress sizes (marker `slow`, run by `make test`, not by `make test-fast`): programs of
+100,000 and 1,000,000 statements parse without recursion, and the state stream of WiSE's `run` is a loop
 that goes 20,000 states deep (PyWiSE's recursive stream dies near 1,000)."""
 
 from __future__ import annotations
@@ -20,6 +20,12 @@ def test_one_hundred_thousand_statements():
     n = 100_000
     p = parse(";\n".join(f"x = x + {i % 7}" for i in range(n)))
     assert sum(1 for _ in spine(p)) == n
+
+
+def test_a_million_statements_on_one_line_fit_the_default_budgets():
+    """Issue 13: a million `skip`s joined by `;` without spaces is a valid program."""
+    p = parse(";".join(["skip"] * 1_000_000))
+    assert sum(1 for _ in spine(p)) == 1_000_000
 
 
 def test_the_stream_is_a_loop_not_a_recursion():
