@@ -52,6 +52,7 @@ def to_dot(program: object, max_states: int) -> str:
     from symcert.solver import Sat, Solver
     from symcert.symbolic import initial
     from symcert.syntax import Skip
+    from symcert.terms import show
 
     solver = Solver()
     lines = ["digraph symcert {", '  node [shape=box, fontname="monospace", fontsize=10];',
@@ -65,11 +66,11 @@ def to_dot(program: object, max_states: int) -> str:
             style = ", color=red, fontcolor=red"
         elif state.prog == Skip():
             style = ", peripheries=2"
-        lines.append(f"  n{ident} [label={_quote(str(head(state.prog)).splitlines()[0])}{style}];")
+        lines.append(f"  n{ident} [label={_quote(label(head(state.prog)))}{style}];")
         for child in expand(state):
             new = child.pc.last if child.pc is not state.pc else None
             answer = Sat.SAT if new is None else solver.check(child.pc)[0]
-            attrs = [f"label={_quote(str(new))}"] if new is not None else []
+            attrs = [f"label={_quote(show(new))}"] if new is not None else []
             if answer is Sat.UNSAT:
                 lines.append(f'  p{count} [label="UNSAT", shape=plaintext, fontcolor=grey];')
                 attrs += ["style=dashed", "color=grey"]
@@ -85,5 +86,17 @@ def to_dot(program: object, max_states: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _quote(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+def label(stmt: object) -> str:
+    """The first line of a statement as printed: `if c then` or `while c do` for a compound
+    one, whose whole text (its nested body, indented) is never built."""
+    from symcert.syntax import If, While
+
+    if isinstance(stmt, If):
+        return f"if {stmt.cond} then"
+    if isinstance(stmt, While):
+        return f"while {stmt.cond} do"
+    return str(stmt)
+
+
+def _quote(line: str) -> str:
+    return '"' + line.replace("\\", "\\\\").replace('"', '\\"') + '"'
