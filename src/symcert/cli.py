@@ -21,6 +21,8 @@ import threading
 import time
 from typing import Any, Sequence
 
+from symcert.commands.values import json_int, show_int, text
+
 EXIT_INTERNAL = 70
 EXIT_PIPE = 141  # as a process killed by SIGPIPE: the output pipe was closed early
 STACK_BYTES = 512 * 1024 * 1024
@@ -222,14 +224,14 @@ def _run(args: argparse.Namespace) -> int:
                     progress.clear()
                     names = sorted(set().union(*(free_vars(c) for c in found.bug.pc.conjuncts()))
                                    if found.bug.pc.length else set())
-                    inputs = {x: found.input(x) for x in names}
                     if args.json:
                         emit({"event": "bug", "file": args.file, "line": where[0],
                               "column": where[1], "message": found.describe(),
-                              "input": inputs, "replay_steps": found.final.steps,
-                              "path_condition": str(found.bug.pc), "states": explored})
+                              "input": {x: json_int(found.input(x)) for x in names},
+                              "replay_steps": found.final.steps,
+                              "path_condition": text(found.bug.pc), "states": explored})
                     else:
-                        shown = ", ".join(f"{k} = {v}" for k, v in inputs.items())
+                        shown = ", ".join(f"{x} = {show_int(found.input(x))}" for x in names)
                         print(f"{args.file}:{where[0]}:{where[1]}: bug: {found.describe()}")
                         print(f"  input:  {shown or 'any (the bug does not depend on the input)'}")
                         print(f"  replay: concrete run from this input reaches the failing "
@@ -305,7 +307,8 @@ def _exec(args: argparse.Namespace) -> int:
         if nxt is None:
             break
         state = nxt
-    final = ", ".join(f"{k} = {v}" for k, v in sorted(state.env.bindings)) or "all variables 0"
+    final = (", ".join(f"{k} = {show_int(v)}" for k, v in sorted(state.env.bindings))
+             or "all variables 0")
     if isinstance(state.prog, Skip):
         print(f"finished after {state.steps} steps: {final}")
         return 0

@@ -137,3 +137,54 @@ def test_inputs_are_the_variables_read_before_assigned():
     assert inputs(parse("if c < 0 then x = 1 else x = 2 fi; y = x")) == {"c"}
     assert inputs(parse("while i < n do x = 1 od; assert x == 1")) == {"i", "n", "x"}
     assert inputs(parse("x = x + 1")) == {"x"}
+
+
+# Big integers: IMP's values, printed in full up to 1,000 digits and summarised beyond.
+
+@pytest.fixture
+def short_int_text():
+    """Python converts integers of at most 640 digits to text (the least limit it allows):
+    a 700-digit value then stands for the 100,001-digit values of a longer loop. (The parser
+    raises the limit when it is imported, so it is imported first.)"""
+    import symcert.parser  # noqa: F401
+
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(640)
+    yield
+    sys.set_int_max_str_digits(limit)
+
+
+TENFOLD = ("x = 1; i = 0; while i < 700 do x = x + x + x + x + x + x + x + x + x + x; "
+           "i = i + 1 od; assert x != y\n")
+SUMMARY = "<an integer of 701 digits: 1000…0000>"
+
+
+def test_huge_values_are_summarised_by_exec(capsys, tmp_path, short_int_text):
+    prog = tmp_path / "big.imp"
+    prog.write_text(TENFOLD)
+    code, out, err = run_cli(capsys, "exec", str(prog))
+    assert code == 0 and "Traceback" not in err
+    assert out.splitlines()[-1] == f"finished after 3507 steps: i = 700, x = {SUMMARY}"
+
+
+def test_huge_values_are_summarised_by_run_text_and_json(capsys, tmp_path, short_int_text):
+    prog = tmp_path / "big.imp"
+    prog.write_text(TENFOLD)
+    code, out, err = run_cli(capsys, "run", str(prog))
+    assert code == 1 and "Traceback" not in err
+    assert out.splitlines()[1] == f"  input:  y = {SUMMARY}"
+    code, out, err = run_cli(capsys, "run", "--json", str(prog))
+    bug = json.loads(out.splitlines()[0])
+    assert code == 1 and bug["input"] == {"y": SUMMARY}
+    assert bug["path_condition"].startswith("<not shown: holds an integer of more than 640")
+
+
+def test_values_in_full_up_to_a_thousand_digits():
+    from symcert.commands.values import digits, json_int, show_int
+
+    for n in (0, 9, 10, 99, 100, 10**999 - 1, 10**999, 10**1000 - 1, 10**5000, 2**3000):
+        assert digits(n) == digits(-n) == len(str(n))
+    assert show_int(-(10**999)) == str(-(10**999)) and json_int(10**999) == 10**999
+    assert show_int(10**1000) == "<an integer of 1,001 digits: 1000…0000>"
+    assert show_int(-(10**100001 + 1234)) == "<an integer of 100,002 digits: -1000…1234>"
+    assert json_int(-(10**1000)) == "<an integer of 1,001 digits: -1000…0000>"

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import argparse
 
+from symcert.commands.values import text
+
 HELP = "test exhaustiveness and precision of symbolic transitions on random inputs"
 
 
@@ -56,7 +58,7 @@ def main(args: argparse.Namespace) -> int:
             verdict = test(t, program, args.runs, args.seed)
             if verdict.counterexample is not None:
                 found = True
-                print(f"    {prop}: NO, counterexample: {verdict.counterexample}")
+                print(f"    {prop}: NO, counterexample: {text(verdict.counterexample)}")
             else:
                 skipped = verdict.tried - verdict.decided
                 note = (f" ({skipped} skipped: a run exceeded its step budget or loop limit)"

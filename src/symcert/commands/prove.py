@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 
+from symcert.commands.values import show_int, text
+
 HELP = "prove every assertion by exhaustive symbolic execution, or give a counterexample"
 DEFAULT_MAX_STATES = 100_000
 
@@ -46,7 +48,7 @@ def main(args: argparse.Namespace) -> int:
         pos = found.failing.pos
         where = f"{args.file}:{pos.line}:{pos.column}" if pos else args.file
         names = sorted(inputs(program))
-        shown = ", ".join(f"{x} = {found.input(x)}" for x in names) or "any"
+        shown = ", ".join(f"{x} = {show_int(found.input(x))}" for x in names) or "any"
         print(f"{where}: counterexample: {found.describe()}")
         print(f"  input:  {shown}")
         print(f"  replay: the concrete run from this input reaches the failing statement "
@@ -56,6 +58,6 @@ def main(args: argparse.Namespace) -> int:
     if proof.reason:
         print(f"  not exhaustive: {proof.reason}")
     for ob in proof.undecided:
-        print(f"  solver answered UNKNOWN for {ob}")
+        print(f"  solver answered UNKNOWN for {text(ob)}")
     print(f"  no counterexample found; {explored}")
     return EXIT_UNDECIDED

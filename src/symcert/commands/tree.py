@@ -14,6 +14,8 @@ import subprocess
 import sys
 from collections import deque
 
+from symcert.commands.values import text
+
 HELP = "print the symbolic execution tree as Graphviz DOT (or SVG)"
 
 
@@ -70,7 +72,7 @@ def to_dot(program: object, max_states: int) -> str:
         for child in expand(state):
             new = child.pc.last if child.pc is not state.pc else None
             answer = Sat.SAT if new is None else solver.check(child.pc)[0]
-            attrs = [f"label={_quote(show(new))}"] if new is not None else []
+            attrs = [f"label={_quote(text(new, show))}"] if new is not None else []
             if answer is Sat.UNSAT:
                 lines.append(f'  p{count} [label="UNSAT", shape=plaintext, fontcolor=grey];')
                 attrs += ["style=dashed", "color=grey"]
@@ -92,10 +94,10 @@ def label(stmt: object) -> str:
     from symcert.syntax import If, While
 
     if isinstance(stmt, If):
-        return f"if {stmt.cond} then"
+        return f"if {text(stmt.cond)} then"
     if isinstance(stmt, While):
-        return f"while {stmt.cond} do"
-    return str(stmt)
+        return f"while {text(stmt.cond)} do"
+    return text(stmt)
 
 
 def _quote(line: str) -> str:
