@@ -5,7 +5,8 @@ From `⟨true, id, FILE⟩`, each transition is checked on N random inputs: one 
 stream `run` (cut after --max-states states; leaves and frontier), the seed-004 interpreter
 (results at its loop limit have no known meaning and are skipped), and with --unroll K the
 big-step execution that unrolls each loop K times and drops the rest (precise, not exhaustive:
-T-X1). Exit 1 when a counterexample is found, 0 otherwise.
+T-X1). Exit 1 when a counterexample is found; 3 (undecided) when some check held on no input at
+all (every run was skipped); 0 otherwise.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from symcert.errors import InputError
+    from symcert.errors import EXIT_UNDECIDED, InputError
     from symcert.oracles import is_probably_exhaustive, is_probably_precise
     from symcert.parser import parse_file
     from symcert.solver import Solver
@@ -51,6 +52,7 @@ def main(args: argparse.Namespace) -> int:
     names = ", ".join(sorted(inputs(program))) or "none"
     print(f"{args.file}: {args.runs} random inputs per check (seed {args.seed}); inputs: {names}")
     found = False
+    vacuous = 0
     for t in transitions:
         print(f"  {t.name}")
         for prop, test in (("exhaustive", is_probably_exhaustive),
@@ -61,7 +63,14 @@ def main(args: argparse.Namespace) -> int:
                 print(f"    {prop}: NO, counterexample: {text(verdict.counterexample)}")
             else:
                 skipped = verdict.tried - verdict.decided
+                vacuous += verdict.decided == 0
                 note = (f" ({skipped} skipped: a run exceeded its step budget or loop limit)"
                         if skipped else "")
                 print(f"    {prop}: held on {verdict.decided} inputs{note}")
-    return 1 if found else 0
+    if found:
+        return 1
+    if vacuous:
+        print(f"{args.file}: undecided: {vacuous} check(s) held on no input: every run exceeded "
+              "its step budget or loop limit")
+        return EXIT_UNDECIDED
+    return 0
