@@ -16,6 +16,7 @@ import importlib
 import io
 import json
 import os
+import re
 import sys
 import threading
 import time
@@ -28,6 +29,8 @@ EXIT_PIPE = 141  # as a process killed by SIGPIPE: the output pipe was closed ea
 STACK_BYTES = 512 * 1024 * 1024
 DEFAULT_MAX_STATES = 100_000
 DEFAULT_MAX_STEPS = 1_000_000
+NAME = re.compile(r"[0-9]*[A-Za-z_][A-Za-z0-9_]*")  # a variable, as NAME in grammar.lark
+INTEGER = re.compile(r"-?[0-9]+")
 
 # Further subcommands, each in a module of `symcert.commands` that defines HELP, `configure(parser)`
 # and `main(args) -> int`. Such a module imports the engine inside `main` only (see below).
@@ -40,13 +43,17 @@ COMMANDS: dict[str, str] = {
 }
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The top-level parser and the parser of each subcommand."""
+    from symcert import __version__
+
     ap = argparse.ArgumentParser(
         prog="symcert",
         description="A symbolic-execution bug finder for IMP whose claims are checked.",
         epilog="exit codes: 0 no bug (exhaustive), 1 bug found, 2 usage error, "
                "3 undecided within the budget, 65 bad input, 70 internal error",
     )
+    ap.add_argument("--version", action="version", version=f"symcert {__version__}")
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     r = sub.add_parser("run", help="find a bug and the input that triggers it, or prove safety")
@@ -66,7 +73,8 @@ def _parser() -> argparse.ArgumentParser:
     e = sub.add_parser("exec", help="run a program concretely on given inputs")
     e.add_argument("file", metavar="FILE")
     e.add_argument("--input", action="append", default=[], metavar="VAR=INT",
-                   help="an input value; repeat for several; unset inputs are 0")
+                   help="an input value, INT as -?[0-9]+; repeat for several inputs; "
+                        "unset inputs are 0")
     e.add_argument("--max-steps", type=_positive, default=DEFAULT_MAX_STEPS, metavar="N",
                    help=f"step budget (default: {DEFAULT_MAX_STEPS:,})")
     e.add_argument("--contracts", action="store_true", help="check the lemma contracts")
@@ -75,7 +83,7 @@ def _parser() -> argparse.ArgumentParser:
         command = importlib.import_module(module)
         c = sub.add_parser(name, help=command.HELP, description=command.__doc__)
         command.configure(c)
-    return ap
+    return ap, sub.choices
 
 
 def _positive(text: str) -> int:
@@ -98,9 +106,18 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The arguments; a usage error exits 2 with the usage of the command it belongs to."""
+    ap, commands = _parser()
+    args, extra = ap.parse_known_args(argv)
+    if extra:
+        commands[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
-    args = _parser().parse_args(argv)
+    args = parse_args(argv)
     if getattr(args, "contracts", False):
         os.environ["SYMCERT_CONTRACTS"] = "1"
     result: dict[str, int] = {}
@@ -281,24 +298,39 @@ def _run(args: argparse.Namespace) -> int:
     return code
 
 
+def _input_values(items: Sequence[str]) -> dict[str, int]:
+    """The values of `--input VAR=INT`: INT is `-?[0-9]+`, as long as a literal of a program
+    may be, each VAR given once."""
+    from symcert.errors import InputError
+    from symcert.parser import MAX_DIGITS
+
+    values: dict[str, int] = {}
+    for item in items:
+        var, sep, value = (part.strip() for part in item.partition("="))
+        if not sep or not NAME.fullmatch(var) or not INTEGER.fullmatch(value):
+            raise InputError(f"symcert exec: bad --input {item!r}: expected VAR=INT with INT "
+                             "an optional - and decimal digits, for example --input x=-3")
+        if var in values:
+            raise InputError(f"symcert exec: --input {var} is given twice")
+        if len(value.lstrip("-")) > MAX_DIGITS:
+            raise InputError(f"symcert exec: bad --input {var}: more than {MAX_DIGITS:,} digits")
+        values[var] = int(value)
+    return values
+
+
 def _exec(args: argparse.Namespace) -> int:
     from symcert.concrete import Env, State, head, step
-    from symcert.errors import InputError
     from symcert.parser import parse_file
     from symcert.syntax import Assert, Fail, Skip, inputs
 
+    values = _input_values(args.input)
     program = parse_file(args.file)
-    values: dict[str, int] = {}
-    for item in args.input:
-        name, sep, value = item.partition("=")
-        try:
-            if not sep or not name.strip().isidentifier():
-                raise ValueError
-            values[name.strip()] = int(value.strip())
-        except ValueError:
-            raise InputError(f"symcert exec: bad --input {item!r}: expected VAR=INT, "
-                             "for example --input x=3") from None
-    unset = sorted(inputs(program) - values.keys())
+    read = inputs(program)
+    for var in sorted(values.keys() - read):
+        print(f"symcert exec: warning: the program has no input {var} (its inputs: "
+              f"{', '.join(sorted(read)) or 'none'}); --input {var} has no effect",
+              file=sys.stderr)
+    unset = sorted(read - values.keys())
     if unset:
         print(f"note: inputs not given default to 0: {', '.join(unset)}")
     state = State(Env.of(values), program)

@@ -188,3 +188,53 @@ def test_values_in_full_up_to_a_thousand_digits():
     assert show_int(10**1000) == "<an integer of 1,001 digits: 1000…0000>"
     assert show_int(-(10**100001 + 1234)) == "<an integer of 100,002 digits: -1000…1234>"
     assert json_int(-(10**1000)) == "<an integer of 1,001 digits: -1000…0000>"
+
+
+# The command line: --version, usage errors, --input.
+
+def test_version(capsys):
+    from symcert import __version__
+
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0 and capsys.readouterr().out == f"symcert {__version__}\n"
+
+
+def test_a_subcommand_usage_error_prints_that_subcommand_usage(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["run", BUGGY, "--frobnicate"])
+    err = capsys.readouterr().err
+    assert info.value.code == 2
+    assert err.startswith("usage: symcert run ")
+    assert err.rstrip().endswith("symcert run: error: unrecognized arguments: --frobnicate")
+
+
+def test_exec_warns_about_an_input_the_program_never_reads(capsys):
+    code, out, err = run_cli(capsys, "exec", f"{EX}/gcd_buggy.imp", "--input", "a=5",
+                             "--input", "b=3", "--input", "zz=3")
+    assert code == 1 and "note:" not in out
+    assert err == ("symcert exec: warning: the program has no input zz (its inputs: a, b); "
+                   "--input zz has no effect\n")
+
+
+@pytest.mark.parametrize("item", ["a=+3", "a=1_000", "a=٣", "a=", "a=3.0", "a=0x1f", "=3",
+                                  "a b=3", "a", "a=1e3"])
+def test_exec_accepts_only_decimal_integers(capsys, item):
+    code, out, err = run_cli(capsys, "exec", f"{EX}/gcd_buggy.imp", "--input", item)
+    assert code == 2 and out == ""
+    assert err.startswith(f"symcert exec: bad --input {item!r}: expected VAR=INT")
+
+
+def test_exec_input_forms_that_are_accepted(capsys):
+    code, out, _ = run_cli(capsys, "exec", BUGGY, "--input", " x = -0007 ")
+    assert code == 0 and "x = -7" in out
+    code, out, _ = run_cli(capsys, "exec", BUGGY, "--input", "x=" + "9" * 5000)
+    assert code == 0 and "x = <an integer of 5,000 digits: 9999…9999>" in out
+    code, out, err = run_cli(capsys, "exec", BUGGY, "--input", "x=" + "9" * 100_001)
+    assert code == 2 and err == "symcert exec: bad --input x: more than 100,000 digits\n"
+
+
+def test_exec_repeated_input_is_a_usage_error(capsys):
+    code, out, err = run_cli(capsys, "exec", BUGGY, "--input", "x=1", "--input", "x=2")
+    assert code == 2 and out == ""
+    assert err == "symcert exec: --input x is given twice\n"
