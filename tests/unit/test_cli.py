@@ -1,13 +1,16 @@
-"""The `symcert` command: output, exit codes (0, 1, 2, 3, 65), JSON events, `exec`."""
+"""The `symcert` command: output, exit codes (0, 1, 2, 3, 65), JSON events, `exec`, budgets
+and hostile input."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import io
 import json
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -139,7 +142,89 @@ def test_inputs_are_the_variables_read_before_assigned():
     assert inputs(parse("x = x + 1")) == {"x"}
 
 
-# Big integers: IMP's values, printed in full up to 1,000 digits and summarised beyond.
+# ------------------------------------------------------------------------------------------
+# Hostile input: every phase inside the budget, no internal error from a user's program.
+
+def lines_program(tmp_path, n: int) -> Path:
+    prog = tmp_path / "long.imp"
+    prog.write_text("x = 0;\n" + "x = x + 1;\n" * n + "assert x >= 0\n")
+    return prog
+
+
+def test_timeout_covers_parsing(capsys, tmp_path):
+    """Parsing 200,000 lines takes many seconds: `--timeout` stops it, and says so."""
+    prog = lines_program(tmp_path, 200_000)
+    start = time.perf_counter()
+    code, out, err = run_cli(capsys, "run", "--max-states", "1000", "--timeout", "0.5", str(prog))
+    assert time.perf_counter() - start < 5
+    assert code == 3 and err == ""
+    assert out.splitlines()[0] == (f"{prog}: undecided: the time budget (--timeout 0.5 s) ran "
+                                   f"out while parsing {prog}")
+    code, out, _ = run_cli(capsys, "run", "--json", "--timeout", "0.5", str(prog))
+    done = json.loads(out)
+    assert code == 3 and done["verdict"] == "undecided" and done["states"] == 0
+    assert done["reason"].endswith(f"ran out while parsing {prog}")
+
+
+LOOP = "i = 0; while i < n do i = i + 1 od; assert i >= 0\n"
+
+
+@pytest.mark.parametrize("argv, phase", [
+    (["run", "--max-states", "100000000"], "exploring"),
+    (["prove", "--max-states", "100000000"], "exploring and proving"),
+    (["tree", "--max-states", "100000000"], "drawing the tree"),
+    (["exec", "--max-steps", "1000000000", "--input", "n=1000000000"], "running"),
+    (["oracle", "--runs", "100000"], "checking that expand (one step) is exhaustive"),
+])
+def test_every_command_has_a_timeout_that_names_the_phase(capsys, tmp_path, argv, phase):
+    prog = tmp_path / "loop.imp"
+    prog.write_text(LOOP)
+    start = time.perf_counter()
+    code, out, err = run_cli(capsys, *argv, "--timeout", "0.3", str(prog))
+    assert time.perf_counter() - start < 5
+    assert code == 3 and "Traceback" not in err
+    assert f"the time budget (--timeout 0.3 s) ran out while {phase}" in out + err
+
+
+def test_campaign_timeout(capsys):
+    code, _, err = run_cli(capsys, "campaign", "--programs", "100000", "--timeout", "0.3")
+    assert code == 3
+    assert "undecided: the time budget (--timeout 0.3 s) ran out while checking programs" in err
+
+
+def test_timeout_must_be_a_positive_number():
+    for bad in ("0", "-1", "nan", "inf", "soon"):
+        with pytest.raises(SystemExit) as info:
+            main(["run", "--timeout", bad, BUGGY])
+        assert info.value.code == 2
+
+
+def test_input_larger_than_the_cap_exit_65(capsys, tmp_path):
+    prog = lines_program(tmp_path, 100)
+    code, out, err = run_cli(capsys, "run", "--max-input-bytes", "1000", str(prog))
+    assert code == 65 and out == ""
+    assert err == (f"{prog}: input larger than 1,000 bytes; raise it with --max-input-bytes\n")
+    code, _, err = run_cli(capsys, "run", "/dev/zero")
+    assert code == 65 and "input larger than 16,777,216 bytes" in err
+    assert run_cli(capsys, "run", "--max-input-bytes", "2000", str(prog))[0] == 0
+
+
+def test_memory_error_is_undecided_not_a_symcert_bug(capsys, monkeypatch):
+    import symcert.cli as cli
+    import symcert.commands.tree as tree
+
+    def exhausted(*args):
+        raise MemoryError
+
+    monkeypatch.setattr(cli, "read_program", exhausted)
+    code, out, err = run_cli(capsys, "run", BUGGY)
+    assert code == 3 and "bug in symcert" not in err
+    assert "undecided: memory ran out while" in out
+    monkeypatch.setattr(tree, "to_dot", exhausted)
+    code, _, err = run_cli(capsys, "tree", BUGGY)
+    assert code == 3 and "bug in symcert" not in err
+    assert err == "symcert tree: undecided: memory ran out while drawing the tree\n"
+
 
 @pytest.fixture
 def short_int_text():
@@ -190,8 +275,6 @@ def test_values_in_full_up_to_a_thousand_digits():
     assert json_int(-(10**1000)) == "<an integer of 1,001 digits: -1000…0000>"
 
 
-# The command line: --version, usage errors, --input.
-
 def test_version(capsys):
     from symcert import __version__
 
@@ -207,6 +290,24 @@ def test_a_subcommand_usage_error_prints_that_subcommand_usage(capsys):
     assert info.value.code == 2
     assert err.startswith("usage: symcert run ")
     assert err.rstrip().endswith("symcert run: error: unrecognized arguments: --frobnicate")
+
+
+@pytest.mark.parametrize("command", ["run", "exec", "prove", "tree", "oracle"])
+def test_dash_reads_the_program_from_standard_input(capsys, monkeypatch, command):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"x = 1;\nassert x == y")))
+    options = ["--runs", "3"] if command == "oracle" else []
+    code, out, err = run_cli(capsys, command, "-", *options)
+    assert "Traceback" not in err
+    if command in ("run", "exec", "prove"):
+        assert code == 1 and "<stdin>:2:1: " in out
+    else:
+        assert code in (0, 1) and out
+
+
+def test_standard_input_errors_are_named_stdin(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"x = ;")))
+    code, _, err = run_cli(capsys, "run", "-")
+    assert code == 65 and err.startswith("<stdin>:1:5: syntax error: ")
 
 
 def test_exec_warns_about_an_input_the_program_never_reads(capsys):

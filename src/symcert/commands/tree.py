@@ -14,14 +14,16 @@ import subprocess
 import sys
 from collections import deque
 
+from symcert.commands.budget import positive
+from symcert.commands.programs import add_program, read_program
 from symcert.commands.values import text
 
 HELP = "print the symbolic execution tree as Graphviz DOT (or SVG)"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE")
-    parser.add_argument("--max-states", type=int, default=200, metavar="N",
+    add_program(parser)
+    parser.add_argument("--max-states", type=positive, default=200, metavar="N",
                         help="how many states to draw (default: 200)")
     parser.add_argument("--format", choices=("dot", "svg"), default="dot",
                         help="dot (default) or svg (needs Graphviz's `dot` on the PATH)")
@@ -29,11 +31,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     from symcert.errors import InputError
-    from symcert.parser import parse_file
 
-    if args.max_states <= 0:
-        raise InputError(f"symcert tree: --max-states must be positive: {args.max_states}")
-    dot = to_dot(parse_file(args.file), args.max_states)
+    program = read_program(args)
+    args.budget.enter("drawing the tree")
+    dot = to_dot(program, args.max_states)
+    args.budget.enter("writing the tree")
     if args.format == "dot":
         sys.stdout.write(dot)
         return 0
