@@ -1,12 +1,13 @@
 """The `symcert` command: `run` (find bugs or prove safety) and `exec` (a concrete run).
 
 Exit codes: 0 exhaustive and no bug (or a normal concrete run), 1 bug found, 2 usage error,
-3 undecided within the budget, 65 bad input, 70 internal error (an engine bug: a contract
-violation or a replay that disagrees with a reported bug).
+3 undecided within the budget (states, steps, time or memory), 65 bad input, 70 internal error
+(an engine bug: a contract violation or a replay that disagrees with a reported bug).
 
 The engine is imported only after the arguments are read, because `--contracts` must set
 SYMCERT_CONTRACTS before the contracted modules are imported. The work runs in a thread with a
-large stack, so deeply nested (but accepted) programs cannot overflow the C stack.
+large stack, so deeply nested (but accepted) programs cannot overflow the C stack, and the main
+thread holds it to `--timeout` (`symcert.commands.budget`).
 """
 
 from __future__ import annotations
@@ -16,16 +17,21 @@ import importlib
 import io
 import json
 import os
+import re
 import sys
-import threading
 import time
 from typing import Any, Sequence
 
-EXIT_INTERNAL = 70
+from symcert.commands.budget import EXIT_INTERNAL, Budget, BudgetExceeded, positive
+from symcert.commands.programs import add_program, read_program, source_name
+from symcert.commands.values import json_int, show_int, text
+from symcert.errors import EXIT_UNDECIDED  # errors.py has no contracts: safe to import early
+
 EXIT_PIPE = 141  # as a process killed by SIGPIPE: the output pipe was closed early
-STACK_BYTES = 512 * 1024 * 1024
 DEFAULT_MAX_STATES = 100_000
 DEFAULT_MAX_STEPS = 1_000_000
+NAME = re.compile(r"[0-9]*[A-Za-z_][A-Za-z0-9_]*")  # a variable, as NAME in grammar.lark
+INTEGER = re.compile(r"-?[0-9]+")
 
 # Further subcommands, each in a module of `symcert.commands` that defines HELP, `configure(parser)`
 # and `main(args) -> int`. Such a module imports the engine inside `main` only (see below).
@@ -38,23 +44,25 @@ COMMANDS: dict[str, str] = {
 }
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The top-level parser and the parser of each subcommand."""
+    from symcert import __version__
+
     ap = argparse.ArgumentParser(
         prog="symcert",
         description="A symbolic-execution bug finder for IMP whose claims are checked.",
         epilog="exit codes: 0 no bug (exhaustive), 1 bug found, 2 usage error, "
                "3 undecided within the budget, 65 bad input, 70 internal error",
     )
+    ap.add_argument("--version", action="version", version=f"symcert {__version__}")
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     r = sub.add_parser("run", help="find a bug and the input that triggers it, or prove safety")
-    r.add_argument("file", metavar="FILE")
+    add_program(r)
     r.add_argument("--strategy", choices=("bfs", "dfs"), default="bfs",
                    help="search order (default: bfs, which finds every reachable bug)")
-    r.add_argument("--max-states", type=_positive, default=DEFAULT_MAX_STATES, metavar="N",
+    r.add_argument("--max-states", type=positive, default=DEFAULT_MAX_STATES, metavar="N",
                    help=f"state budget (default: {DEFAULT_MAX_STATES:,})")
-    r.add_argument("--timeout", type=_positive_float, default=None, metavar="S",
-                   help="wall-clock budget in seconds (default: none)")
     r.add_argument("--all-bugs", action="store_true",
                    help="keep exploring after the first bug; report each failing statement once")
     r.add_argument("--json", action="store_true", help="write one JSON object per event")
@@ -62,10 +70,11 @@ def _parser() -> argparse.ArgumentParser:
                    help="check the lemma contracts while running (as SYMCERT_CONTRACTS=1)")
 
     e = sub.add_parser("exec", help="run a program concretely on given inputs")
-    e.add_argument("file", metavar="FILE")
+    add_program(e)
     e.add_argument("--input", action="append", default=[], metavar="VAR=INT",
-                   help="an input value; repeat for several; unset inputs are 0")
-    e.add_argument("--max-steps", type=_positive, default=DEFAULT_MAX_STEPS, metavar="N",
+                   help="an input value, INT as -?[0-9]+; repeat for several inputs; "
+                        "unset inputs are 0")
+    e.add_argument("--max-steps", type=positive, default=DEFAULT_MAX_STEPS, metavar="N",
                    help=f"step budget (default: {DEFAULT_MAX_STEPS:,})")
     e.add_argument("--contracts", action="store_true", help="check the lemma contracts")
 
@@ -73,49 +82,31 @@ def _parser() -> argparse.ArgumentParser:
         command = importlib.import_module(module)
         c = sub.add_parser(name, help=command.HELP, description=command.__doc__)
         command.configure(c)
-    return ap
+    return ap, sub.choices
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be positive: {text}")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be positive: {text}")
-    return value
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The arguments; a usage error exits 2 with the usage of the command it belongs to."""
+    ap, commands = _parser()
+    args, extra = ap.parse_known_args(argv)
+    if extra:
+        commands[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
-    args = _parser().parse_args(argv)
+    args = parse_args(argv)
     if getattr(args, "contracts", False):
         os.environ["SYMCERT_CONTRACTS"] = "1"
-    result: dict[str, int] = {}
-
-    def work() -> None:
-        result["code"] = _dispatch(args)
-
-    threading.stack_size(STACK_BYTES)
-    worker = threading.Thread(target=work, name="symcert")
-    worker.start()
-    worker.join()
-    return result.get("code", EXIT_INTERNAL)
+    args.budget = Budget(getattr(args, "timeout", None))
+    return args.budget.run(lambda: _dispatch(args))
 
 
 def _dispatch(args: argparse.Namespace) -> int:
     from symcert.errors import SymcertError
 
+    budget: Budget = args.budget
     try:
         if args.command == "run":
             return _run(args)
@@ -125,12 +116,18 @@ def _dispatch(args: argparse.Namespace) -> int:
     except SymcertError as err:
         print(err, file=sys.stderr)
         return err.exit_code
+    except BudgetExceeded:
+        print(f"symcert {args.command}: undecided: {budget.reason()}", file=sys.stderr)
+        return EXIT_UNDECIDED
+    except MemoryError:
+        print(f"symcert {args.command}: undecided: {budget.out_of_memory()}", file=sys.stderr)
+        return EXIT_UNDECIDED
     except BrokenPipeError:
         _silence_stdout()
         return EXIT_PIPE
     except OSError as err:
-        print(f"{getattr(args, 'file', err.filename)}: cannot read: {err.strerror}",
-              file=sys.stderr)
+        where = source_name(args.file) if hasattr(args, "file") else err.filename
+        print(f"{where}: cannot read: {err.strerror}", file=sys.stderr)
         return 65
     except Exception as err:  # an engine bug: say so loudly, with the evidence
         import traceback
@@ -181,71 +178,61 @@ class _Progress:
 def _run(args: argparse.Namespace) -> int:
     from symcert.bugfinder import BugFound, Finished, ReplayMismatch, witness, find_bugs
     from symcert.explore import RunStats, Strategy
-    from symcert.parser import parse_file
     from symcert.solver import Solver
-    from symcert.terms import free_vars
 
-    program = parse_file(args.file)
+    budget: Budget = args.budget
+    name = source_name(args.file)
+    start = time.perf_counter()
     strategy = Strategy(args.strategy)
     solver = Solver()
     stats = RunStats()
     progress = _Progress(sys.stderr.isatty() and not args.json)
     order = "breadth-first" if strategy is Strategy.BFS else "depth-first"
-    start = time.perf_counter()
     confirmed: list[Any] = []
     reported: set[tuple[int, int]] = set()
     unconfirmed = 0
     reason = ""
     explored = 0
-
-    def emit(obj: dict[str, Any]) -> None:
-        print(json.dumps(obj), flush=True)
-
-    for status in find_bugs(program, strategy, solver, stats):
-        if isinstance(status, Finished):
-            break
-        explored += 1
-        if isinstance(status, BugFound):
-            try:
-                found = witness(program, status, solver)
-            except ReplayMismatch:
-                progress.clear()
-                raise
-            if found is None:
-                unconfirmed += 1
-            else:
-                pos = found.failing.pos
-                where = (pos.line, pos.column) if pos else (0, 0)
-                if where not in reported:
-                    reported.add(where)
-                    confirmed.append(found)
+    try:
+        program = read_program(args)
+        budget.enter("exploring")
+        for status in find_bugs(program, strategy, solver, stats):
+            if isinstance(status, Finished):
+                break
+            explored += 1
+            if isinstance(status, BugFound):
+                budget.enter("replaying a bug")
+                try:
+                    found = witness(program, status, solver)
+                except ReplayMismatch:
                     progress.clear()
-                    names = sorted(set().union(*(free_vars(c) for c in found.bug.pc.conjuncts()))
-                                   if found.bug.pc.length else set())
-                    inputs = {x: found.input(x) for x in names}
-                    if args.json:
-                        emit({"event": "bug", "file": args.file, "line": where[0],
-                              "column": where[1], "message": found.describe(),
-                              "input": inputs, "replay_steps": found.final.steps,
-                              "path_condition": str(found.bug.pc), "states": explored})
-                    else:
-                        shown = ", ".join(f"{k} = {v}" for k, v in inputs.items())
-                        print(f"{args.file}:{where[0]}:{where[1]}: bug: {found.describe()}")
-                        print(f"  input:  {shown or 'any (the bug does not depend on the input)'}")
-                        print(f"  replay: concrete run from this input reaches the failing "
-                              f"statement after {found.final.steps} steps")
-                    if not args.all_bugs:
-                        reason = "bug"
-                        break
-        if explored >= args.max_states:
-            reason = f"the state budget (--max-states {args.max_states:,}) ran out"
-            break
-        if args.timeout is not None and time.perf_counter() - start > args.timeout:
-            reason = f"the time budget (--timeout {args.timeout:g} s) ran out"
-            break
-        progress.update(explored, stats.frontier)
-    else:  # pragma: no cover - find_bugs never ends
-        pass
+                    raise
+                if found is None:
+                    unconfirmed += 1
+                else:
+                    pos = found.failing.pos
+                    where = (pos.line, pos.column) if pos else (0, 0)
+                    if where not in reported:
+                        budget.enter("reporting a bug")
+                        reported.add(where)
+                        progress.clear()
+                        sys.stdout.write(_bug_report(found, name, args.json, explored))
+                        sys.stdout.flush()
+                        # counted once written: a deadline in between makes it undecided
+                        confirmed.append(found)
+                        if not args.all_bugs:
+                            reason = "bug"
+                            break
+                budget.enter("exploring")
+            if explored >= args.max_states:
+                reason = f"the state budget (--max-states {args.max_states:,}) ran out"
+                break
+            progress.update(explored, stats.frontier)
+    except BudgetExceeded:
+        reason = budget.reason()
+    except MemoryError:
+        reason = budget.out_of_memory()
+    budget.enter("reporting")
     progress.clear()
     elapsed = time.perf_counter() - start
     exhaustive = reason == ""
@@ -254,16 +241,16 @@ def _run(args: argparse.Namespace) -> int:
     elif exhaustive and unconfirmed == 0:
         verdict, code = "safe", 0
     else:
-        verdict, code = "undecided", 3
+        verdict, code = "undecided", EXIT_UNDECIDED
         if exhaustive:
             reason = (f"the solver could not decide {unconfirmed} path condition(s) "
                       "leading to `fail`")
     if args.json:
-        emit({"event": "done", "verdict": verdict, "exhaustive": exhaustive,
-              "reason": reason if verdict == "undecided" else None, "states": explored,
-              "strategy": args.strategy, "seconds": round(elapsed, 6),
-              "solver_queries": solver.stats.queries,
-              "solver_seconds": round(solver.stats.z3_seconds, 6)})
+        print(json.dumps({"event": "done", "verdict": verdict, "exhaustive": exhaustive,
+                          "reason": reason if verdict == "undecided" else None,
+                          "states": explored, "strategy": args.strategy,
+                          "seconds": round(elapsed, 6), "solver_queries": solver.stats.queries,
+                          "solver_seconds": round(solver.stats.z3_seconds, 6)}), flush=True)
         return code
     summary = f"explored {explored:,} symbolic states ({order}) in {elapsed:.2f} s"
     if verdict == "bug":
@@ -271,54 +258,107 @@ def _run(args: argparse.Namespace) -> int:
             summary += "; exploration was exhaustive"
         print(f"  {summary}")
     elif verdict == "safe":
-        print(f"{args.file}: no bug: every assertion holds for all inputs")
+        print(f"{name}: no bug: every assertion holds for all inputs")
         print(f"  exhaustive: {summary}")
     else:
-        print(f"{args.file}: undecided: {reason}")
+        print(f"{name}: undecided: {reason}")
         print(f"  no bug found so far; {summary}")
     return code
 
 
+def _bug_report(found: Any, name: str, as_json: bool, explored: int) -> str:
+    """The report of a confirmed bug, a JSON line or three lines of text, to be written at once
+    (a deadline cannot cut it in the middle)."""
+    from symcert.terms import free_vars
+
+    pc = found.bug.pc
+    names = sorted(set().union(*(free_vars(c) for c in pc.conjuncts())) if pc.length else set())
+    pos = found.failing.pos
+    line, column = (pos.line, pos.column) if pos else (0, 0)
+    if as_json:
+        return json.dumps({"event": "bug", "file": name, "line": line, "column": column,
+                           "message": found.describe(),
+                           "input": {x: json_int(found.input(x)) for x in names},
+                           "replay_steps": found.final.steps, "path_condition": text(pc),
+                           "states": explored}) + "\n"
+    shown = ", ".join(f"{x} = {show_int(found.input(x))}" for x in names)
+    return (f"{name}:{line}:{column}: bug: {found.describe()}\n"
+            f"  input:  {shown or 'any (the bug does not depend on the input)'}\n"
+            f"  replay: concrete run from this input reaches the failing statement after "
+            f"{found.final.steps} steps\n")
+
+
+def _input_values(items: Sequence[str]) -> dict[str, int]:
+    """The values of `--input VAR=INT`: INT is `-?[0-9]+`, as long as a literal of a program
+    may be, each VAR given once."""
+    from symcert.errors import InputError
+    from symcert.parser import MAX_DIGITS
+
+    values: dict[str, int] = {}
+    for item in items:
+        var, sep, value = (part.strip() for part in item.partition("="))
+        if not sep or not NAME.fullmatch(var) or not INTEGER.fullmatch(value):
+            raise InputError(f"symcert exec: bad --input {item!r}: expected VAR=INT with INT "
+                             "an optional - and decimal digits, for example --input x=-3")
+        if var in values:
+            raise InputError(f"symcert exec: --input {var} is given twice")
+        if len(value.lstrip("-")) > MAX_DIGITS:
+            raise InputError(f"symcert exec: bad --input {var}: more than {MAX_DIGITS:,} digits")
+        values[var] = int(value)
+    return values
+
+
 def _exec(args: argparse.Namespace) -> int:
     from symcert.concrete import Env, State, head, step
-    from symcert.errors import InputError
-    from symcert.parser import parse_file
     from symcert.syntax import Assert, Fail, Skip, inputs
 
-    program = parse_file(args.file)
-    values: dict[str, int] = {}
-    for item in args.input:
-        name, sep, value = item.partition("=")
-        try:
-            if not sep or not name.strip().isidentifier():
-                raise ValueError
-            values[name.strip()] = int(value.strip())
-        except ValueError:
-            raise InputError(f"symcert exec: bad --input {item!r}: expected VAR=INT, "
-                             "for example --input x=3") from None
-    unset = sorted(inputs(program) - values.keys())
-    if unset:
-        print(f"note: inputs not given default to 0: {', '.join(unset)}")
-    state = State(Env.of(values), program)
-    while state.steps < args.max_steps:
-        nxt = step(state)
-        if nxt is None:
-            break
-        state = nxt
-    final = ", ".join(f"{k} = {v}" for k, v in sorted(state.env.bindings)) or "all variables 0"
+    budget: Budget = args.budget
+    name = source_name(args.file)
+    values = _input_values(args.input)
+    state = None
+    try:
+        program = read_program(args)
+        read = inputs(program)
+        for var in sorted(values.keys() - read):
+            print(f"symcert exec: warning: the program has no input {var} (its inputs: "
+                  f"{', '.join(sorted(read)) or 'none'}); --input {var} has no effect",
+                  file=sys.stderr)
+        unset = sorted(read - values.keys())
+        if unset:
+            print(f"note: inputs not given default to 0: {', '.join(unset)}")
+        state = State(Env.of(values), program)
+        budget.enter("running")
+        while state.steps < args.max_steps:
+            nxt = step(state)
+            if nxt is None:
+                break
+            state = nxt
+    except BudgetExceeded:
+        if state is None:
+            print(f"{name}: undecided: {budget.reason()}")
+        else:
+            print(f"stopped: {budget.reason()}, after {state.steps:,} steps: {_final(state)}")
+        return EXIT_UNDECIDED
+    budget.enter("reporting")
     if isinstance(state.prog, Skip):
-        print(f"finished after {state.steps} steps: {final}")
+        print(f"finished after {state.steps} steps: {_final(state)}")
         return 0
     failing = head(state.prog)
     if isinstance(failing, Fail):
         pos = failing.pos
-        where = f"{args.file}:{pos.line}:{pos.column}" if pos else args.file
+        where = f"{name}:{pos.line}:{pos.column}" if pos else name
         what = (f"assertion `{failing.origin.cond}` fails" if isinstance(failing.origin, Assert)
                 else "`fail` reached")
-        print(f"{where}: {what} after {state.steps} steps: {final}")
+        print(f"{where}: {what} after {state.steps} steps: {_final(state)}")
         return 1
-    print(f"stopped: the step budget (--max-steps {args.max_steps:,}) ran out: {final}")
-    return 3
+    print(f"stopped: the step budget (--max-steps {args.max_steps:,}) ran out: {_final(state)}")
+    return EXIT_UNDECIDED
+
+
+def _final(state: Any) -> str:
+    """The variables of a concrete state, big integers summarised."""
+    return (", ".join(f"{k} = {show_int(v)}" for k, v in sorted(state.env.bindings))
+            or "all variables 0")
 
 
 def entry() -> None:

@@ -1,13 +1,16 @@
-"""The `symcert` command: output, exit codes (0, 1, 2, 3, 65), JSON events, `exec`."""
+"""The `symcert` command: output, exit codes (0, 1, 2, 3, 65), JSON events, `exec`, budgets
+and hostile input."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import io
 import json
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -137,3 +140,202 @@ def test_inputs_are_the_variables_read_before_assigned():
     assert inputs(parse("if c < 0 then x = 1 else x = 2 fi; y = x")) == {"c"}
     assert inputs(parse("while i < n do x = 1 od; assert x == 1")) == {"i", "n", "x"}
     assert inputs(parse("x = x + 1")) == {"x"}
+
+
+# ------------------------------------------------------------------------------------------
+# Hostile input: every phase inside the budget, no internal error from a user's program.
+
+def lines_program(tmp_path, n: int) -> Path:
+    prog = tmp_path / "long.imp"
+    prog.write_text("x = 0;\n" + "x = x + 1;\n" * n + "assert x >= 0\n")
+    return prog
+
+
+def test_timeout_covers_parsing(capsys, tmp_path):
+    """Parsing 200,000 lines takes many seconds: `--timeout` stops it, and says so."""
+    prog = lines_program(tmp_path, 200_000)
+    start = time.perf_counter()
+    code, out, err = run_cli(capsys, "run", "--max-states", "1000", "--timeout", "0.5", str(prog))
+    assert time.perf_counter() - start < 5
+    assert code == 3 and err == ""
+    assert out.splitlines()[0] == (f"{prog}: undecided: the time budget (--timeout 0.5 s) ran "
+                                   f"out while parsing {prog}")
+    code, out, _ = run_cli(capsys, "run", "--json", "--timeout", "0.5", str(prog))
+    done = json.loads(out)
+    assert code == 3 and done["verdict"] == "undecided" and done["states"] == 0
+    assert done["reason"].endswith(f"ran out while parsing {prog}")
+
+
+LOOP = "i = 0; while i < n do i = i + 1 od; assert i >= 0\n"
+
+
+@pytest.mark.parametrize("argv, phase", [
+    (["run", "--max-states", "100000000"], "exploring"),
+    (["prove", "--max-states", "100000000"], "exploring and proving"),
+    (["tree", "--max-states", "100000000"], "drawing the tree"),
+    (["exec", "--max-steps", "1000000000", "--input", "n=1000000000"], "running"),
+    (["oracle", "--runs", "100000"], "checking that expand (one step) is exhaustive"),
+])
+def test_every_command_has_a_timeout_that_names_the_phase(capsys, tmp_path, argv, phase):
+    prog = tmp_path / "loop.imp"
+    prog.write_text(LOOP)
+    start = time.perf_counter()
+    code, out, err = run_cli(capsys, *argv, "--timeout", "0.3", str(prog))
+    assert time.perf_counter() - start < 5
+    assert code == 3 and "Traceback" not in err
+    assert f"the time budget (--timeout 0.3 s) ran out while {phase}" in out + err
+
+
+def test_campaign_timeout(capsys):
+    code, _, err = run_cli(capsys, "campaign", "--programs", "100000", "--timeout", "0.3")
+    assert code == 3
+    assert "undecided: the time budget (--timeout 0.3 s) ran out while checking programs" in err
+
+
+def test_timeout_must_be_a_positive_number():
+    for bad in ("0", "-1", "nan", "inf", "soon"):
+        with pytest.raises(SystemExit) as info:
+            main(["run", "--timeout", bad, BUGGY])
+        assert info.value.code == 2
+
+
+def test_input_larger_than_the_cap_exit_65(capsys, tmp_path):
+    prog = lines_program(tmp_path, 100)
+    code, out, err = run_cli(capsys, "run", "--max-input-bytes", "1000", str(prog))
+    assert code == 65 and out == ""
+    assert err == (f"{prog}: input larger than 1,000 bytes; raise it with --max-input-bytes\n")
+    code, _, err = run_cli(capsys, "run", "/dev/zero")
+    assert code == 65 and "input larger than 16,777,216 bytes" in err
+    assert run_cli(capsys, "run", "--max-input-bytes", "2000", str(prog))[0] == 0
+
+
+def test_memory_error_is_undecided_not_a_symcert_bug(capsys, monkeypatch):
+    import symcert.cli as cli
+    import symcert.commands.tree as tree
+
+    def exhausted(*args):
+        raise MemoryError
+
+    monkeypatch.setattr(cli, "read_program", exhausted)
+    code, out, err = run_cli(capsys, "run", BUGGY)
+    assert code == 3 and "bug in symcert" not in err
+    assert "undecided: memory ran out while" in out
+    monkeypatch.setattr(tree, "to_dot", exhausted)
+    code, _, err = run_cli(capsys, "tree", BUGGY)
+    assert code == 3 and "bug in symcert" not in err
+    assert err == "symcert tree: undecided: memory ran out while drawing the tree\n"
+
+
+@pytest.fixture
+def short_int_text():
+    """Python converts integers of at most 640 digits to text (the least limit it allows):
+    a 700-digit value then stands for the 100,001-digit values of a longer loop. (The parser
+    raises the limit when it is imported, so it is imported first.)"""
+    import symcert.parser  # noqa: F401
+
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(640)
+    yield
+    sys.set_int_max_str_digits(limit)
+
+
+TENFOLD = ("x = 1; i = 0; while i < 700 do x = x + x + x + x + x + x + x + x + x + x; "
+           "i = i + 1 od; assert x != y\n")
+SUMMARY = "<an integer of 701 digits: 1000…0000>"
+
+
+def test_huge_values_are_summarised_by_exec(capsys, tmp_path, short_int_text):
+    prog = tmp_path / "big.imp"
+    prog.write_text(TENFOLD)
+    code, out, err = run_cli(capsys, "exec", str(prog))
+    assert code == 0 and "Traceback" not in err
+    assert out.splitlines()[-1] == f"finished after 3507 steps: i = 700, x = {SUMMARY}"
+
+
+def test_huge_values_are_summarised_by_run_text_and_json(capsys, tmp_path, short_int_text):
+    prog = tmp_path / "big.imp"
+    prog.write_text(TENFOLD)
+    code, out, err = run_cli(capsys, "run", str(prog))
+    assert code == 1 and "Traceback" not in err
+    assert out.splitlines()[1] == f"  input:  y = {SUMMARY}"
+    code, out, err = run_cli(capsys, "run", "--json", str(prog))
+    bug = json.loads(out.splitlines()[0])
+    assert code == 1 and bug["input"] == {"y": SUMMARY}
+    assert bug["path_condition"].startswith("<not shown: holds an integer of more than 640")
+
+
+def test_values_in_full_up_to_a_thousand_digits():
+    from symcert.commands.values import digits, json_int, show_int
+
+    for n in (0, 9, 10, 99, 100, 10**999 - 1, 10**999, 10**1000 - 1, 10**5000, 2**3000):
+        assert digits(n) == digits(-n) == len(str(n))
+    assert show_int(-(10**999)) == str(-(10**999)) and json_int(10**999) == 10**999
+    assert show_int(10**1000) == "<an integer of 1,001 digits: 1000…0000>"
+    assert show_int(-(10**100001 + 1234)) == "<an integer of 100,002 digits: -1000…1234>"
+    assert json_int(-(10**1000)) == "<an integer of 1,001 digits: -1000…0000>"
+
+
+def test_version(capsys):
+    from symcert import __version__
+
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0 and capsys.readouterr().out == f"symcert {__version__}\n"
+
+
+def test_a_subcommand_usage_error_prints_that_subcommand_usage(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["run", BUGGY, "--frobnicate"])
+    err = capsys.readouterr().err
+    assert info.value.code == 2
+    assert err.startswith("usage: symcert run ")
+    assert err.rstrip().endswith("symcert run: error: unrecognized arguments: --frobnicate")
+
+
+@pytest.mark.parametrize("command", ["run", "exec", "prove", "tree", "oracle"])
+def test_dash_reads_the_program_from_standard_input(capsys, monkeypatch, command):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"x = 1;\nassert x == y")))
+    options = ["--runs", "3"] if command == "oracle" else []
+    code, out, err = run_cli(capsys, command, "-", *options)
+    assert "Traceback" not in err
+    if command in ("run", "exec", "prove"):
+        assert code == 1 and "<stdin>:2:1: " in out
+    else:
+        assert code in (0, 1) and out
+
+
+def test_standard_input_errors_are_named_stdin(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"x = ;")))
+    code, _, err = run_cli(capsys, "run", "-")
+    assert code == 65 and err.startswith("<stdin>:1:5: syntax error: ")
+
+
+def test_exec_warns_about_an_input_the_program_never_reads(capsys):
+    code, out, err = run_cli(capsys, "exec", f"{EX}/gcd_buggy.imp", "--input", "a=5",
+                             "--input", "b=3", "--input", "zz=3")
+    assert code == 1 and "note:" not in out
+    assert err == ("symcert exec: warning: the program has no input zz (its inputs: a, b); "
+                   "--input zz has no effect\n")
+
+
+@pytest.mark.parametrize("item", ["a=+3", "a=1_000", "a=٣", "a=", "a=3.0", "a=0x1f", "=3",
+                                  "a b=3", "a", "a=1e3"])
+def test_exec_accepts_only_decimal_integers(capsys, item):
+    code, out, err = run_cli(capsys, "exec", f"{EX}/gcd_buggy.imp", "--input", item)
+    assert code == 2 and out == ""
+    assert err.startswith(f"symcert exec: bad --input {item!r}: expected VAR=INT")
+
+
+def test_exec_input_forms_that_are_accepted(capsys):
+    code, out, _ = run_cli(capsys, "exec", BUGGY, "--input", " x = -0007 ")
+    assert code == 0 and "x = -7" in out
+    code, out, _ = run_cli(capsys, "exec", BUGGY, "--input", "x=" + "9" * 5000)
+    assert code == 0 and "x = <an integer of 5,000 digits: 9999…9999>" in out
+    code, out, err = run_cli(capsys, "exec", BUGGY, "--input", "x=" + "9" * 100_001)
+    assert code == 2 and err == "symcert exec: bad --input x: more than 100,000 digits\n"
+
+
+def test_exec_repeated_input_is_a_usage_error(capsys):
+    code, out, err = run_cli(capsys, "exec", BUGGY, "--input", "x=1", "--input", "x=2")
+    assert code == 2 and out == ""
+    assert err == "symcert exec: --input x is given twice\n"

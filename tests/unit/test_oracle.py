@@ -221,3 +221,16 @@ def test_cli_oracle_rejects_bad_options(capsys):
     """Non-positive --runs is a usage error (exit 2)."""
     assert main(["oracle", f"{EX}/gcd.imp", "--runs", "0"]) == 2
     assert "--runs must be at least 1" in capsys.readouterr().err
+
+
+def test_cli_oracle_is_undecided_when_a_check_held_on_no_input(capsys, tmp_path):
+    """Every run of `while true do skip od` exceeds its budget: holding on 0 inputs is no
+    evidence, so the answer is undecided (exit 3) with the reason, never 0."""
+    f = tmp_path / "forever.imp"
+    f.write_text("while true do skip od\n")
+    assert main(["oracle", str(f), "--runs", "2"]) == 3
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[2] == ("    exhaustive: held on 0 inputs (2 skipped: a run exceeded its step "
+                        "budget or loop limit)")
+    assert lines[-1] == (f"{f}: undecided: 6 check(s) held on no input: every run exceeded "
+                         "its step budget or loop limit")

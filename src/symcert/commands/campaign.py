@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 
+from symcert.commands.budget import add_timeout
+
 HELP = "differential testing: random programs on which the engines must agree"
 
 
@@ -25,6 +27,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "interp (seed 004 vs its twin); default: all")
     parser.add_argument("--keep-going", action="store_true",
                         help="count every disagreement instead of stopping at the first")
+    add_timeout(parser)
 
 
 def main(args: argparse.Namespace) -> int:
@@ -41,6 +44,7 @@ def main(args: argparse.Namespace) -> int:
         raise InputError(f"symcert campaign: unknown check(s) {', '.join(unknown)}; "
                          f"choose among {', '.join(CHECKS)}")
     programs = args.programs if args.programs is not None or args.seconds else 1000
+    args.budget.enter("checking programs")
     report = campaign(programs, args.seed, args.seconds, checks, args.keep_going)
     print(f"checked {report.programs:,} programs in {report.seconds:.1f} s "
           f"({report.rate:,.1f} programs/s, seed {args.seed}, checks {','.join(checks)})")

@@ -14,12 +14,16 @@ import subprocess
 import sys
 from collections import deque
 
+from symcert.commands.budget import positive
+from symcert.commands.programs import add_program, read_program
+from symcert.commands.values import text
+
 HELP = "print the symbolic execution tree as Graphviz DOT (or SVG)"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE")
-    parser.add_argument("--max-states", type=int, default=200, metavar="N",
+    add_program(parser)
+    parser.add_argument("--max-states", type=positive, default=200, metavar="N",
                         help="how many states to draw (default: 200)")
     parser.add_argument("--format", choices=("dot", "svg"), default="dot",
                         help="dot (default) or svg (needs Graphviz's `dot` on the PATH)")
@@ -27,11 +31,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     from symcert.errors import InputError
-    from symcert.parser import parse_file
 
-    if args.max_states <= 0:
-        raise InputError(f"symcert tree: --max-states must be positive: {args.max_states}")
-    dot = to_dot(parse_file(args.file), args.max_states)
+    program = read_program(args)
+    args.budget.enter("drawing the tree")
+    dot = to_dot(program, args.max_states)
+    args.budget.enter("writing the tree")
     if args.format == "dot":
         sys.stdout.write(dot)
         return 0
@@ -52,6 +56,7 @@ def to_dot(program: object, max_states: int) -> str:
     from symcert.solver import Sat, Solver
     from symcert.symbolic import initial
     from symcert.syntax import Skip
+    from symcert.terms import show
 
     solver = Solver()
     lines = ["digraph symcert {", '  node [shape=box, fontname="monospace", fontsize=10];',
@@ -65,11 +70,11 @@ def to_dot(program: object, max_states: int) -> str:
             style = ", color=red, fontcolor=red"
         elif state.prog == Skip():
             style = ", peripheries=2"
-        lines.append(f"  n{ident} [label={_quote(str(head(state.prog)).splitlines()[0])}{style}];")
+        lines.append(f"  n{ident} [label={_quote(label(head(state.prog)))}{style}];")
         for child in expand(state):
             new = child.pc.last if child.pc is not state.pc else None
             answer = Sat.SAT if new is None else solver.check(child.pc)[0]
-            attrs = [f"label={_quote(str(new))}"] if new is not None else []
+            attrs = [f"label={_quote(text(new, show))}"] if new is not None else []
             if answer is Sat.UNSAT:
                 lines.append(f'  p{count} [label="UNSAT", shape=plaintext, fontcolor=grey];')
                 attrs += ["style=dashed", "color=grey"]
@@ -85,5 +90,17 @@ def to_dot(program: object, max_states: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _quote(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+def label(stmt: object) -> str:
+    """The first line of a statement as printed: `if c then` or `while c do` for a compound
+    one, whose whole text (its nested body, indented) is never built."""
+    from symcert.syntax import If, While
+
+    if isinstance(stmt, If):
+        return f"if {text(stmt.cond)} then"
+    if isinstance(stmt, While):
+        return f"while {text(stmt.cond)} do"
+    return text(stmt)
+
+
+def _quote(line: str) -> str:
+    return '"' + line.replace("\\", "\\\\").replace('"', '\\"') + '"'

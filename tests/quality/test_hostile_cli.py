@@ -1,0 +1,80 @@
+"""Hostile input to the `symcert` process: every phase inside the `--timeout` budget, bounded
+reading, memory limits, a standard input that never ends. Each case is a real process (exit code,
+standard error, wall-clock time), and none may end in a traceback or in "a bug in symcert"."""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+GIB = 1024**3
+
+
+def symcert(*argv: str, stdin: object = subprocess.DEVNULL, memory: int | None = None,
+            timeout: float = 60) -> tuple[int, str, str, float]:
+    """Run `python -m symcert ARGV` and return its exit code, stdout, stderr and seconds."""
+    env = dict(os.environ, PYTHONPATH=f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}",
+               SYMCERT_CONTRACTS="0")
+
+    def limit() -> None:
+        if memory is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "symcert", *argv], stdin=stdin,
+                          capture_output=True, text=True, env=env, timeout=timeout,
+                          preexec_fn=limit)
+    seconds = time.perf_counter() - start
+    assert "Traceback" not in done.stderr and "bug in symcert" not in done.stderr
+    return done.returncode, done.stdout, done.stderr, seconds
+
+
+def test_parsing_a_huge_program_stops_at_the_timeout(tmp_path):
+    """300,000 lines take about a minute to parse: `--timeout 1` stops the parser."""
+    prog = tmp_path / "long.imp"
+    prog.write_text("x = 0;\n" + "x = x + 1;\n" * 300_000 + "assert x >= 0\n")
+    code, out, _, seconds = symcert("run", "--max-states", "1000", "--timeout", "1", str(prog))
+    assert code == 3 and seconds < 8
+    assert out.startswith(f"{prog}: undecided: the time budget (--timeout 1 s) ran out while "
+                          f"parsing {prog}\n")
+
+
+def test_dev_zero_under_a_memory_limit_is_bad_input():
+    code, out, err, _ = symcert("run", "/dev/zero", memory=2 * GIB)
+    assert code == 65 and out == ""
+    assert err == ("/dev/zero: input larger than 16,777,216 bytes; "
+                   "raise it with --max-input-bytes\n")
+
+
+def test_too_little_memory_for_the_worker_is_undecided():
+    code, _, err, _ = symcert("run", "-", memory=GIB // 3)
+    assert code == 3 and "undecided: memory ran out while starting" in err
+
+
+def test_program_on_standard_input():
+    code, out, _, _ = _piped("x = 1;\nassert x == y\n", "run", "-")
+    assert code == 1 and out.startswith("<stdin>:2:1: bug: assertion `x == y` fails\n")
+
+
+def test_standard_input_that_never_ends_stops_at_the_timeout():
+    with subprocess.Popen(["sleep", "30"], stdout=subprocess.PIPE) as never:
+        code, out, err, seconds = symcert("run", "--timeout", "1", "-", stdin=never.stdout)
+        never.kill()
+    assert code == 3 and seconds < 8
+    assert err == ("symcert: undecided: the time budget (--timeout 1 s) ran out while reading "
+                   "<stdin>\n")
+
+
+def _piped(text: str, *argv: str) -> tuple[int, str, str, float]:
+    read, write = os.pipe()
+    os.write(write, text.encode())
+    os.close(write)
+    try:
+        return symcert(*argv, stdin=read)
+    finally:
+        os.close(read)
