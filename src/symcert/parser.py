@@ -125,7 +125,7 @@ class _Build(Transformer[Token, Stmt]):
         """Count `nodes` more nodes (fewer when negative), or stop at the budget."""
         self.size += nodes
         if self.size > self.max_size:
-            raise _SourceError(f"the program grows beyond the limit of {self.max_size} syntax "
+            raise _SourceError(f"the program grows beyond the limit of {self.max_size:,} syntax "
                                "nodes here (macro expansions included); raise it with "
                                "--max-program-size N", where or Pos(1, 1), LimitError)
 
@@ -388,7 +388,7 @@ def _too_large(head: bytes, filename: str, limit: int) -> LimitError:
     before = head.decode("utf-8", errors="replace")
     line_start = before.rfind("\n") + 1
     return LimitError(filename, before.count("\n") + 1, len(before) - line_start + 1,
-                      f"the input is longer than the limit of {limit} bytes, which it reaches "
+                      f"the input is longer than the limit of {limit:,} bytes, which it reaches "
                       "here; raise it with --max-input-bytes N",
                       before[line_start:].rstrip("\r"))
 
@@ -507,19 +507,28 @@ def parse(text: str, filename: str = "<input>", *, max_input_bytes: int = MAX_IN
 
 def parse_file(path: str | os.PathLike[str], *, max_input_bytes: int = MAX_INPUT_BYTES,
                max_program_size: int = MAX_PROGRAM_SIZE) -> Stmt:
-    """Read and parse an IMP file (see `parse` for the budgets); non-UTF-8 bytes are a
-    ParseError at their position, and no more than `max_input_bytes + 1` bytes are read."""
+    """Read and parse an IMP file (see `parse_bytes`); no more than `max_input_bytes + 1`
+    bytes are read."""
     name = os.fspath(path)
     with open(name, "rb") as f:
         data = f.read(max_input_bytes + 1)
+    return parse_bytes(data, name, max_input_bytes=max_input_bytes,
+                       max_program_size=max_program_size)
+
+
+def parse_bytes(data: bytes, filename: str, *, max_input_bytes: int = MAX_INPUT_BYTES,
+                max_program_size: int = MAX_PROGRAM_SIZE) -> Stmt:
+    """Parse the bytes of an IMP source (see `parse` for the budgets): more than
+    `max_input_bytes` is a LimitError, non-UTF-8 bytes a ParseError at their position."""
     if len(data) > max_input_bytes:
-        raise _too_large(data[:max_input_bytes], name, max_input_bytes)
+        raise _too_large(data[:max_input_bytes], filename, max_input_bytes)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
         before = data[: err.start].decode("utf-8", errors="replace")
         line = before.count("\n") + 1
         column = len(before) - (before.rfind("\n") + 1) + 1
-        raise _error(data.decode("utf-8", errors="replace"), name, line, column,
+        raise _error(data.decode("utf-8", errors="replace"), filename, line, column,
                      f"the file is not valid UTF-8 (byte 0x{data[err.start]:02x})") from None
-    return parse(text, name, max_input_bytes=max_input_bytes, max_program_size=max_program_size)
+    return parse(text, filename, max_input_bytes=max_input_bytes,
+                 max_program_size=max_program_size)

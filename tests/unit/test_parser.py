@@ -433,7 +433,7 @@ def bomb(levels: int) -> str:
 def test_a_macro_bomb_stops_at_the_program_size_limit():
     with pytest.raises(LimitError) as info:
         parse(bomb(25), "bomb.imp", max_program_size=10_000)
-    assert info.value.message == ("the program grows beyond the limit of 10000 syntax nodes here "
+    assert info.value.message == ("the program grows beyond the limit of 10,000 syntax nodes here "
                                   "(macro expansions included); raise it with "
                                   "--max-program-size N")
     assert info.value.line == 11  # m10: the bodies of m0 ... m10 hold more than 10,000 nodes

@@ -1,5 +1,6 @@
 """The program a command works on: read from a file or, for `-`, from standard input, at most
-`--max-input-bytes` bytes, decoded as UTF-8 and parsed, each step a phase of the budget."""
+`--max-input-bytes` bytes, then decoded and parsed within `--max-program-size` (the parser's
+budgets), each step a phase of the time budget."""
 
 from __future__ import annotations
 
@@ -16,16 +17,21 @@ if TYPE_CHECKING:
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"
-DEFAULT_MAX_INPUT_BYTES = 16 * 1024 * 1024
 CHUNK = 1024 * 1024  # read in pieces, so that the deadline can interrupt a slow reader
 
 
 def add_program(parser: argparse.ArgumentParser) -> None:
-    """The FILE argument, `--max-input-bytes` and `--timeout` of a command that reads a program."""
+    """The FILE argument, `--max-input-bytes`, `--max-program-size` and `--timeout` of a
+    command that reads a program."""
+    from symcert.parser import MAX_INPUT_BYTES, MAX_PROGRAM_SIZE
+
     parser.add_argument("file", metavar="FILE", help="the IMP program; - reads standard input")
-    parser.add_argument("--max-input-bytes", type=positive, default=DEFAULT_MAX_INPUT_BYTES,
+    parser.add_argument("--max-input-bytes", type=positive, default=MAX_INPUT_BYTES,
                         metavar="N", help="refuse a larger program, exit 65 "
-                                          f"(default: {DEFAULT_MAX_INPUT_BYTES:,})")
+                                          f"(default: {MAX_INPUT_BYTES:,})")
+    parser.add_argument("--max-program-size", type=positive, default=MAX_PROGRAM_SIZE,
+                        metavar="N", help="refuse a program of more syntax nodes after macro "
+                                          f"expansion, exit 65 (default: {MAX_PROGRAM_SIZE:,})")
     add_timeout(parser)
 
 
@@ -37,22 +43,21 @@ def source_name(file: str) -> str:
 def read_program(args: argparse.Namespace) -> Stmt:
     """The parsed program of `args.file`, each step in a phase of `args.budget`.
 
-    :raises SymcertError: when it is larger than `args.max_input_bytes` (exit 65).
-    :raises ParseError: when it is not UTF-8 or not IMP.
+    :raises ParseError: when it is not UTF-8 or not IMP, or over a budget (a LimitError).
     :raises OSError: when it cannot be read.
     """
-    from symcert.parser import parse
+    from symcert.parser import parse_bytes
 
     name = source_name(args.file)
     args.budget.enter(f"reading {name}")
     if args.file == STDIN:
-        data = _read(_stdin(), args.max_input_bytes, name)
+        data = _read(_stdin(), args.max_input_bytes)
     else:
         with open(args.file, "rb") as f:
-            data = _read(f.read, args.max_input_bytes, name)
-    text = _decode(data, name)
+            data = _read(f.read, args.max_input_bytes)
     args.budget.enter(f"parsing {name}")
-    return parse(text, name)
+    return parse_bytes(data, name, max_input_bytes=args.max_input_bytes,
+                       max_program_size=args.max_program_size)
 
 
 def _stdin() -> Callable[[int], bytes]:
@@ -68,10 +73,9 @@ def _stdin() -> Callable[[int], bytes]:
     return lambda size: os.read(fd, size)
 
 
-def _read(read: Callable[[int], bytes], limit: int, name: str) -> bytes:
-    """At most `limit` bytes from `read`; one more is an error (`/dev/zero` never ends)."""
-    from symcert.errors import SymcertError
-
+def _read(read: Callable[[int], bytes], limit: int) -> bytes:
+    """At most `limit + 1` bytes from `read` (`/dev/zero` never ends): one more than the limit
+    is enough for `parse_bytes` to refuse it."""
     chunks: list[bytes] = []
     size = 0
     while size <= limit:
@@ -80,23 +84,4 @@ def _read(read: Callable[[int], bytes], limit: int, name: str) -> bytes:
             break
         chunks.append(chunk)
         size += len(chunk)
-    if size > limit:
-        raise SymcertError(f"{name}: input larger than {limit:,} bytes; "
-                           "raise it with --max-input-bytes")
     return b"".join(chunks)
-
-
-def _decode(data: bytes, name: str) -> str:
-    """`data` as UTF-8; a bad byte is a ParseError at its line and column."""
-    from symcert.errors import ParseError
-
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        before = data[: err.start].decode("utf-8", errors="replace")
-        line = before.count("\n") + 1
-        column = len(before) - (before.rfind("\n") + 1) + 1
-        shown = data.decode("utf-8", errors="replace").split("\n")[line - 1]
-        raise ParseError(name, line, column,
-                         f"the file is not valid UTF-8 (byte 0x{data[err.start]:02x})",
-                         shown) from None
