@@ -30,7 +30,7 @@ from symcert.errors import EXIT_UNDECIDED  # errors.py has no contracts: safe to
 EXIT_PIPE = 141  # as a process killed by SIGPIPE: the output pipe was closed early
 DEFAULT_MAX_STATES = 100_000
 DEFAULT_MAX_STEPS = 1_000_000
-NAME = re.compile(r"[0-9]*[A-Za-z_][A-Za-z0-9_]*")  # a variable, as NAME in grammar.lark
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # a variable, as NAME in grammar.lark
 INTEGER = re.compile(r"-?[0-9]+")
 
 # Further subcommands, each in a module of `symcert.commands` that defines HELP, `configure(parser)`

@@ -321,7 +321,7 @@ def test_exec_warns_about_an_input_the_program_never_reads(capsys):
 
 
 @pytest.mark.parametrize("item", ["a=+3", "a=1_000", "a=٣", "a=", "a=3.0", "a=0x1f", "=3",
-                                  "a b=3", "a", "a=1e3"])
+                                  "a b=3", "a", "a=1e3", "2x=3"])
 def test_exec_accepts_only_decimal_integers(capsys, item):
     code, out, err = run_cli(capsys, "exec", f"{EX}/gcd_buggy.imp", "--input", item)
     assert code == 2 and out == ""
