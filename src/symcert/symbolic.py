@@ -42,6 +42,7 @@ from symcert.syntax import (
     Sub,
     Var,
     While,
+    shape_hash,
 )
 
 
@@ -50,13 +51,16 @@ class PathCondition:
     """A path condition `φ`: a conjunction kept as a persistent list of conjuncts.
 
     A child shares its parent's list and adds one cell, so memory per state is what the step
-    added and `extends` (W-L2.2) is a pointer walk. Equality is iterative; the hash looks at
-    the length and the last conjunct only, and is not cached (CROSSHAIR.md rule 11).
+    added and `extends` (W-L2.2) is a pointer walk. Equality is iterative. The hash combines
+    the parent's with the last conjunct's `shape_hash`, so siblings differ and it is stored at
+    construction: it holds no literal value, so it stays a concrete int when CrossHair makes
+    the literals symbolic (a stored hash of symbolic values crashed it: CROSSHAIR.md rule 11).
     """
 
     last: BExpr | None = None
     parent: PathCondition | None = None
     length: int = 0
+    _shape: int = field(default=0, compare=False, repr=False)
 
     @staticmethod
     def of(*conjuncts: BExpr) -> PathCondition:
@@ -68,7 +72,8 @@ class PathCondition:
 
     def extend(self, conjunct: BExpr) -> PathCondition:
         """`φ and conjunct`."""
-        return PathCondition(conjunct, self, self.length + 1)
+        return PathCondition(conjunct, self, self.length + 1,
+                             hash((self._shape, shape_hash(conjunct))))
 
     def conjuncts(self) -> tuple[BExpr, ...]:
         """The conjuncts, oldest first."""
@@ -91,14 +96,14 @@ class PathCondition:
         return self.length >= other.length and self.ancestor(other.length) == other
 
     def __hash__(self) -> int:
-        return hash((self.length, self.last))
+        return self._shape
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, PathCondition):
             return NotImplemented
         a, b = self, other
         while a is not b:
-            if a.length != b.length or a.last != b.last:
+            if a.length != b.length or a._shape != b._shape or a.last != b.last:
                 return False
             if a.parent is None or b.parent is None:
                 return a.parent is b.parent

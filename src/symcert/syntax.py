@@ -52,18 +52,26 @@ def _bounded_hash(self: Compound) -> int:
     return hash(_top(self, HASH_DEPTH))
 
 
-def _top(e: Any, depth: int) -> object:
-    """A hashable summary of `e` down to `depth` levels of operands (leaves always whole)."""
+def _top(e: Any, depth: int, values: bool = True) -> object:
+    """A hashable summary of `e` down to `depth` levels of operands; leaves whole, or without
+    their values (the type of a literal, the name of a variable) when `values` is false."""
     kind = type(e)
     arity = _ARITY.get(kind)
     if arity is None:
-        return e
+        return e if values or kind is Var else kind
     head = (Cmp, e.op) if kind is Cmp else kind
     if depth == 0:
         return head
     if arity == 1:
-        return head, _top(e.operand, depth - 1)
-    return head, _top(e.left, depth - 1), _top(e.right, depth - 1)
+        return head, _top(e.operand, depth - 1, values)
+    return head, _top(e.left, depth - 1, values), _top(e.right, depth - 1, values)
+
+
+def shape_hash(e: AExpr | BExpr) -> int:
+    """The hash of `e`'s top `HASH_DEPTH` levels without literal values: operators and variable
+    names only, which stay concrete when CrossHair makes the literals symbolic, so this hash
+    may be stored (`PathCondition` keeps one per path)."""
+    return hash(_top(e, HASH_DEPTH, values=False))
 
 
 _EQ_PLAIN = 64
