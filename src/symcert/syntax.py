@@ -11,7 +11,8 @@ Symbolic terms reuse these nodes and share subterms: after `x = x + x` runs n ti
 of `x` is a DAG of n nodes whose tree has 2^n leaves. Compound expressions therefore hash their
 top `HASH_DEPTH` levels only, equality compares each pair of shared nodes once, and every walk
 over terms (evaluation, variables, translation, printing) visits each shared node once. Nothing
-is cached in a node: CrossHair must be able to run all of it (CROSSHAIR.md rule 11).
+is cached in a node: a hash stored at construction would be a symbolic value under CrossHair,
+which it cannot run (CROSSHAIR.md rule 11).
 """
 
 from __future__ import annotations
