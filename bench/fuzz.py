@@ -139,7 +139,11 @@ def main() -> int:
     start = time.perf_counter()
     context = multiprocessing.get_context("fork")
     with context.Pool(args.jobs, _limit_memory, (args.memory_mb,), maxtasksperchild=200) as pool:
-        for label, cmd, code, seconds, err in pool.imap_unordered(call, jobs, chunksize=4):
+        for done, (label, cmd, code, seconds, err) in enumerate(
+                pool.imap_unordered(call, jobs, chunksize=4), 1):
+            if done % 5_000 == 0:
+                print(f"  {done:,} calls in {time.perf_counter() - start:.0f} s, "
+                      f"{len(failures)} failures", flush=True)
             command = cmd[0]
             codes[command, code if isinstance(code, int) else "error"] += 1
             slowest[command] = max(slowest[command], seconds)

@@ -42,7 +42,7 @@ from symcert.syntax import (
     Sub,
     Var,
     While,
-    shape_hash,
+    shape,
 )
 
 
@@ -52,9 +52,9 @@ class PathCondition:
 
     A child shares its parent's list and adds one cell, so memory per state is what the step
     added and `extends` (W-L2.2) is a pointer walk. Equality is iterative. The hash combines
-    the parent's with the last conjunct's `shape_hash`, so siblings differ and it is stored at
-    construction: it holds no literal value, so it stays a concrete int when CrossHair makes
-    the literals symbolic (a stored hash of symbolic values crashed it: CROSSHAIR.md rule 11).
+    the parent's with the last conjunct's `syntax.shape` and is stored at construction: it holds
+    no literal value and no name, so it stays a concrete int when CrossHair makes them symbolic
+    (a stored hash of symbolic values crashed it: CROSSHAIR.md rule 11).
     """
 
     last: BExpr | None = None
@@ -73,7 +73,7 @@ class PathCondition:
     def extend(self, conjunct: BExpr) -> PathCondition:
         """`φ and conjunct`."""
         return PathCondition(conjunct, self, self.length + 1,
-                             hash((self._shape, shape_hash(conjunct))))
+                             hash((self._shape, shape(conjunct))))
 
     def conjuncts(self) -> tuple[BExpr, ...]:
         """The conjuncts, oldest first."""

@@ -39,40 +39,51 @@ def operands(e: AExpr | BExpr) -> tuple[AExpr | BExpr, ...]:
     return ()
 
 
-HASH_DEPTH = 3
-"""How many levels of a term its hash looks at."""
+_set = object.__setattr__
 
 
-def _bounded_hash(self: Compound) -> int:
-    """`__hash__` of compound expressions: the hash of the term's top `HASH_DEPTH` levels.
-
-    Consistent with structural equality, constant time however much the term shares, and
-    computed afresh: a hash cached at construction is a stale symbolic value to CrossHair
-    (CROSSHAIR.md rule 11), and a full structural hash walks the whole tree of a shared term.
-    """
-    return hash(_top(self, HASH_DEPTH))
+def shape(e: Any) -> int:
+    """The hash of `e`'s shape: stored in a compound expression, the hash of its class for a
+    leaf. Equal terms have equal shapes."""
+    return e._shape if type(e) in _ARITY else hash(type(e))
 
 
-def _top(e: Any, depth: int, values: bool = True) -> object:
-    """A hashable summary of `e` down to `depth` levels of operands; leaves whole, or without
-    their values (the type of a literal, the name of a variable) when `values` is false."""
+def _store_shape(self: Any) -> None:
+    """`__post_init__` of compound expressions: the hash of the term's *shape* (its classes and
+    comparison operators, no literal value, no name), from the operands' stored shapes. It is
+    the only thing a node stores: it distinguishes terms of any depth, and it stays a concrete
+    int when CrossHair makes literals and names symbolic (a stored hash of those values was a
+    stale symbolic object to CrossHair: CROSSHAIR.md rule 11)."""
+    kind = type(self)
+    if _ARITY[kind] == 1:
+        _set(self, "_shape", hash((kind, shape(self.operand))))
+    else:
+        op = self.op if kind is Cmp else ""
+        _set(self, "_shape", hash((kind, op, shape(self.left), shape(self.right))))
+
+
+HASH_DEPTH = 2
+"""How many levels of a term its hash reads the values of (beyond its stored shape)."""
+
+
+def _hash(self: Compound) -> int:
+    """`__hash__` of compound expressions: the stored shape, and the literals and names of the
+    top `HASH_DEPTH` levels, read afresh. Consistent with structural equality and constant time
+    however much the term shares."""
+    return hash((self._shape, _top(self, HASH_DEPTH)))
+
+
+def _top(e: Any, depth: int) -> object:
+    """A hashable summary of `e` down to `depth` levels of operands (leaves whole)."""
     kind = type(e)
     arity = _ARITY.get(kind)
     if arity is None:
-        return e if values or kind is Var else kind
-    head = (Cmp, e.op) if kind is Cmp else kind
+        return e
     if depth == 0:
-        return head
+        return kind
     if arity == 1:
-        return head, _top(e.operand, depth - 1, values)
-    return head, _top(e.left, depth - 1, values), _top(e.right, depth - 1, values)
-
-
-def shape_hash(e: AExpr | BExpr) -> int:
-    """The hash of `e`'s top `HASH_DEPTH` levels without literal values: operators and variable
-    names only, which stay concrete when CrossHair makes the literals symbolic, so this hash
-    may be stored (`PathCondition` keeps one per path)."""
-    return hash(_top(e, HASH_DEPTH, values=False))
+        return kind, _top(e.operand, depth - 1)
+    return kind, _top(e.left, depth - 1), _top(e.right, depth - 1)
 
 
 _EQ_PLAIN = 64
@@ -150,7 +161,10 @@ class Neg:
     operand: AExpr
     pos: Pos | None = field(default=None, compare=False, repr=False)
 
-    __hash__ = _bounded_hash
+    _shape: int = field(init=False, compare=False, repr=False)
+
+    __post_init__ = _store_shape
+    __hash__ = _hash
     __eq__ = _structural_eq
 
     def __str__(self) -> str:
@@ -169,7 +183,10 @@ class Add:
     right: AExpr
     pos: Pos | None = field(default=None, compare=False, repr=False)
 
-    __hash__ = _bounded_hash
+    _shape: int = field(init=False, compare=False, repr=False)
+
+    __post_init__ = _store_shape
+    __hash__ = _hash
     __eq__ = _structural_eq
 
     def __str__(self) -> str:
@@ -184,7 +201,10 @@ class Sub:
     right: AExpr
     pos: Pos | None = field(default=None, compare=False, repr=False)
 
-    __hash__ = _bounded_hash
+    _shape: int = field(init=False, compare=False, repr=False)
+
+    __post_init__ = _store_shape
+    __hash__ = _hash
     __eq__ = _structural_eq
 
     def __str__(self) -> str:
@@ -219,7 +239,10 @@ class Cmp:
     right: AExpr
     pos: Pos | None = field(default=None, compare=False, repr=False)
 
-    __hash__ = _bounded_hash
+    _shape: int = field(init=False, compare=False, repr=False)
+
+    __post_init__ = _store_shape
+    __hash__ = _hash
     __eq__ = _structural_eq
 
     def __str__(self) -> str:
@@ -233,7 +256,10 @@ class Not:
     operand: BExpr
     pos: Pos | None = field(default=None, compare=False, repr=False)
 
-    __hash__ = _bounded_hash
+    _shape: int = field(init=False, compare=False, repr=False)
+
+    __post_init__ = _store_shape
+    __hash__ = _hash
     __eq__ = _structural_eq
 
     def __str__(self) -> str:
@@ -248,7 +274,10 @@ class And:
     right: BExpr
     pos: Pos | None = field(default=None, compare=False, repr=False)
 
-    __hash__ = _bounded_hash
+    _shape: int = field(init=False, compare=False, repr=False)
+
+    __post_init__ = _store_shape
+    __hash__ = _hash
     __eq__ = _structural_eq
 
     def __str__(self) -> str:
@@ -263,7 +292,10 @@ class Or:
     right: BExpr
     pos: Pos | None = field(default=None, compare=False, repr=False)
 
-    __hash__ = _bounded_hash
+    _shape: int = field(init=False, compare=False, repr=False)
+
+    __post_init__ = _store_shape
+    __hash__ = _hash
     __eq__ = _structural_eq
 
     def __str__(self) -> str:
