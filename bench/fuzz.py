@@ -20,6 +20,7 @@ import argparse
 import contextlib
 import io
 import multiprocessing
+import os
 import random
 import resource
 import sys
@@ -28,6 +29,8 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+RUNNING = Path("/tmp/symcert-fuzz-running")
+"""One file per worker process, holding the call it is running."""
 EXAMPLES = sorted((ROOT / "examples").glob("*.imp"))
 COMMANDS = ("run", "exec", "tree", "prove", "oracle")
 OK_CODES = frozenset({0, 1, 3, 65})
@@ -95,10 +98,12 @@ def _limit_memory(megabytes: int) -> None:
 
 def call(job: tuple[str, list[str], float]) -> tuple[str, list[str], int | str, float, str]:
     """Run `symcert ARGV` in this worker: (label, argv, exit code or exception, seconds,
-    stderr's head)."""
+    stderr's head). The call is written to `RUNNING` first: a worker that dies (a crash in
+    native code, such as a z3 assertion) leaves it there for the parent to report."""
     from symcert.cli import main
 
     label, args, limit = job
+    (RUNNING / str(os.getpid())).write_text(" ".join(args))
     out, err = io.StringIO(), io.StringIO()
     start = time.perf_counter()
     try:
@@ -112,6 +117,7 @@ def call(job: tuple[str, list[str], float]) -> tuple[str, list[str], int | str, 
     text = err.getvalue()
     if "Traceback" in text:
         code = f"traceback: {text[-200:]}"
+    (RUNNING / str(os.getpid())).unlink()
     return label, args, code, seconds, text[:200]
 
 
@@ -137,19 +143,28 @@ def main() -> int:
     slowest = {c: 0.0 for c in COMMANDS}
     failures = []
     start = time.perf_counter()
+    RUNNING.mkdir(exist_ok=True)
+    for stale in RUNNING.iterdir():
+        stale.unlink()
     context = multiprocessing.get_context("fork")
     with context.Pool(args.jobs, _limit_memory, (args.memory_mb,), maxtasksperchild=200) as pool:
-        for done, (label, cmd, code, seconds, err) in enumerate(
-                pool.imap_unordered(call, jobs, chunksize=4), 1):
+        pending = [pool.apply_async(call, (job,)) for job in jobs]
+        for done, (job, result) in enumerate(zip(jobs, pending), 1):
             if done % 5_000 == 0:
                 print(f"  {done:,} calls in {time.perf_counter() - start:.0f} s, "
                       f"{len(failures)} failures", flush=True)
+            try:
+                label, cmd, code, seconds, err = result.get(timeout=bound + 60)
+            except multiprocessing.TimeoutError:  # its worker died or hangs
+                label, cmd, code, seconds, err = job[0], job[1], "lost", bound + 60, ""
             command = cmd[0]
             codes[command, code if isinstance(code, int) else "error"] += 1
             slowest[command] = max(slowest[command], seconds)
             if code not in OK_CODES or seconds > bound:
                 failures.append(f"{label}: exit {code} in {seconds:.1f} s: symcert "
                                 f"{' '.join(cmd)}\n  {err}")
+    died = [p.read_text() for p in RUNNING.iterdir()]
+    failures += [f"a worker died running: symcert {cmd}" for cmd in died]
     wall = time.perf_counter() - start
     rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     print(f"{args.inputs:,} hostile inputs x {len(COMMANDS)} commands = {len(jobs):,} calls "
