@@ -44,6 +44,7 @@ import z3
 from z3 import z3core
 
 from symcert.concrete import Env, beval
+from symcert.interrupts import Z3_CALLS
 from symcert.lemmas import CONTRACTS, lemma
 from symcert.symbolic import PathCondition
 from symcert.syntax import Add, AExpr, And, BExpr, Bool, Cmp, Int, Neg, Not, Or, Sub, Var
@@ -162,8 +163,9 @@ class Solver:
     def __post_init__(self) -> None:
         if self.bounds is None:
             self.bounds = self.rlimit >= UNDECIDED_RLIMIT
-        self._z3 = self._new_z3()
-        self._alone_z3 = self._new_z3()
+        with Z3_CALLS:
+            self._z3 = self._new_z3()
+            self._alone_z3 = self._new_z3()
         self._terms: _Cache[object, z3.ExprRef] = _Cache(self.cache_size)
         self._answers: _Cache[PathCondition, tuple[Sat, Env | None]] = _Cache(self.cache_size)
         self._alone: _Cache[BExpr, tuple[Sat, Env | None]] = _Cache(self.cache_size)
@@ -190,6 +192,10 @@ class Solver:
         :param parent_model: optionally, a valuation known to satisfy `pc.parent` (all of `pc`
             but its last conjunct); it lets an independent last conjunct be decided alone.
         """
+        with Z3_CALLS:  # no interruption between two z3 calls (interrupts.py)
+            return self._check(pc, parent_model)
+
+    def _check(self, pc: PathCondition, parent_model: Env | None) -> tuple[Sat, Env | None]:
         cached = self._answers.get(pc)
         if cached is not None:
             self.stats.cache_hits += 1
@@ -208,6 +214,10 @@ class Solver:
 
     def translate(self, t: AExpr | BExpr) -> z3.ExprRef:
         """The z3 term for a symbolic term (cached)."""
+        with Z3_CALLS:
+            return self._translate_cached(t)
+
+    def _translate_cached(self, t: AExpr | BExpr) -> z3.ExprRef:
         cached = self._terms.get(t)
         if cached is not None:
             self.stats.translation_hits += 1

@@ -81,3 +81,34 @@ def _piped(text: str, *argv: str) -> tuple[int, str, str, float]:
         return symcert(*argv, stdin=read)
     finally:
         os.close(read)
+
+
+def test_the_budget_never_interrupts_a_z3_call():
+    """The deadline falls while the worker is inside `Z3_CALLS` (a z3 query): the exception
+    waits until the region ends. Raised inside, it corrupted z3's reference counts: ctypes
+    reported `ArgumentError: BudgetExceeded` (exit 70), and z3 later aborted in bench/fuzz.py."""
+    from symcert.commands.budget import Budget
+    from symcert.interrupts import Z3_CALLS
+
+    regions: list[str] = []
+
+    def work() -> int:
+        with Z3_CALLS:
+            time.sleep(0.3)  # past the 0.05 s deadline
+            regions.append("finished")
+        for _ in range(10**8):  # outside: the interruption lands here
+            pass
+        return 0
+
+    assert Budget(0.05).run(work) == 3
+    assert regions == ["finished"]
+
+
+def test_repeated_timeouts_in_process_are_always_undecided(capsys):
+    """In one process, `run` interrupted at many points of the gcd search: exit 0 or 3 only."""
+    from symcert.cli import main
+
+    gcd = str(SRC.parent / "examples" / "gcd.imp")
+    codes = {main(["run", gcd, "--timeout", str(0.01 + (i % 17) * 0.003)]) for i in range(120)}
+    capsys.readouterr()
+    assert codes <= {0, 3}

@@ -21,6 +21,7 @@ import threading
 from typing import Any, Callable
 
 from symcert.errors import EXIT_UNDECIDED
+from symcert.interrupts import Z3_CALLS
 
 EXIT_INTERNAL = 70
 GRACE = 2.0
@@ -139,10 +140,16 @@ def _checkpoint() -> None:
 
 
 def _raise_in(thread: threading.Thread) -> None:
-    """Raise BudgetExceeded in `thread` at its next bytecode (CPython)."""
+    """Raise BudgetExceeded in `thread` at its next bytecode (CPython), never inside a region
+    that calls z3 (`interrupts.Z3_CALLS`): a query under way may finish within `GRACE`."""
     assert thread.ident is not None
-    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident),
-                                               ctypes.py_object(BudgetExceeded))
+    if not Z3_CALLS.acquire(timeout=GRACE):
+        return  # still in z3: `run` reports for the worker after the grace period
+    try:
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident),
+                                                   ctypes.py_object(BudgetExceeded))
+    finally:
+        Z3_CALLS.release()
 
 
 def _quiet(hook: Callable[[Any], object]) -> Callable[[Any], object]:
