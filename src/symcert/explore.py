@@ -182,9 +182,11 @@ def run(
 @icontract.require(lambda n: n >= 0, enabled=CONTRACTS)
 @icontract.ensure(lambda n, result: len(result) == n, enabled=CONTRACTS)
 @icontract.ensure(run_terminates_soundly, "W-T3.3 sound termination of SE", enabled=CONTRACTS)
-@icontract.ensure(run_reachable_from, "W-T3.2 relative soundness of SE", enabled=CONTRACTS)
-@icontract.ensure(bfs_successor_bound, "W-L3.1 reachability of successors (BFS bound)",
-                  enabled=CONTRACTS)
+@icontract.ensure(lambda l, result: run_reachable_from(l, result, expand),
+                  "W-T3.2 relative soundness of SE (W-D3.1)", enabled=CONTRACTS)
+@icontract.ensure(lambda l, strategy, solver, result: bfs_successor_bound(
+    l, strategy is Strategy.BFS, solver is not None, result, expand),
+    "W-L3.1 reachability of successors (BFS bound; W-T3.4)", enabled=CONTRACTS)
 def run_n(
     l: list[SymState],
     n: int,

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Callable, Sequence, TypeVar
 
 from symcert.concrete import Env, State, aeval, beval, head, run_concrete, step, trace
 from symcert.syntax import AExpr, BExpr, Fail, Skip, Stmt, variables
-from symcert.terms import free_vars
+from symcert.terms import free_vars, negate
 
 if TYPE_CHECKING:
     from symcert.symbolic import PathCondition, Store, SymState
@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 CONTRACTS = os.environ.get("SYMCERT_CONTRACTS", "0") == "1"
 
 F = TypeVar("F", bound=Callable[..., object])
+Successors = Callable[["SymState"], "list[SymState]"]
+"""The step relation `→sym` as a function, `explore.expand` (W-T3.1): the stream lemmas take it
+as an argument, so they need not import the engine they speak about."""
 
 
 def lemma(*ids: str) -> Callable[[F], F]:
@@ -52,14 +55,25 @@ def sample_valuations(names: frozenset[str]) -> tuple[Env, ...]:
 
 @lemma("W-T3.1")
 def expand_sound(state: SymState, result: Sequence[SymState]) -> bool:
-    """Every successor `expand` returns is a `→sym` step: `σ̂' ∈ expand(σ̂) ⇒ σ̂ →sym σ̂'`."""
-    return all(sym.sym_step(state, t) for t in result)
+    """The successors are one `→sym` step each (Fig. 3's shape, read off the states, not a second
+    transcription of the rules): one step deeper, and either one successor on the same path
+    condition or two that split it, `φ ∧ c` and `φ ∧ not c`. With W-L2.3 at every valuation
+    (`expand_sound_sampled`, against the concrete semantics) this is `σ̂' ∈ expand(σ̂) ⇒ σ̂ →sym σ̂'`."""
+    if not all(t.depth == state.depth + 1 for t in result):
+        return False
+    if len(result) == 1:
+        return result[0].pc == state.pc
+    if len(result) == 2:
+        a, b = (_added(state, t) for t in result)
+        return len(a) == len(b) == 1 and b[0] == negate(a[0])
+    return not result
 
 
 @lemma("W-T3.1")
 def expand_complete(state: SymState, result: Sequence[SymState]) -> bool:
-    """`expand` returns one distinct successor per applicable rule of Fig. 3, so with
-    `expand_sound` every `→sym` step is among them: `σ̂ →sym σ̂' ⇒ σ̂' ∈ expand(σ̂)`."""
+    """`expand` returns one distinct successor per applicable rule of Fig. 3; with W-L2.5 at
+    every valuation (`expand_complete_sampled`) every `→sym` step is among them:
+    `σ̂ →sym σ̂' ⇒ σ̂' ∈ expand(σ̂)`."""
     return len(set(result)) == len(result) == sym.rule_count(state.prog)
 
 
@@ -118,13 +132,15 @@ def run_terminates_soundly(result: Sequence[SymState | None]) -> bool:
 
 
 @lemma("W-D3.1", "W-T3.2")
-def run_reachable_from(l: Sequence[SymState], result: Sequence[SymState | None]) -> bool:
-    """`run(l) ⊨ □ReachableFrom(l)`: each state is in `l` or a `→sym` step of an earlier one."""
+def run_reachable_from(l: Sequence[SymState], result: Sequence[SymState | None],
+                       expand: Successors) -> bool:
+    """`run(l) ⊨ □ReachableFrom(l)`: each state is in `l` or a `→sym` step (`expand`, which
+    W-T3.1 makes the relation) of an earlier one."""
     seen: list[SymState] = []
     for s in result:
         if s is None:
             continue
-        if s not in l and not any(sym.sym_step(parent, s) for parent in seen):
+        if s not in l and not any(s in expand(parent) for parent in seen):
             return False
         seen.append(s)
     return True
@@ -287,7 +303,7 @@ def _local_names(state: SymState, result: Sequence[SymState]) -> frozenset[str]:
     return out
 
 
-@lemma("W-L2.3")
+@lemma("W-L2.3", "W-T3.1")
 def expand_sound_sampled(state: SymState, result: Sequence[SymState]) -> bool:
     """The runtime spot check of W-L2.3, at three fixed valuations, in its local form: for
     every successor whose *added* conjunct `V` satisfies, `⟨V∘S, p⟩ → ⟨V∘S', p'⟩`. It drops
@@ -304,7 +320,7 @@ def expand_sound_sampled(state: SymState, result: Sequence[SymState]) -> bool:
     return True
 
 
-@lemma("W-L2.5")
+@lemma("W-L2.5", "W-T3.1")
 def expand_complete_sampled(state: SymState, result: Sequence[SymState]) -> bool:
     """The runtime spot check of W-L2.5, at three fixed valuations, in its local form: the
     concrete step of `⟨V∘S, p⟩`, when there is one, is the concretization of a successor whose
@@ -345,34 +361,30 @@ def bfs_queue_sizes(l: Sequence[SymState], result: Sequence[SymState | None]) ->
     return sizes
 
 
-def _is_bfs(strategy: object) -> bool:
-    return getattr(strategy, "value", strategy) == "bfs"
-
-
 @lemma("W-L3.1", "W-T3.4")
-def bfs_successor_bound(l: Sequence[SymState], strategy: object, solver: object,
-                        result: Sequence[SymState | None]) -> bool:
+def bfs_successor_bound(l: Sequence[SymState], bfs: bool, pruned: bool,
+                        result: Sequence[SymState | None], expand: Successors) -> bool:
     """Breadth-first `run(l)` without pruning yields each direct successor of the state at index
     `i` at an index at most `i + |queue| + 2` (fairness, W-L3.1), where `|queue|` is the
     worklist's size after taking `i`. Other strategies and pruned runs are not constrained."""
-    if not _is_bfs(strategy) or solver is not None:
+    if not bfs or pruned:
         return True
     for i, q in enumerate(bfs_queue_sizes(l, result)):
         s = result[i]
         assert s is not None
         first = i + q + 1
-        count = sym.rule_count(s.prog)
-        if first + count > len(result):
+        children = expand(s)
+        if first + len(children) > len(result):
             break
         # The exact positions a FIFO worklist gives them, within the bound i + |queue| + 2.
-        if not all(result[first + k] is not None and sym.sym_step(s, result[first + k])
-                   for k in range(count)):
+        if list(result[first:first + len(children)]) != children:
             return False
     return True
 
 
 @lemma("W-L2.6", "W-T2.3", "W-T2.1", "W-D2.4", "W-T3.4", "B-T2")
-def bfs_complete(p: Stmt, v0: Env, k: int, result: Sequence[SymState | None]) -> bool:
+def bfs_complete(p: Stmt, v0: Env, k: int, result: Sequence[SymState | None],
+                 expand: Successors) -> bool:
     """Each state of the concrete run from `⟨V0, p⟩` within `k` steps corresponds (W-D2.3) to a
     state of the breadth-first stream `result = run_n([⟨true, id, p⟩], n)` (no pruning) found
     within W-L3.1's bound: at index 0, then at most `i + |queue_i| + 2` after its predecessor's
@@ -390,7 +402,7 @@ def bfs_complete(p: Stmt, v0: Env, k: int, result: Sequence[SymState | None]) ->
         assert parent is not None
         for j in range(i + 1, min(bound, len(result) - 1) + 1):
             t = result[j]
-            if t is not None and sym.sym_step(parent, t) and corresponds(sigma, v0, t):
+            if t is not None and t in expand(parent) and corresponds(sigma, v0, t):
                 i = j
                 break
         else:

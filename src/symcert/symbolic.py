@@ -3,8 +3,8 @@
 `⟦e⟧_S` (`sym_aeval`, `sym_beval`) replaces each variable of `e` by its term in `S`; the identity
 store `id` maps every variable to the symbolic input of the same name. Path conditions grow by
 appending one conjunct (DESIGN rule 4), so W-L2.2 has a syntactic witness: the parent's
-conjuncts are a prefix of the child's. `sym_step` decides the relation rule by rule; `expand`
-(explore.py) computes it, and W-T3.1 says the two agree.
+conjuncts are a prefix of the child's. The relation itself is computed by `expand`
+(explore.py); `rule_count` says how many successors Fig. 3 gives a program.
 """
 
 from __future__ import annotations
@@ -229,34 +229,6 @@ def satisfies(valuation: Env, pc: PathCondition) -> bool:
             return False
         pc_ = pc_.parent
     return True
-
-
-def sym_step(s: SymState, t: SymState) -> bool:
-    """Whether `s →sym t` by one rule of Fig. 3, decided rule by rule."""
-    phi, store, p = s.pc, s.store, s.prog
-    match p:
-        case Skip() | Fail():
-            return False
-        case Assign(x, e):
-            return t == SymState(phi, sym_update(store, x, e), Skip())
-        case If(b, p1, p2):
-            cond = sym_beval(store, b)
-            return t in (SymState(phi.extend(cond), store, p1),
-                         SymState(phi.extend(terms.negate(cond)), store, p2))
-        case While(b, body):
-            cond = sym_beval(store, b)
-            return t in (SymState(phi.extend(cond), store, Seq(body, p)),
-                         SymState(phi.extend(terms.negate(cond)), store, Skip()))
-        case Assert(b):
-            cond = sym_beval(store, b)
-            return t in (SymState(phi.extend(cond), store, Skip()),
-                         SymState(phi.extend(terms.negate(cond)), store, Fail()))
-        case Seq(Skip(), q):
-            return t == SymState(phi, store, q)
-        case Seq(p1, q):
-            return (isinstance(t.prog, Seq) and t.prog.second == q
-                    and sym_step(SymState(phi, store, p1), SymState(t.pc, t.store, t.prog.first)))
-    return False
 
 
 def rule_count(p: Stmt) -> int:

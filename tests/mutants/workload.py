@@ -45,8 +45,10 @@ def caught() -> str | None:
     try:
         run_workload()
     except icontract.ViolationError as err:
-        lines = str(err).splitlines()  # "File ..., line N:", then "<description>: <predicate>:"
-        return lines[1].rstrip(":") if len(lines) > 1 else lines[0]
+        # "File ..., line N:", then "<description>: <predicate>:", or, for a lambda that calls a
+        # named predicate, "<description>: <predicate>(" and the arguments on the next lines
+        lines = str(err).splitlines()
+        return lines[1].rstrip(":").removesuffix("(") if len(lines) > 1 else lines[0]
     return None
 
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from strategies import envs, programs
 from symcert.concrete import Env, State, step
-from symcert.explore import Strategy, run, run_n
+from symcert.explore import Strategy, expand, run, run_n
 from symcert.lemmas import bfs_complete, bfs_successor_bound, corresponds
 from symcert.parser import parse
 from symcert.symbolic import initial
@@ -23,14 +23,14 @@ def test_bfs_reaches_every_concrete_state_within_bound(p, v0):
     of the breadth-first stream, found no later than W-L3.1's bound `i + |queue| + 2` after
     the state its predecessor corresponds to."""
     result = run_n([initial(p)], 2 ** (K + 1))
-    assert bfs_complete(p, v0, K, result)
+    assert bfs_complete(p, v0, K, result, expand)
 
 
 @given(programs, st.integers(1, 120))
 def test_bfs_successor_bound(p, n):
     """W-L3.1, W-T3.4: in breadth-first order, a direct successor of the state at index `i`
     appears at index at most `i + |queue| + 2`."""
-    assert bfs_successor_bound([initial(p)], Strategy.BFS, None, run_n([initial(p)], n))
+    assert bfs_successor_bound([initial(p)], True, False, run_n([initial(p)], n), expand)
 
 
 # The kept counterexample: depth-first search dives into the loop forever and never yields
@@ -45,8 +45,8 @@ def test_dfs_violates_successor_bound():
     l = [initial(p)]
     dfs = run_n(l, 150, Strategy.DFS)
     bfs = run_n(l, 150, Strategy.BFS)
-    assert not bfs_successor_bound(l, Strategy.BFS, None, dfs)
-    assert bfs_successor_bound(l, Strategy.BFS, None, bfs)
+    assert not bfs_successor_bound(l, True, False, dfs, expand)
+    assert bfs_successor_bound(l, True, False, bfs, expand)
     v0 = Env()
     after_exit = step(State(v0, p))
     assert after_exit is not None

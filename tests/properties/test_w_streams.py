@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from strategies import programs
 from symcert.bugfinder import BugFound, find_bugs_n, witness
-from symcert.explore import Strategy, run_n
+from symcert.explore import Strategy, expand, run_n
 from symcert.lemmas import (
     find_bugs_terminates_soundly,
     find_bugs_valid,
@@ -23,7 +23,7 @@ def test_run_stream_lemmas(p, strategy, prune):
     """W-T3.2: every state is reachable from the worklist; W-T3.3: after None only None."""
     l = [initial(p)]
     result = run_n(l, 60, strategy, Solver() if prune else None)
-    assert run_reachable_from(l, result)
+    assert run_reachable_from(l, result, expand)
     assert run_terminates_soundly(result)
 
 
