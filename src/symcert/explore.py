@@ -14,11 +14,11 @@ import enum
 from collections import deque
 from dataclasses import dataclass, replace
 from itertools import islice
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 import icontract
 
-from symcert.concrete import beval
+from symcert.concrete import beval, head
 from symcert.lemmas import (
     CONTRACTS,
     bfs_successor_bound,
@@ -138,11 +138,21 @@ def _initial_check(state: SymState, solver: Solver) -> SymState | None:
     return SymState(state.pc, state.store, state.prog, state.depth, model, state.ghost)
 
 
+Watch = Callable[[SymState, SymState, Sat], None]
+"""Told of every successor `run` generates: the parent, the successor, and whether its path
+condition is SAT (kept), UNKNOWN (kept) or UNSAT (pruned). `symcert tree` draws from it."""
+
+LoopCounts = tuple[tuple[int, int], ...]
+"""How many times the path has entered each loop it is inside (the loop's `id`, the count)."""
+
+
 def run(
     l: Iterable[SymState],
     strategy: Strategy = Strategy.BFS,
     solver: Solver | None = None,
     stats: RunStats | None = None,
+    unroll: int | None = None,
+    watch: Watch | None = None,
 ) -> Iterator[SymState | None]:
     """The stream of states reachable from the worklist `l` (Fig. 6), then None forever.
 
@@ -150,6 +160,10 @@ def run(
     :param strategy: BFS (a FIFO queue, as in the paper) or DFS (a stack).
     :param solver: prunes UNSAT successors when given; without it, nothing is pruned.
     :param stats: counters updated as the stream advances.
+    :param unroll: when given, a path that would enter a loop more than `unroll` times in a row
+        is dropped (loop unrolling, seed 001 T-X1: precise, not exhaustive); a loop's count
+        starts again each time the loop is reached anew.
+    :param watch: told of every successor and the solver's answer on it.
     """
     stats = stats if stats is not None else RunStats()
     frontier: deque[SymState] = deque()
@@ -159,6 +173,7 @@ def run(
             frontier.append(checked)
         else:
             stats.pruned += 1
+    loops: dict[int, LoopCounts] = {}  # with `unroll`: each frontier state's counts, by id
     take = frontier.popleft if strategy is Strategy.BFS else frontier.pop
     while frontier:
         state = take()
@@ -166,17 +181,41 @@ def run(
         stats.frontier = len(frontier)
         yield state
         children = expand(state)
-        if strategy is Strategy.DFS:
-            children.reverse()
-        for child in children:
+        counts = (_entered(state, children, loops.pop(id(state), ()), unroll)
+                  if unroll is not None else None)
+        order = range(len(children) - 1, -1, -1) if strategy is Strategy.DFS else range(len(children))
+        for i in order:
+            child = children[i]
+            if counts is not None and counts[i] is None:
+                continue  # one iteration past the unrolling threshold: dropped
+            unknown = stats.unknown
             kept = _feasible(child, state, solver, stats) if solver is not None else child
+            if watch is not None:
+                watch(state, child, Sat.UNSAT if kept is None
+                      else Sat.UNKNOWN if stats.unknown > unknown else Sat.SAT)
             if kept is None:
                 stats.pruned += 1
-            else:
-                frontier.append(kept)
+                continue
+            if counts is not None:
+                loops[id(kept)] = counts[i]  # type: ignore[assignment]
+            frontier.append(kept)
     stats.frontier = 0
     while True:
         yield None
+
+
+def _entered(state: SymState, children: list[SymState], counts: LoopCounts,
+             bound: int) -> list[LoopCounts | None]:
+    """The loop counts of each child (None: past the bound). Stepping a `while` makes two
+    children, entering then leaving (Fig. 7): entering adds one to the loop's count, leaving
+    forgets it, so a loop reached again later starts from 0."""
+    loop = head(state.prog)
+    if not isinstance(loop, While):
+        return [counts] * len(children)
+    key = id(loop)
+    rest = tuple((k, n) for k, n in counts if k != key)
+    entered = dict(counts).get(key, 0) + 1
+    return [rest + ((key, entered),) if entered <= bound else None, rest]
 
 
 @icontract.require(lambda n: n >= 0, enabled=CONTRACTS)

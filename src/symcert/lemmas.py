@@ -21,7 +21,7 @@ from symcert.syntax import AExpr, BExpr, Fail, Skip, Stmt, variables
 from symcert.terms import free_vars, negate
 
 if TYPE_CHECKING:
-    from symcert.symbolic import PathCondition, Store, SymState
+    from symcert.symbolic import Store, SymState
 
 CONTRACTS = os.environ.get("SYMCERT_CONTRACTS", "0") == "1"
 
@@ -193,29 +193,13 @@ def replay_reaches_bug(bug_state: SymState, input_env: Env, result: State) -> bo
 # --- Helpers: the names a state mentions, W-D2.3 correspondence --------------------------------
 
 
-def pc_names(pc: PathCondition) -> frozenset[str]:
-    """The symbolic inputs a path condition mentions."""
-    out: frozenset[str] = frozenset()
-    for c in pc.conjuncts():
-        out |= free_vars(c)
-    return out
-
-
-def state_names(s: SymState) -> frozenset[str]:
-    """Every variable a symbolic state mentions: program, store (both sides), path condition."""
-    out = variables(s.prog) | pc_names(s.pc)
-    for k, t in s.store.bindings:
-        out |= {k} | free_vars(t)
-    return out
-
-
 @lemma("W-D2.3")
 def corresponds(state: State, v0: Env, sym_state: SymState) -> bool:
     """`⟨V, p⟩ ≃_{V0} ⟨φ, S, p'⟩`: same program, `V = V0∘S` on every variable, `⟦φ⟧_{V0}`.
 
     Outside the names mentioned by either side or bound by `V0`, both sides are 0 or the identity.
     """
-    names = (state_names(sym_state) | variables(state.prog)
+    names = (sym.state_names(sym_state) | variables(state.prog)
              | frozenset(k for k, _ in state.env.bindings) | frozenset(k for k, _ in v0.bindings))
     return (
         state.prog == sym_state.prog
@@ -252,7 +236,7 @@ def update_compositional(store: Store, x: str, e: AExpr, result: Store) -> bool:
 
 
 def _concrete_of(valuation: Env, s: SymState, names: frozenset[str]) -> State:
-    return State(Env.of({x: aeval(valuation, s.store(x)) for x in names}), s.prog)
+    return State(sym.concretize(valuation, s.store, names), s.prog)
 
 
 @lemma("W-L2.3")
@@ -262,7 +246,7 @@ def expand_sound_at(state: SymState, valuation: Env, result: Sequence[SymState])
     for t in result:
         if not sym.satisfies(valuation, t.pc):
             continue
-        names = (state_names(state) | state_names(t)
+        names = (sym.state_names(state) | sym.state_names(t)
                  | frozenset(k for k, _ in valuation.bindings))
         nxt = step(_concrete_of(valuation, state, names))
         if nxt is None or nxt != _concrete_of(valuation, t, names):
@@ -276,7 +260,7 @@ def expand_complete_at(state: SymState, valuation: Env, result: Sequence[SymStat
     to some successor: `σ ≃_{V0} σ̂ ∧ σ → σ' ⇒ ∃σ̂' ∈ expand(σ̂). σ' ≃_{V0} σ̂'`."""
     if not sym.satisfies(valuation, state.pc):
         return True
-    names = state_names(state) | frozenset(k for k, _ in valuation.bindings)
+    names = sym.state_names(state) | frozenset(k for k, _ in valuation.bindings)
     nxt = step(_concrete_of(valuation, state, names))
     if nxt is None:
         return True

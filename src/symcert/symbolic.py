@@ -43,6 +43,7 @@ from symcert.syntax import (
     Var,
     While,
     shape,
+    variables,
 )
 
 
@@ -229,6 +230,22 @@ def satisfies(valuation: Env, pc: PathCondition) -> bool:
             return False
         pc_ = pc_.parent
     return True
+
+
+def pc_names(pc: PathCondition) -> frozenset[str]:
+    """The symbolic inputs a path condition mentions."""
+    out: frozenset[str] = frozenset()
+    for c in pc.conjuncts():
+        out |= terms.free_vars(c)
+    return out
+
+
+def state_names(s: SymState) -> frozenset[str]:
+    """Every variable a symbolic state mentions: program, store (both sides), path condition."""
+    out = variables(s.prog) | pc_names(s.pc)
+    for k, t in s.store.bindings:
+        out |= {k} | terms.free_vars(t)
+    return out
 
 
 def rule_count(p: Stmt) -> int:

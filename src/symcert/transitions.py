@@ -12,8 +12,8 @@ The transitions given here, each a function from the input states `I` to the out
 - `stream(max_states)`: the transitive closure by the stream `run` (Fig. 6), cut after at most
   `max_states` states; its outputs are the leaves and the unexplored frontier, so it is
   exhaustive and precise even when cut.
-- `unroll(k)`: big-step execution that unrolls each `while` at most `k` times and *drops* the
-  paths that would iterate again: precise, not exhaustive (T-X1).
+- `unroll(k)`: the stream `run` bounded to enter each `while` at most `k` times in a row; it
+  *drops* the paths that would iterate again: precise, not exhaustive (T-X1).
 """
 
 from __future__ import annotations
@@ -22,17 +22,13 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
-from symcert.concrete import Env, State, aeval, head, is_stuck, trace
+from symcert.concrete import Env, State, head, is_stuck, trace
 from symcert.explore import expand, run
 from symcert.interp import Behaviour, concretize_result, exec_symbolic
 from symcert.solver import Sat, Solver
-from symcert.symbolic import PathCondition, Store, SymState, rule_count, satisfies, sym_beval
-from symcert.symbolic import sym_update
-from symcert.syntax import (
-    Assert, Assign, BExpr, Bool, Cmp, Fail, If, Int, Pos, Seq, Skip, Stmt, Var, While, inputs,
-    variables,
-)
-from symcert.terms import disj, free_vars, negate
+from symcert.symbolic import SymState, concretize, rule_count, satisfies, state_names
+from symcert.syntax import BExpr, Bool, Cmp, Fail, Int, Pos, Stmt, Var, inputs
+from symcert.terms import disj
 
 DEFAULT_FUEL = 10_000
 """Concrete steps allowed to one run when computing a concretization."""
@@ -116,17 +112,6 @@ def run_to_end(env: Env, p: Stmt, fuel: int) -> Final | None:
     return final_of(last)
 
 
-def state_names(s: SymState) -> frozenset[str]:
-    """The variables a symbolic state mentions: its store, path condition and program."""
-    names = set(variables(s.prog))
-    for x, t in s.store.bindings:
-        names.add(x)
-        names |= free_vars(t)
-    for c in s.pc.conjuncts():
-        names |= free_vars(c)
-    return frozenset(names)
-
-
 def concr(s: SymState, sigma: Env, fuel: int = DEFAULT_FUEL) -> Meaning:
     """`concr(s, σ)`: the final states of `s` from initial store `σ` (seed 001, T-D1).
 
@@ -137,8 +122,7 @@ def concr(s: SymState, sigma: Env, fuel: int = DEFAULT_FUEL) -> Meaning:
     """
     if not satisfies(sigma, s.pc):
         return frozenset()
-    names = state_names(s) | frozenset(sigma.as_dict())
-    start = Env.of({x: aeval(sigma, s.store(x)) for x in names})
+    start = concretize(sigma, s.store, state_names(s) | frozenset(sigma.as_dict()))
     final = run_to_end(start, s.prog, fuel)
     return None if final is None else frozenset({final})
 
@@ -189,7 +173,8 @@ def stream(max_states: int, solver: Solver | None = None) -> Transition:
 
 
 def unroll(k: int, solver: Solver | None = None) -> Transition:
-    """Big-step symbolic execution unrolling each loop at most `k` times, dropping the rest.
+    """Symbolic execution that enters each loop at most `k` times in a row and drops the paths
+    that would enter it again: the stream `run` with its unrolling bound, to its leaves.
 
     :param k: the loop-unrolling threshold.
     :param solver: prunes UNSAT branches when given.
@@ -197,79 +182,16 @@ def unroll(k: int, solver: Solver | None = None) -> Transition:
     if k < 0:
         raise ValueError(f"the unrolling threshold must be at least 0: {k}")
 
-    def outputs(inputs: tuple[SymState, ...]) -> tuple[SymState, ...]:
-        out: list[SymState] = []
-        for s in inputs:
-            for pc, store, failed in _unrolled(s.prog, s.pc, s.store, k, solver):
-                out.append(SymState(pc, store, failed if failed is not None else Skip()))
-        return tuple(out)
+    def outputs(inputs_: tuple[SymState, ...]) -> tuple[SymState, ...]:
+        leaves = []
+        for s in run(list(inputs_), solver=solver, unroll=k):
+            if s is None:
+                return tuple(leaves)
+            if rule_count(s.prog) == 0:
+                leaves.append(s)
+        raise AssertionError("unreachable: the stream ends with None")
 
     return Transition(f"unroll (K = {k})", outputs)
-
-
-_Leaf = tuple[PathCondition, Store, Fail | None]
-
-
-def _branch(pc: PathCondition, cond: BExpr, solver: Solver | None) -> PathCondition | None:
-    new = pc.extend(cond)
-    if solver is not None and solver.check(new)[0] is Sat.UNSAT:
-        return None
-    return new
-
-
-def _unrolled(p: Stmt, pc: PathCondition, store: Store, k: int,
-              solver: Solver | None) -> list[_Leaf]:
-    match p:
-        case Skip():
-            return [(pc, store, None)]
-        case Fail():
-            return [(pc, store, p)]
-        case Assign(x, e):
-            return [(pc, sym_update(store, x, e), None)]
-        case Seq(first, second):
-            out: list[_Leaf] = []
-            for pc1, store1, failed in _unrolled(first, pc, store, k, solver):
-                out += ([(pc1, store1, failed)] if failed is not None
-                        else _unrolled(second, pc1, store1, k, solver))
-            return out
-        case If(b, p1, p2):
-            cond = sym_beval(store, b)
-            out = []
-            for guard, branch in ((cond, p1), (negate(cond), p2)):
-                taken = _branch(pc, guard, solver)
-                if taken is not None:
-                    out += _unrolled(branch, taken, store, k, solver)
-            return out
-        case Assert(b):
-            cond = sym_beval(store, b)
-            holds = _branch(pc, cond, solver)
-            fails = _branch(pc, negate(cond), solver)
-            return ([(holds, store, None)] if holds is not None else []) + (
-                [(fails, store, Fail(p.pos, p))] if fails is not None else [])
-        case While(b, body):
-            out = []
-            current = [(pc, store)]
-            for iteration in range(k + 1):
-                entering = []
-                for pc1, store1 in current:
-                    cond = sym_beval(store1, b)
-                    leaves = _branch(pc1, negate(cond), solver)
-                    if leaves is not None:
-                        out.append((leaves, store1, None))
-                    enters = _branch(pc1, cond, solver)
-                    if enters is not None:
-                        entering.append((enters, store1))
-                if iteration == k:
-                    break  # the threshold: paths entering the body once more are dropped
-                current = []
-                for pc1, store1 in entering:
-                    for pc2, store2, failed in _unrolled(body, pc1, store1, k, solver):
-                        if failed is not None:
-                            out.append((pc2, store2, failed))
-                        else:
-                            current.append((pc2, store2))
-            return out
-    raise TypeError(f"not a statement: {p!r}")
 
 
 def meanings(states: Iterable[Any], sigma: Env, fuel: int,

@@ -114,3 +114,33 @@ def test_store_sharing_keeps_terms_small_on_a_loop():
 def test_initial_state():
     s = initial(parse("skip"))
     assert s == SymState(TRUE_PC, ID, Skip()) and s.depth == 0
+
+
+def _leaves(program: str, unroll: int) -> list[SymState]:
+    out = []
+    for s in run([initial(parse(program))], solver=Solver(), unroll=unroll):
+        if s is None:
+            return out
+        if not expand(s):
+            out.append(s)
+    raise AssertionError("unreachable")
+
+
+def test_unrolling_bounds_each_loop_and_counts_it_again_when_reached_anew():
+    """T-X1: `unroll=k` drops a path that would enter a loop a (k+1)-th time in a row; an inner
+    loop's count starts again at each iteration of the outer one."""
+    single = _leaves("while 0 < n do n = n - 1 od", 2)
+    assert sorted(aeval(Env.of({"n": 5}), s.store("n")) - 5 for s in single) == [-2, -1, 0]
+    nested = _leaves("i = 0; while i < k do i = i + 1; j = 0; while j < 3 do j = j + 1 od od", 3)
+    finals = {(aeval(Env(), s.store("i")), aeval(Env(), s.store("j"))) for s in nested}
+    assert finals == {(0, 0), (1, 3), (2, 3), (3, 3)}  # the outer loop entered 0 to 3 times
+    assert _leaves("while 0 < n do n = n - 1 od", 0)[0].store("n") == Var("n")
+
+
+def test_watch_sees_every_successor_with_the_solver_answer():
+    seen = []
+    program = parse("if x < 0 then if x > 0 then fail else skip fi else skip fi")
+    states = list(islice(run([initial(program)], solver=Solver(),
+                             watch=lambda parent, child, answer: seen.append(answer.name)), 6))
+    assert states[-2:] == [None, None] and len([s for s in states if s is not None]) == 4
+    assert seen == ["SAT", "SAT", "UNSAT", "SAT"]  # x > 0 under x < 0 is pruned

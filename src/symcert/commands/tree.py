@@ -12,7 +12,6 @@ import argparse
 import shutil
 import subprocess
 import sys
-from collections import deque
 
 from symcert.commands.budget import positive
 from symcert.commands.programs import add_program, read_program
@@ -49,43 +48,50 @@ def main(args: argparse.Namespace) -> int:
 
 
 def to_dot(program: object, max_states: int) -> str:
-    """The first `max_states` states of the breadth-first tree of `program`, as DOT text."""
+    """The first `max_states` states of the breadth-first tree of `program`, as DOT text: the
+    stream `run` draws it, each successor reported by its `watch` (pruned ones as UNSAT)."""
     from symcert.bugfinder import is_stuck
     from symcert.concrete import head
-    from symcert.explore import expand
+    from symcert.explore import run
     from symcert.solver import Sat, Solver
-    from symcert.symbolic import initial
+    from symcert.symbolic import SymState, initial
     from symcert.syntax import Skip
     from symcert.terms import show
 
-    solver = Solver()
     lines = ["digraph symcert {", '  node [shape=box, fontname="monospace", fontsize=10];',
              '  edge [fontname="monospace", fontsize=9];']
-    todo = deque([(0, initial(program))])  # type: ignore[arg-type]
+    ident: dict[int, int] = {}  # a drawn state's node number, by the id of the state drawn
     count = 1
-    while todo:
-        ident, state = todo.popleft()
+
+    def watch(parent: SymState, child: SymState, answer: Sat) -> None:
+        nonlocal count
+        new = child.pc.last if child.pc is not parent.pc else None
+        attrs = [f"label={_quote(text(new, show))}"] if new is not None else []
+        if answer is Sat.UNSAT:
+            lines.append(f'  p{count} [label="UNSAT", shape=plaintext, fontcolor=grey];')
+            attrs += ["style=dashed", "color=grey"]
+            lines.append(f"  n{ident[id(parent)]} -> p{count} [{', '.join(attrs)}];")
+        elif count < max_states:
+            attrs += ["color=orange"] if answer is Sat.UNKNOWN else []
+            lines.append(f"  n{ident[id(parent)]} -> n{count} [{', '.join(attrs)}];")
+            pending.append(count)
+        else:
+            return
+        count += 1
+
+    pending = [0]  # node numbers given to successors, in the order the stream will yield them
+    drawn = 0
+    for state in run([initial(program)], solver=Solver(), watch=watch):  # type: ignore[arg-type]
+        if state is None or drawn == len(pending):
+            break
+        ident[id(state)] = pending[drawn]
+        drawn += 1
         style = ""
         if is_stuck(state.prog):
             style = ", color=red, fontcolor=red"
         elif state.prog == Skip():
             style = ", peripheries=2"
-        lines.append(f"  n{ident} [label={_quote(label(head(state.prog)))}{style}];")
-        for child in expand(state):
-            new = child.pc.last if child.pc is not state.pc else None
-            answer = Sat.SAT if new is None else solver.check(child.pc)[0]
-            attrs = [f"label={_quote(text(new, show))}"] if new is not None else []
-            if answer is Sat.UNSAT:
-                lines.append(f'  p{count} [label="UNSAT", shape=plaintext, fontcolor=grey];')
-                attrs += ["style=dashed", "color=grey"]
-                lines.append(f"  n{ident} -> p{count} [{', '.join(attrs)}];")
-            elif count < max_states:
-                attrs += ["color=orange"] if answer is Sat.UNKNOWN else []
-                lines.append(f"  n{ident} -> n{count} [{', '.join(attrs)}];")
-                todo.append((count, child))
-            else:
-                continue
-            count += 1
+        lines.append(f"  n{ident[id(state)]} [label={_quote(label(head(state.prog)))}{style}];")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
