@@ -163,6 +163,7 @@ def main() -> int:
             if code not in OK_CODES or seconds > bound:
                 failures.append(f"{label}: exit {code} in {seconds:.1f} s: symcert "
                                 f"{' '.join(cmd)}\n  {err}")
+                print(failures[-1], flush=True)
     died = [p.read_text() for p in RUNNING.iterdir()]
     failures += [f"a worker died running: symcert {cmd}" for cmd in died]
     wall = time.perf_counter() - start
