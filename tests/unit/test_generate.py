@@ -8,7 +8,7 @@ import sys
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, get_args
 
 import pytest
 from hypothesis import HealthCheck, find, given, settings
@@ -28,7 +28,7 @@ import strategies  # noqa: E402
 
 FREE = Shape()
 SHAPES = {"campaign": campaign.SHAPE, "properties": strategies.SHAPE, "default": FREE}
-ALL_KINDS = set(generate.AEXPR_KINDS) | set(generate.BEXPR_KINDS) | set(generate.STMT_KINDS)
+ALL_KINDS = set(get_args(AExpr) + get_args(BExpr) + get_args(Stmt))
 
 
 @dataclass
