@@ -109,10 +109,10 @@ class Shape:
 # Kinds in the order of their choice (simplest first), with their weights.
 AEXPR_LEAVES: tuple[type, ...] = (Int, Var)
 AEXPR_KINDS: tuple[type, ...] = (Int, Var, Neg, Add, Sub)
-AEXPR_WEIGHTS = (1, 1, 1, 1, 1)
+AEXPR_WEIGHTS = (1, 1, 2, 1, 1)
 BEXPR_LEAVES: tuple[type, ...] = (Bool, Cmp)
 BEXPR_KINDS: tuple[type, ...] = (Bool, Cmp, Not, And, Or)
-BEXPR_WEIGHTS = (1, 1, 1, 1, 1)
+BEXPR_WEIGHTS = (1, 1, 2, 1, 1)
 STMT_LEAVES: tuple[type, ...] = (Skip, Fail, Assign, Assert)
 STMT_KINDS: tuple[type, ...] = (Skip, Fail, Assign, Assert, Seq, If, While)
 STMT_WEIGHTS = (1, 1, 2, 2, 1, 1, 1)

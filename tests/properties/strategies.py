@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from symcert import generate
 from symcert.concrete import Env
-from symcert.symbolic import PathCondition, Store, SymState
+from symcert.symbolic import Store, SymState
 from symcert.syntax import AExpr, BExpr, Stmt
 
 T = TypeVar("T")
@@ -56,10 +56,8 @@ def generated(make: Callable[[generate.Choices, generate.Shape], T]) -> st.Searc
 names: st.SearchStrategy[str] = generated(generate.name)
 aexprs: st.SearchStrategy[AExpr] = generated(generate.aexpr)
 bexprs: st.SearchStrategy[BExpr] = generated(generate.bexpr)
-stmts: st.SearchStrategy[Stmt] = generated(generate.stmt)
-programs = stmts
+programs: st.SearchStrategy[Stmt] = generated(generate.program)
 envs: st.SearchStrategy[Env] = generated(generate.env)
-path_conditions: st.SearchStrategy[PathCondition] = generated(generate.path_condition)
 sym_states: st.SearchStrategy[SymState] = generated(generate.sym_state)
 
 
