@@ -15,20 +15,22 @@ For each generated program `p` and random inputs `σ`:
 - **bug verdicts**: when both symbolic engines are exhaustive, one reports a feasible failing
   path iff the other does.
 
-Programs have loops bounded by construction (a counter no body assigns, compared with a constant
-below the interpreter's loop limit), so both engines are exhaustive unless a shrinking step
-removes the bound. A disagreement is reported with the program and input minimised by a greedy
-delta-debugging shrinker over the AST (`shrink`).
+Programs come from the one generator (`generate.py`, drawn from `random.Random(seed)`), with
+loops bounded by construction (a counter no body assigns, compared with a constant below the
+interpreter's loop limit), so both engines are exhaustive unless a shrinking step removes the
+bound. A disagreement is reported with the program and input minimised by a greedy
+delta-debugging shrinker over the AST (`shrink`), generic over the syntax (`syntax.children`).
 """
 
 from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Iterator, cast
 
 from symcert.concrete import Env
+from symcert.generate import Choices, RandomChoices, Shape, env, program
 from symcert.interp import (
     Behaviour, Outcome, SymResult, concretize_result, exec_concrete, exec_symbolic, input_of,
     over_approximation, under_approximation,
@@ -37,8 +39,7 @@ from symcert.oracles import Counterexample, check_exhaustiveness, check_precisio
 from symcert.solver import Sat, Solver
 from symcert.symbolic import TRUE_PC, PathCondition, Store, SymState, initial, rule_count
 from symcert.syntax import (
-    CMP_OPS, Add, AExpr, And, Assert, Assign, BExpr, Bool, Cmp, Fail, If, Int, Neg, Not, Or, Seq,
-    Skip, Stmt, Sub, Var, While, inputs,
+    AExpr, BExpr, Bool, Int, Node, Skip, Stmt, children, inputs, with_children,
 )
 from symcert.transitions import Ending, Final, Transition, concr, run_outputs, run_to_end
 
@@ -70,73 +71,16 @@ class Disagreement:
 # --- random programs -------------------------------------------------------------------------
 
 
-@dataclass
-class Generator:
-    """Random small IMP programs whose loops are bounded by construction.
+SHAPE = Shape(names=NAMES, literal=3, value=5, aexpr_depth=2, bexpr_depth=1, operand_depth=1,
+              stmt_depth=7, leaves=8, loop_depth=2, loop_bound=LOOP_LIMIT - 1)
+"""The campaign's programs (generate.py): 1 to 8 leaf statements over `x, y, z`, literals in
+[-3, 3], inputs in [-5, 5], loops nested at most two deep and bounded by construction below the
+interpreter's loop limit."""
 
-    :param rng: the source of randomness.
-    """
 
-    rng: random.Random
-    loops: int = field(default=0)
-
-    def aexpr(self, depth: int = 2) -> AExpr:
-        r = self.rng.random()
-        if depth == 0 or r < 0.45:
-            return (Int(self.rng.randint(-3, 3)) if self.rng.random() < 0.4
-                    else Var(self.rng.choice(NAMES)))
-        if r < 0.55:
-            return Neg(self.aexpr(depth - 1))
-        op = Add if self.rng.random() < 0.5 else Sub
-        return op(self.aexpr(depth - 1), self.aexpr(depth - 1))
-
-    def bexpr(self, depth: int = 1) -> BExpr:
-        r = self.rng.random()
-        if depth == 0 or r < 0.7:
-            if self.rng.random() < 0.05:
-                return Bool(self.rng.random() < 0.5)
-            return Cmp(self.rng.choice(CMP_OPS), self.aexpr(1), self.aexpr(1))
-        if r < 0.8:
-            return Not(self.bexpr(depth - 1))
-        op = And if self.rng.random() < 0.5 else Or
-        return op(self.bexpr(depth - 1), self.bexpr(depth - 1))
-
-    def stmt(self, size: int, loop_depth: int = 0) -> Stmt:
-        if size <= 1:
-            r = self.rng.random()
-            if r < 0.6:
-                return Assign(self.rng.choice(NAMES), self.aexpr())
-            if r < 0.85:
-                return Assert(self.bexpr())
-            return Skip() if r < 0.97 else Fail()
-        r = self.rng.random()
-        if r < 0.5:
-            k = self.rng.randint(1, size - 1)
-            return Seq(self.stmt(k, loop_depth), self.stmt(size - k, loop_depth))
-        if r < 0.8 or loop_depth >= 2:
-            k = self.rng.randint(1, max(1, size - 1))
-            return If(self.bexpr(), self.stmt(k, loop_depth),
-                      self.stmt(max(1, size - 1 - k), loop_depth))
-        return self.bounded_loop(size - 1, loop_depth)
-
-    def bounded_loop(self, size: int, loop_depth: int) -> Stmt:
-        """`c = 0; while c < B and b do body; c = c + 1 od`, `c` assigned nowhere else."""
-        self.loops += 1
-        c = f"k{self.loops}"
-        guard = Cmp("<", Var(c), Int(self.rng.randint(1, LOOP_LIMIT - 1)))
-        if self.rng.random() < 0.7:
-            guard = And(guard, self.bexpr(0))
-        body = Seq(self.stmt(max(1, size), loop_depth + 1), Assign(c, Add(Var(c), Int(1))))
-        return Seq(Assign(c, Int(0)), While(guard, body))
-
-    def program(self) -> Stmt:
-        """A program of 1 to 8 leaves."""
-        self.loops = 0
-        return self.stmt(self.rng.randint(1, 8))
-
-    def input(self, p: Stmt) -> Env:
-        """A store for `p`'s inputs, values in [-5, 5]."""
-        return Env.of({x: self.rng.randint(-5, 5) for x in sorted(inputs(p))})
+def random_input(c: Choices, p: Stmt) -> Env:
+    """A valuation of `p`'s inputs, values in [-5, 5]."""
+    return env(c, SHAPE, sorted(inputs(p)))
 
 
 # --- the checks -------------------------------------------------------------------------------
@@ -291,67 +235,21 @@ def check_program(p: Stmt, sigmas: list[Env], solver: Solver,
 # --- shrinking --------------------------------------------------------------------------------
 
 
-def _smaller_a(e: AExpr) -> Iterator[AExpr]:
-    if e != Int(0):
-        yield Int(0)
-    match e:
-        case Neg(a):
-            yield a
-            yield from (Neg(b) for b in _smaller_a(a))
-        case Add(a, b) | Sub(a, b):
-            yield a
-            yield b
-            op = type(e)
-            yield from (op(c, b) for c in _smaller_a(a))
-            yield from (op(a, c) for c in _smaller_a(b))
-        case Int(v) if v not in (0, 1):
-            yield Int(1)
+SIMPLEST: tuple[tuple[object, tuple[Node, ...]], ...] = (
+    (Stmt, (Skip(),)), (AExpr, (Int(0), Int(1))), (BExpr, (Bool(True), Bool(False))))
+"""Each syntactic sort with its simplest nodes, simplest first."""
 
 
-def _smaller_b(b: BExpr) -> Iterator[BExpr]:
-    match b:
-        case Bool():
-            return
-        case Cmp(op, l, r):
-            yield Bool(True)
-            yield Bool(False)
-            yield from (Cmp(op, c, r) for c in _smaller_a(l))
-            yield from (Cmp(op, l, c) for c in _smaller_a(r))
-        case Not(a):
-            yield a
-            yield from (Not(c) for c in _smaller_b(a))
-        case And(l, r) | Or(l, r):
-            yield l
-            yield r
-            op = type(b)
-            yield from (op(c, r) for c in _smaller_b(l))
-            yield from (op(l, c) for c in _smaller_b(r))
-
-
-def smaller(p: Stmt) -> Iterator[Stmt]:
-    """Candidate programs one reduction smaller than `p`, biggest reductions first."""
-    if not isinstance(p, Skip):
-        yield Skip()
-    match p:
-        case Seq(a, b):
-            yield a
-            yield b
-            yield from (Seq(c, b) for c in smaller(a))
-            yield from (Seq(a, c) for c in smaller(b))
-        case If(c, a, b):
-            yield a
-            yield b
-            yield from (If(c, d, b) for d in smaller(a))
-            yield from (If(c, a, d) for d in smaller(b))
-            yield from (If(d, a, b) for d in _smaller_b(c))
-        case While(c, body):
-            yield body
-            yield from (While(c, d) for d in smaller(body))
-            yield from (While(d, body) for d in _smaller_b(c))
-        case Assign(x, e):
-            yield from (Assign(x, d) for d in _smaller_a(e))
-        case Assert(c):
-            yield from (Assert(d) for d in _smaller_b(c))
+def smaller(n: Node) -> Iterator[Node]:
+    """Candidates one reduction smaller than `n`, biggest reductions first: the simplest nodes
+    of its sort that come before it in `SIMPLEST`, its direct subterms of its own sort, and `n`
+    with one direct subterm made smaller."""
+    sort, simplest = next((sort, nodes) for sort, nodes in SIMPLEST if isinstance(n, sort))
+    yield from simplest[:simplest.index(n)] if n in simplest else simplest
+    kids = children(n)
+    yield from (kid for kid in kids if isinstance(kid, sort))
+    for i, kid in enumerate(kids):
+        yield from (with_children(n, kids[:i] + (d,) + kids[i + 1:]) for d in smaller(kid))
 
 
 def _smaller_inputs(sigma: Env) -> Iterator[Env]:
@@ -373,7 +271,7 @@ def shrink(found: Disagreement, solver: Solver, seconds: float = 10.0,
     progress = True
     while progress:
         progress = False
-        candidates = [(q, current.input) for q in smaller(current.program)] + [
+        candidates = [(cast(Stmt, q), current.input) for q in smaller(current.program)] + [
             (current.program, s) for s in _smaller_inputs(current.input)]
         for q, sigma in candidates:
             if time.perf_counter() > deadline:
@@ -430,7 +328,7 @@ def campaign(programs: int | None, seed: int, seconds: float | None,
     :param keep_going: go on after a disagreement (counting each kind, shrinking the first).
     :param inputs_per_program: random inputs per program.
     """
-    gen = Generator(random.Random(seed))
+    choices = RandomChoices(random.Random(seed))
     solver = Solver()
     counts: dict[str, int] = {}
     found: dict[str, Disagreement] = {}
@@ -440,8 +338,8 @@ def campaign(programs: int | None, seed: int, seconds: float | None,
     done = 0
     while (programs is None or done < programs) and (
             seconds is None or time.perf_counter() - start - shrinking < seconds):
-        p = gen.program()
-        sigmas = [gen.input(p) for _ in range(inputs_per_program)]
+        p = program(choices, SHAPE)
+        sigmas = [random_input(choices, p) for _ in range(inputs_per_program)]
         disagreement = check_program(p, sigmas, solver, checks)
         done += 1
         if disagreement is None:

@@ -18,7 +18,9 @@ which it cannot run (CROSSHAIR.md rule 11).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from dataclasses import fields, replace
 from typing import Any, Iterator, Union
+from typing import Sequence, get_args
 
 
 @dataclass(frozen=True, slots=True)
@@ -417,6 +419,25 @@ class Seq:
 
 Stmt = Union[Skip, Fail, Assign, Seq, If, While, Assert]
 Node = Union[AExpr, BExpr, Stmt]
+_NODES = frozenset(get_args(AExpr) + get_args(BExpr) + get_args(Stmt))
+
+
+def children(n: Node) -> tuple[Node, ...]:
+    """The direct subterms of a node, in field order: an expression's operands, a statement's
+    condition, expression and sub-statements (none for leaves)."""
+    return tuple(getattr(n, f) for f in _child_fields(n))
+
+
+def with_children(n: Node, new: Sequence[Node]) -> Node:
+    """`n` with its direct subterms replaced by `new`, given in `children`'s order."""
+    return replace(n, **dict(zip(_child_fields(n), new)))
+
+
+def _child_fields(n: Node) -> tuple[str, ...]:
+    """The names of the fields holding `n`'s direct subterms (positions and the `origin` of a
+    `fail` are not subterms: they take no part in equality)."""
+    return tuple(f.name for f in fields(n)
+                 if f.init and f.compare and type(getattr(n, f.name)) in _NODES)
 
 
 def seq_of(stmts: list[Stmt]) -> Stmt:

@@ -1,86 +1,74 @@
 """Bounded Hypothesis strategies for IMP: expressions, statements, programs, stores, states.
 
-Everything is small on purpose (three variables, constants in [-4, 4], a few leaves), so that
-concrete runs of a few steps already take both branches of most conditions. `checks()` loads
-`contracts/check_lemmas.py`, a script folder rather than a package, by path.
+Each strategy runs the one generator (`symcert.generate`) on choices drawn as
+`st.integers(lo, hi)`, so Hypothesis shrinks the choice sequence towards 0, that is towards
+simpler programs. Everything is small on purpose (three variables, constants in [-4, 4], at
+most six leaf statements), so that concrete runs of a few steps already take both branches of
+most conditions. `checks()` loads `contracts/check_lemmas.py`, a script folder rather than a
+package, by path.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Callable, TypeVar
 
 from hypothesis import strategies as st
 
-from symcert.concrete import Env, beval
-from symcert.symbolic import PathCondition, Store, SymState
-from symcert.syntax import (
-    CMP_OPS, Add, AExpr, And, Assert, Assign, BExpr, Bool, Cmp, Fail, If, Int, Neg, Not, Or, Seq,
-    Skip, Stmt, Sub, Var, While,
-)
-from symcert.terms import negate
+from symcert import generate
+from symcert.concrete import Env
+from symcert.symbolic import Store, SymState
+from symcert.syntax import AExpr, BExpr, Stmt
 
-NAMES = ("x", "y", "z")
+T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[2]
 
-names = st.sampled_from(NAMES)
-small_ints = st.integers(-4, 4)
-
-aexprs: st.SearchStrategy[AExpr] = st.recursive(
-    st.one_of(st.builds(Int, small_ints), st.builds(Var, names)),
-    lambda c: st.one_of(st.builds(Neg, c), st.builds(Add, c, c), st.builds(Sub, c, c)),
-    max_leaves=5,
-)
-
-bexprs: st.SearchStrategy[BExpr] = st.recursive(
-    st.one_of(st.builds(Bool, st.booleans()),
-              st.builds(Cmp, st.sampled_from(CMP_OPS), aexprs, aexprs)),
-    lambda c: st.one_of(st.builds(Not, c), st.builds(And, c, c), st.builds(Or, c, c)),
-    max_leaves=3,
-)
-
-simple_stmts: st.SearchStrategy[Stmt] = st.one_of(
-    st.builds(Assign, names, aexprs),
-    st.builds(Assign, names, aexprs),
-    st.builds(Assert, bexprs),
-    st.just(Skip()),
-    st.just(Fail()),
-)
-
-stmts: st.SearchStrategy[Stmt] = st.recursive(
-    simple_stmts,
-    lambda c: st.one_of(st.builds(Seq, c, c), st.builds(Seq, c, c),
-                        st.builds(If, bexprs, c, c), st.builds(While, bexprs, c)),
-    max_leaves=6,
-)
-
-programs = stmts
-
-envs: st.SearchStrategy[Env] = st.dictionaries(names, st.integers(-6, 6)).map(Env.of)
+SHAPE = generate.Shape(names=("x", "y", "z"), literal=4, value=6, aexpr_depth=3, bexpr_depth=2,
+                       operand_depth=3, stmt_depth=3, leaves=6, loop_depth=3, conjuncts=2)
+"""The suites' programs: three variables, literals in [-4, 4], values in [-6, 6], up to six
+leaf statements three levels deep, any loop condition (loops need not terminate)."""
 
 
-@st.composite
-def stores(draw: st.DrawFn) -> Store:
+@dataclass(frozen=True)
+class Draws:
+    """`generate.Choices` from Hypothesis: each choice one `st.integers(lo, hi)` draw."""
+
+    draw: st.DrawFn
+
+    def integer(self, lo: int, hi: int) -> int:
+        return self.draw(st.integers(lo, hi))
+
+
+def generated(make: Callable[[generate.Choices, generate.Shape], T]) -> st.SearchStrategy[T]:
+    """The strategy running `make(choices, SHAPE)` on Hypothesis's choices."""
+
+    @st.composite
+    def strategy(draw: st.DrawFn) -> T:
+        return make(Draws(draw), SHAPE)
+
+    return strategy()
+
+
+names: st.SearchStrategy[str] = generated(generate.name)
+aexprs: st.SearchStrategy[AExpr] = generated(generate.aexpr)
+bexprs: st.SearchStrategy[BExpr] = generated(generate.bexpr)
+programs: st.SearchStrategy[Stmt] = generated(generate.program)
+envs: st.SearchStrategy[Env] = generated(generate.env)
+sym_states: st.SearchStrategy[SymState] = generated(generate.sym_state)
+
+
+def stores() -> st.SearchStrategy[Store]:
     """A store binding a few variables to small terms."""
-    s = Store()
-    for x, t in draw(st.lists(st.tuples(names, aexprs), max_size=3)):
-        s = s.update(x, t)
-    return s
+    return generated(generate.store)
 
 
-path_conditions = st.lists(bexprs, max_size=2).map(lambda cs: PathCondition.of(*cs))
-
-sym_states = st.builds(SymState, path_conditions, stores(), stmts)
-
-
-@st.composite
-def states_satisfied_by(draw: st.DrawFn) -> tuple[SymState, Env]:
+def states_satisfied_by() -> st.SearchStrategy[tuple[SymState, Env]]:
     """A symbolic state and a valuation `V0` with `V0 ⊨ φ` (each conjunct flipped to hold)."""
-    v = draw(envs)
-    conjuncts = [c if beval(v, c) else negate(c) for c in draw(st.lists(bexprs, max_size=2))]
-    return SymState(PathCondition.of(*conjuncts), draw(stores()), draw(stmts)), v
+    return generated(generate.state_satisfied_by)
 
 
 def checks() -> ModuleType:

@@ -9,15 +9,17 @@ import pytest
 import symcert.explore as explore
 import symcert.interp as interp
 from symcert.campaign import (
+    SHAPE,
     Disagreement,
-    Generator,
     campaign,
     check_program,
+    random_input,
     shrink,
     smaller,
 )
 from symcert.cli import main
 from symcert.concrete import Env
+from symcert.generate import RandomChoices, program
 from symcert.parser import parse
 from symcert.solver import Solver
 from symcert.symbolic import SymState, sym_aeval
@@ -49,11 +51,12 @@ def test_the_long_runs_interpreter_disagreements_are_gone(source):
 
 def test_generated_loops_terminate_within_the_interpreter_limit():
     """Loops are bounded by construction: every concrete run ends, below the loop limit."""
-    gen = Generator(random.Random(5))
+    choices = RandomChoices(random.Random(5))
     for _ in range(200):
-        p = gen.program()
-        assert run_to_end(gen.input(p), p, 10_000) is not None
-        assert interp.exec_concrete(p, gen.input(p), 4).behaviour is not interp.Behaviour.LOOP_LIMIT
+        p = program(choices, SHAPE)
+        assert run_to_end(random_input(choices, p), p, 10_000) is not None
+        outcome = interp.exec_concrete(p, random_input(choices, p), 4)
+        assert outcome.behaviour is not interp.Behaviour.LOOP_LIMIT
 
 
 def _plant_main_assignment(monkeypatch):
