@@ -179,10 +179,12 @@ def witness(p: Stmt, bug: BugFound, solver: Solver) -> Witness | None:
 @icontract.require(lambda max_states: max_states >= 0, enabled=CONTRACTS)
 @icontract.ensure(has_bug_sound, "W-T3.8 T-soundness (never a false YES)", enabled=CONTRACTS)
 def has_bug(p: Stmt, max_states: int, solver: Solver | None = None) -> Answer:
-    """T-sound bug detection (Fig. 10): YES only for a replayed bug, NO only when exhaustive.
+    """T-sound bug detection (Fig. 10): YES only for a replayed bug, NO only when exhaustive;
+    the kind of `verdict.check`'s verdict.
 
     :param p: the program.
-    :param max_states: the exploration budget; when it runs out the answer is UNKNOWN.
+    :param max_states: how many states may be explored; when they run out the answer is UNKNOWN.
+    :param solver: the solver (a default z3 one if None).
     """
     from symcert.verdict import Budget, Kind, check  # verdict.py builds on this module
 
