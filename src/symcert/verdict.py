@@ -201,9 +201,12 @@ def decide(budget: Budget, stats: Stats, bugs: tuple[Witness, ...], exhaustive: 
 
 
 def measure(states: int, progress: RunStats, solver: Solver, start: float) -> Stats:
-    """The statistics of an exploration that began at `start` (`time.perf_counter`)."""
+    """The statistics of an exploration that began at `start` (`time.perf_counter`); a solver
+    that keeps no `stats` (a stub answering `check` only, as CrossHair's plugin has) counts 0."""
+    asked = getattr(solver, "stats", None)
     return Stats(states, progress.frontier, progress.pruned, progress.unknown,
-                 time.perf_counter() - start, solver.stats.queries, solver.stats.z3_seconds)
+                 time.perf_counter() - start, asked.queries if asked else 0,
+                 asked.z3_seconds if asked else 0.0)
 
 
 @dataclass
