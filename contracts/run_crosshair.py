@@ -35,7 +35,7 @@ TARGETS = (
     "src/symcert/bugfinder.py",
     "src/symcert/ghost.py",
 )
-"""Every module with contracts that CrossHair can analyse (not `prove.prove`: its wall-clock
+"""Every module with contracts that CrossHair can analyse (not `proof.prove`: its wall-clock
 budget is nondeterministic to CrossHair), and the `check_*` lemmas."""
 CONTRACTS_OFF = ("contracts/check_lemmas.py",)
 PER_CONDITION = os.environ.get("CROSSHAIR_PER_CONDITION", "5")

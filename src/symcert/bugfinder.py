@@ -16,13 +16,14 @@ from typing import Iterator, Union
 
 import icontract
 
-from symcert.concrete import Env, State, head, run_concrete
+from symcert.concrete import Env, State, head, is_stuck, run_concrete
 from symcert.explore import RunStats, Strategy, run
 from symcert.lemmas import (
     CONTRACTS,
     find_bugs_terminates_soundly,
     find_bugs_valid,
     has_bug_sound,
+    lemma,
     replay_reaches_bug,
     stuck_means_fail,
 )
@@ -65,17 +66,20 @@ class ReplayMismatch(Exception):
     """The concrete interpreter disagrees with a reported bug: the engine is wrong."""
 
 
-@icontract.ensure(stuck_means_fail, "W-F9 stuck means fail", enabled=CONTRACTS)
-def is_stuck(p: Stmt) -> bool:
-    """Whether a state about to run `p` is an error state: its next statement is `fail` (Fig. 9).
-
-    :param p: the program counter of the state.
-    """
-    return isinstance(head(p), Fail)
+@lemma("W-F9", "W-D2.5/2.6")
+def display_flags_stuck(s: SymState | None, result: Status) -> bool:
+    """`display` reports BugFound exactly for the stuck states, those whose program is not `skip`
+    and to which no concrete rule applies: `display(σ̂) = BugFound ⟺ Stuck(σ̂.p)` (Fig. 9)."""
+    return s is None or stuck_means_fail(s.prog, isinstance(result, BugFound))
 
 
+@icontract.ensure(display_flags_stuck, "W-F9 stuck means fail", enabled=CONTRACTS)
 def display(s: SymState | None) -> Status:
-    """The status message for one element of the state stream (Fig. 8)."""
+    """The status message for one element of the state stream (Fig. 8); a state is stuck when
+    its next statement is `fail` (`concrete.is_stuck`, Fig. 9).
+
+    :param s: a state of the stream, or None once the stream is exhausted.
+    """
     if s is None:
         return Finished()
     return BugFound(s) if is_stuck(s.prog) else Pending(s)
@@ -175,18 +179,14 @@ def witness(p: Stmt, bug: BugFound, solver: Solver) -> Witness | None:
 @icontract.require(lambda max_states: max_states >= 0, enabled=CONTRACTS)
 @icontract.ensure(has_bug_sound, "W-T3.8 T-soundness (never a false YES)", enabled=CONTRACTS)
 def has_bug(p: Stmt, max_states: int, solver: Solver | None = None) -> Answer:
-    """T-sound bug detection (Fig. 10): YES only for a replayed bug, NO only when exhaustive.
+    """T-sound bug detection (Fig. 10): YES only for a replayed bug, NO only when exhaustive;
+    the kind of `verdict.check`'s verdict.
 
     :param p: the program.
-    :param max_states: the exploration budget; when it runs out the answer is UNKNOWN.
+    :param max_states: how many states may be explored; when they run out the answer is UNKNOWN.
+    :param solver: the solver (a default z3 one if None).
     """
-    solver = solver if solver is not None else Solver()
-    undecided = False
-    for status in islice(find_bugs(p, Strategy.BFS, solver), max_states + 1):
-        if isinstance(status, Finished):
-            return Answer.UNKNOWN if undecided else Answer.NO
-        if isinstance(status, BugFound):
-            if witness(p, status, solver) is not None:
-                return Answer.YES
-            undecided = True
-    return Answer.UNKNOWN
+    from symcert.verdict import Budget, Kind, check  # verdict.py builds on this module
+
+    kind = check(p, Budget(max_states), solver).kind
+    return {Kind.BUG: Answer.YES, Kind.SAFE: Answer.NO, Kind.UNDECIDED: Answer.UNKNOWN}[kind]

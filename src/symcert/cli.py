@@ -1,5 +1,8 @@
 """The `symcert` command: `run` (find bugs or prove safety) and `exec` (a concrete run).
 
+It parses arguments and formats results; the verdict policy is the library's (`symcert.check`,
+`verdict.py`), and `exec` is the concrete interpreter's `trace` (Fig. 2).
+
 Exit codes: 0 exhaustive and no bug (or a normal concrete run), 1 bug found, 2 usage error,
 3 undecided within the budget (states, steps, time or memory), 65 bad input, 70 internal error
 (an engine bug: a contract violation or a replay that disagrees with a reported bug).
@@ -22,7 +25,7 @@ import sys
 import time
 from typing import Any, Sequence
 
-from symcert.commands.budget import EXIT_INTERNAL, Budget, BudgetExceeded, positive
+from symcert.commands.budget import EXIT_INTERNAL, BudgetExceeded, Deadline, positive
 from symcert.commands.programs import add_program, read_program, source_name
 from symcert.commands.values import json_int, show_int, text
 from symcert.errors import EXIT_UNDECIDED  # errors.py has no contracts: safe to import early
@@ -99,14 +102,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     if getattr(args, "contracts", False):
         os.environ["SYMCERT_CONTRACTS"] = "1"
-    args.budget = Budget(getattr(args, "timeout", None))
+    args.budget = Deadline(getattr(args, "timeout", None))
     return args.budget.run(lambda: _dispatch(args))
 
 
 def _dispatch(args: argparse.Namespace) -> int:
     from symcert.errors import SymcertError
 
-    budget: Budget = args.budget
+    budget: Deadline = args.budget
     try:
         if args.command == "run":
             return _run(args)
@@ -175,95 +178,82 @@ class _Progress:
             sys.stderr.flush()
 
 
-def _run(args: argparse.Namespace) -> int:
-    from symcert.bugfinder import BugFound, Finished, ReplayMismatch, witness, find_bugs
-    from symcert.explore import RunStats, Strategy
-    from symcert.solver import Solver
+class _Reporter:
+    """The observer of `symcert run` (`verdict.Observer`): each phase of the check is a phase of
+    the deadline, progress goes to the display, and a confirmed bug is printed at once."""
 
-    budget: Budget = args.budget
+    def __init__(self, deadline: Deadline, progress: _Progress, name: str, as_json: bool) -> None:
+        self.deadline = deadline
+        self.progress = progress
+        self.name = name
+        self.as_json = as_json
+
+    def phase(self, name: str) -> None:
+        self.deadline.enter(name)
+
+    def explored(self, states: int, frontier: int) -> None:
+        self.progress.update(states, frontier)
+
+    def confirmed(self, found: Any, states: int) -> None:
+        self.progress.clear()
+        sys.stdout.write(_bug_report(found, self.name, self.as_json, states))
+        sys.stdout.flush()
+
+
+def _run(args: argparse.Namespace) -> int:
+    """`symcert run`: `verdict.check` within the deadline, and its verdict formatted."""
+    from symcert.bugfinder import ReplayMismatch
+    from symcert.explore import Strategy
+    from symcert.verdict import Budget, Cause, Check, Kind, Reason, Stats, Verdict
+
+    deadline: Deadline = args.budget
     name = source_name(args.file)
     start = time.perf_counter()
-    strategy = Strategy(args.strategy)
-    solver = Solver()
-    stats = RunStats()
+    budget = Budget(args.max_states, Strategy(args.strategy), args.all_bugs)
     progress = _Progress(sys.stderr.isatty() and not args.json)
-    order = "breadth-first" if strategy is Strategy.BFS else "depth-first"
-    confirmed: list[Any] = []
-    reported: set[tuple[int, int]] = set()
-    unconfirmed = 0
-    reason = ""
-    explored = 0
+    check: Check | None = None
     try:
         program = read_program(args)
-        budget.enter("exploring")
-        for status in find_bugs(program, strategy, solver, stats):
-            if isinstance(status, Finished):
-                break
-            explored += 1
-            if isinstance(status, BugFound):
-                budget.enter("replaying a bug")
-                try:
-                    found = witness(program, status, solver)
-                except ReplayMismatch:
-                    progress.clear()
-                    raise
-                if found is None:
-                    unconfirmed += 1
-                else:
-                    pos = found.failing.pos
-                    where = (pos.line, pos.column) if pos else (0, 0)
-                    if where not in reported:
-                        budget.enter("reporting a bug")
-                        reported.add(where)
-                        progress.clear()
-                        sys.stdout.write(_bug_report(found, name, args.json, explored))
-                        sys.stdout.flush()
-                        # counted once written: a deadline in between makes it undecided
-                        confirmed.append(found)
-                        if not args.all_bugs:
-                            reason = "bug"
-                            break
-                budget.enter("exploring")
-            if explored >= args.max_states:
-                reason = f"the state budget (--max-states {args.max_states:,}) ran out"
-                break
-            progress.update(explored, stats.frontier)
-    except BudgetExceeded:
-        reason = budget.reason()
-    except MemoryError:
-        reason = budget.out_of_memory()
-    budget.enter("reporting")
+        check = Check(program, budget, start=start)
+        verdict = check.run(_Reporter(deadline, progress, name, args.json))
+    except (BudgetExceeded, MemoryError) as stop:
+        reason = (Reason(Cause.TIME, deadline.reason()) if isinstance(stop, BudgetExceeded)
+                  else Reason(Cause.MEMORY, deadline.out_of_memory()))
+        verdict = (check.stopped(reason) if check is not None else
+                   Verdict(Kind.UNDECIDED, False, budget,
+                           Stats(seconds=time.perf_counter() - start), reason=reason))
+    except ReplayMismatch:
+        progress.clear()
+        raise
+    deadline.enter("reporting")
     progress.clear()
-    elapsed = time.perf_counter() - start
-    exhaustive = reason == ""
-    if confirmed:
-        verdict, code = "bug", 1
-    elif exhaustive and unconfirmed == 0:
-        verdict, code = "safe", 0
-    else:
-        verdict, code = "undecided", EXIT_UNDECIDED
-        if exhaustive:
-            reason = (f"the solver could not decide {unconfirmed} path condition(s) "
-                      "leading to `fail`")
+    reason = verdict.reason
+    if reason is not None and reason.cause is Cause.STATES:
+        reason = Reason(Cause.STATES,
+                        f"the state budget (--max-states {args.max_states:,}) ran out")
+    stats = verdict.stats
     if args.json:
-        print(json.dumps({"event": "done", "verdict": verdict, "exhaustive": exhaustive,
-                          "reason": reason if verdict == "undecided" else None,
-                          "states": explored, "strategy": args.strategy,
-                          "seconds": round(elapsed, 6), "solver_queries": solver.stats.queries,
-                          "solver_seconds": round(solver.stats.z3_seconds, 6)}), flush=True)
-        return code
-    summary = f"explored {explored:,} symbolic states ({order}) in {elapsed:.2f} s"
-    if verdict == "bug":
-        if args.all_bugs and exhaustive:
+        print(json.dumps({"event": "done", "verdict": verdict.kind.value,
+                          "exhaustive": verdict.exhaustive,
+                          "reason": None if reason is None else reason.message,
+                          "states": stats.states, "strategy": budget.strategy.value,
+                          "seconds": round(stats.seconds, 6),
+                          "solver_queries": stats.solver_queries,
+                          "solver_seconds": round(stats.solver_seconds, 6)}), flush=True)
+        return verdict.exit_code
+    order = "breadth-first" if budget.strategy is Strategy.BFS else "depth-first"
+    summary = f"explored {stats.states:,} symbolic states ({order}) in {stats.seconds:.2f} s"
+    if verdict.kind is Kind.BUG:
+        if budget.all_bugs and verdict.exhaustive:
             summary += "; exploration was exhaustive"
         print(f"  {summary}")
-    elif verdict == "safe":
+    elif verdict.kind is Kind.SAFE:
         print(f"{name}: no bug: every assertion holds for all inputs")
         print(f"  exhaustive: {summary}")
     else:
         print(f"{name}: undecided: {reason}")
         print(f"  no bug found so far; {summary}")
-    return code
+    return verdict.exit_code
 
 
 def _bug_report(found: Any, name: str, as_json: bool, explored: int) -> str:
@@ -309,10 +299,10 @@ def _input_values(items: Sequence[str]) -> dict[str, int]:
 
 
 def _exec(args: argparse.Namespace) -> int:
-    from symcert.concrete import Env, State, head, step
+    from symcert.concrete import Env, State, head, is_stuck, trace
     from symcert.syntax import Assert, Fail, Skip, inputs
 
-    budget: Budget = args.budget
+    budget: Deadline = args.budget
     name = source_name(args.file)
     values = _input_values(args.input)
     state = None
@@ -328,11 +318,8 @@ def _exec(args: argparse.Namespace) -> int:
             print(f"note: inputs not given default to 0: {', '.join(unset)}")
         state = State(Env.of(values), program)
         budget.enter("running")
-        while state.steps < args.max_steps:
-            nxt = step(state)
-            if nxt is None:
-                break
-            state = nxt
+        for state in trace(state, args.max_steps):
+            pass
     except BudgetExceeded:
         if state is None:
             print(f"{name}: undecided: {budget.reason()}")
@@ -343,8 +330,9 @@ def _exec(args: argparse.Namespace) -> int:
     if isinstance(state.prog, Skip):
         print(f"finished after {state.steps} steps: {_final(state)}")
         return 0
-    failing = head(state.prog)
-    if isinstance(failing, Fail):
+    if is_stuck(state.prog):
+        failing = head(state.prog)
+        assert isinstance(failing, Fail)
         pos = failing.pos
         where = f"{name}:{pos.line}:{pos.column}" if pos else name
         what = (f"assertion `{failing.origin.cond}` fails" if isinstance(failing.origin, Assert)

@@ -51,9 +51,9 @@ class Counterexample:
 
 
 @dataclass(frozen=True, slots=True)
-class Verdict:
-    """The oracle's answer over several stores: the first counterexample, or how many stores
-    were decided (tried minus those whose runs exceeded the step budget)."""
+class Trials:
+    """An oracle tried on several stores: the first counterexample, or how many stores were
+    decided (tried minus those whose runs exceeded the step budget)."""
 
     counterexample: Counterexample | None
     tried: int
@@ -135,7 +135,7 @@ def random_input(names: frozenset[str], rng: random.Random) -> Env:
 
 
 def _probably(check: Callable[..., Counterexample | Undecided | None], t: Transition, p: Stmt,
-              runs: int, seed: int, fuel: int) -> Verdict:
+              runs: int, seed: int, fuel: int) -> Trials:
     rng = random.Random(seed)
     names = inputs(p)
     start = (initial(p),)
@@ -145,14 +145,14 @@ def _probably(check: Callable[..., Counterexample | Undecided | None], t: Transi
         sigma = random_input(names, rng)
         result = check(t, start, sigma, fuel, outputs)
         if isinstance(result, Counterexample):
-            return Verdict(result, runs, decided + 1)
+            return Trials(result, runs, decided + 1)
         if result is None:
             decided += 1
-    return Verdict(None, runs, decided)
+    return Trials(None, runs, decided)
 
 
 def is_probably_exhaustive(t: Transition, p: Stmt, runs: int = 10, seed: int = 0,
-                           fuel: int = DEFAULT_FUEL) -> Verdict:
+                           fuel: int = DEFAULT_FUEL) -> Trials:
     """Test T-D2 for `t` from `⟨true, id, p⟩` on `runs` random inputs (T-O1).
 
     :param t: the transition.
@@ -164,7 +164,7 @@ def is_probably_exhaustive(t: Transition, p: Stmt, runs: int = 10, seed: int = 0
 
 
 def is_probably_precise(t: Transition, p: Stmt, runs: int = 10, seed: int = 0,
-                        fuel: int = DEFAULT_FUEL) -> Verdict:
+                        fuel: int = DEFAULT_FUEL) -> Trials:
     """Test T-D3 for `t` from `⟨true, id, p⟩` on `runs` random inputs (T-O1).
 
     :param t: the transition.

@@ -138,8 +138,7 @@ def _witness_from_wrong_branch() -> list[Patch]:
 
 
 def _skip_counts_as_stuck() -> list[Patch]:
-    return [(bugfinder, "head",
-             lambda p: Fail() if isinstance(concrete.head(p), Skip) else concrete.head(p))]
+    return [(bugfinder, "is_stuck", lambda p: isinstance(concrete.head(p), (Fail, Skip)))]
 
 
 VARIANTS: dict[str, tuple[str, Callable[[], list[Patch]]]] = {

@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from strategies import checks, envs, programs, states_satisfied_by, sym_states
-from symcert.bugfinder import is_stuck
+from symcert.concrete import is_stuck
 from symcert.concrete import State, step
 from symcert.explore import expand
 from symcert.lemmas import expand_complete, expand_sound

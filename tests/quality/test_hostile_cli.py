@@ -87,7 +87,7 @@ def test_the_budget_never_interrupts_a_z3_call():
     """The deadline falls while the worker is inside `Z3_CALLS` (a z3 query): the exception
     waits until the region ends. Raised inside, it corrupted z3's reference counts: ctypes
     reported `ArgumentError: BudgetExceeded` (exit 70), and z3 later aborted in bench/fuzz.py."""
-    from symcert.commands.budget import Budget
+    from symcert.commands.budget import Deadline
     from symcert.interrupts import Z3_CALLS
 
     regions: list[str] = []
@@ -100,7 +100,7 @@ def test_the_budget_never_interrupts_a_z3_call():
             pass
         return 0
 
-    assert Budget(0.05).run(work) == 3
+    assert Deadline(0.05).run(work) == 3
     assert regions == ["finished"]
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from symcert.bugfinder import (Answer, BugFound, Finished, Pending, ReplayMismatch, display,
-                               find_bugs_n, has_bug, is_stuck, witness)
-from symcert.concrete import Env, State, run_concrete
+                               find_bugs_n, has_bug, witness)
+from symcert.concrete import Env, State, is_stuck, run_concrete
 from symcert.explore import Strategy
 from symcert.parser import parse
 from symcert.solver import Solver

@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 
 from symcert.cli import main
-from symcert.concrete import State, run_concrete
-from symcert.bugfinder import is_stuck
+from symcert.concrete import State, is_stuck, run_concrete
 from symcert.parser import parse, parse_file
-from symcert.prove import Verdict, prove
+from symcert.proof import prove
 from symcert.solver import Solver
+from symcert.verdict import Cause, Kind
 
 EX = Path(__file__).resolve().parents[2] / "examples"
 
@@ -25,8 +25,8 @@ BUGGY = [f"{EX}/factorial_buggy.imp", f"{EX}/gcd_buggy.imp", f"{EX}/isqrt_buggy.
 def test_correct_examples_are_proved(path):
     """Every correct case study is PROVED after an exhaustive exploration."""
     proof = prove(parse_file(path), 10_000)
-    assert proof.verdict is Verdict.PROVED
-    assert proof.exhaustive and proof.obligations > 0 and not proof.undecided
+    assert proof.verdict.kind is Kind.SAFE and proof.verdict.exit_code == 0
+    assert proof.verdict.exhaustive and proof.obligations > 0 and not proof.undecided
 
 
 @pytest.mark.parametrize("path", BUGGY)
@@ -34,8 +34,8 @@ def test_buggy_examples_give_a_replayed_counterexample(path):
     """A SAT obligation gives an input whose concrete run gets stuck at the failing assert."""
     p = parse_file(path)
     proof = prove(p, 10_000)
-    assert proof.verdict is Verdict.COUNTEREXAMPLE
-    found = proof.counterexample
+    assert proof.verdict.kind is Kind.BUG and proof.verdict.exit_code == 1
+    found = proof.verdict.witness
     final = run_concrete(State(found.input, p), 100_000)
     assert is_stuck(final.prog)
     assert final.prog == found.bug.prog
@@ -45,22 +45,23 @@ def test_buggy_examples_give_a_replayed_counterexample(path):
 def test_a_solver_that_cannot_decide_never_proves(path):
     """With `rlimit=1` every query is UNKNOWN: the verdict is undecided, never PROVED."""
     proof = prove(parse_file(path), 300, solver=Solver(rlimit=1))
-    assert proof.verdict is Verdict.UNDECIDED
+    assert proof.verdict.kind is Kind.UNDECIDED and proof.verdict.exit_code == 3
 
 
 def test_input_unbounded_loop_is_undecided_on_budget():
     """A true assertion after a loop bounded only by an input: the budget runs out."""
     p = parse("i = 0; while i < n do i = i + 1 od; assert i >= n")
     proof = prove(p, 200)
-    assert proof.verdict is Verdict.UNDECIDED
-    assert not proof.exhaustive and proof.reason == "the state budget (200 states) ran out"
+    assert proof.verdict.kind is Kind.UNDECIDED and not proof.verdict.exhaustive
+    assert proof.verdict.reason.cause is Cause.STATES
+    assert str(proof.verdict.reason) == "the state budget (200 states) ran out"
     assert proof.undecided == ()
 
 
 def test_explicit_fail_is_an_obligation():
     """`fail` under a satisfiable path is a counterexample; under an infeasible one, proved."""
-    assert prove(parse("if x > 5 then fail else skip fi"), 100).counterexample.input("x") > 5
-    assert prove(parse("if x > x then fail else skip fi"), 100).verdict is Verdict.PROVED
+    assert prove(parse("if x > 5 then fail else skip fi"), 100).verdict.witness.input("x") > 5
+    assert prove(parse("if x > x then fail else skip fi"), 100).verdict.kind is Kind.SAFE
 
 
 def test_cli_prove_exit_codes(capsys, tmp_path):

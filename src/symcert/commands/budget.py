@@ -63,7 +63,7 @@ def add_timeout(parser: argparse.ArgumentParser) -> None:
                              "(default: none)")
 
 
-class Budget:
+class Deadline:
     """The time budget of one command (`seconds`, None for none) and the phase the command is
     in, which the command sets as it goes (`enter`)."""
 

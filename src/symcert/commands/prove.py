@@ -14,6 +14,7 @@ import argparse
 from symcert.commands.budget import BudgetExceeded, positive
 from symcert.commands.programs import add_program, read_program, source_name
 from symcert.commands.values import show_int, text
+from symcert.errors import EXIT_UNDECIDED
 
 HELP = "prove every assertion by exhaustive symbolic execution, or give a counterexample"
 DEFAULT_MAX_STATES = 100_000
@@ -26,9 +27,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from symcert.errors import EXIT_BUG, EXIT_OK, EXIT_UNDECIDED
-    from symcert.prove import Verdict, prove
+    from symcert.proof import prove
     from symcert.syntax import inputs
+    from symcert.verdict import Kind
 
     name = source_name(args.file)
     try:
@@ -40,14 +41,13 @@ def main(args: argparse.Namespace) -> int:
         print(f"  not exhaustive: {args.budget.reason()}")
         return EXIT_UNDECIDED
     args.budget.enter("reporting")
-    explored = f"{proof.states:,} symbolic states, {proof.obligations} obligation(s)"
-    if proof.verdict is Verdict.PROVED:
+    verdict = proof.verdict
+    explored = f"{verdict.stats.states:,} symbolic states, {proof.obligations} obligation(s)"
+    if verdict.kind is Kind.SAFE:
         print(f"{name}: PROVED: every assertion holds for all inputs")
         print(f"  exhaustive: {explored}, each one UNSAT-backed")
-        return EXIT_OK
-    if proof.verdict is Verdict.COUNTEREXAMPLE:
-        found = proof.counterexample
-        assert found is not None
+    elif verdict.kind is Kind.BUG:
+        found = verdict.bugs[0]
         pos = found.failing.pos
         where = f"{name}:{pos.line}:{pos.column}" if pos else name
         names = sorted(inputs(program))
@@ -56,11 +56,11 @@ def main(args: argparse.Namespace) -> int:
         print(f"  input:  {shown}")
         print(f"  replay: the concrete run from this input reaches the failing statement "
               f"after {found.final.steps} steps")
-        return EXIT_BUG
-    print(f"{name}: undecided")
-    if proof.reason:
-        print(f"  not exhaustive: {proof.reason}")
-    for ob in proof.undecided:
-        print(f"  solver answered UNKNOWN for {text(ob)}")
-    print(f"  no counterexample found; {explored}")
-    return EXIT_UNDECIDED
+    else:
+        print(f"{name}: undecided")
+        if not verdict.exhaustive:
+            print(f"  not exhaustive: {verdict.reason}")
+        for ob in proof.undecided:
+            print(f"  solver answered UNKNOWN for {text(ob)}")
+        print(f"  no counterexample found; {explored}")
+    return verdict.exit_code

@@ -3,40 +3,41 @@
 Exhaustive exploration by the stream `run` (Fig. 6; it prunes only UNSAT-backed branches, M-S1)
 reaches every `assert b` of the program under each path `⟨φ, S⟩` leading to it. The proof
 obligation there is the validity of `φ → {S}b`, asked as the unsatisfiability of `φ ∧ ¬{S}b`; an
-explicit `fail` gives the obligation `¬φ`. The verdict is
+explicit `fail` gives the obligation `¬φ`. The verdict is the library's (`verdict.decide`):
 
-- PROVED only when the exploration ended (the stream reported `None`) and every obligation is
-  UNSAT-backed: by T-L2 the assertions then hold for every input;
-- COUNTEREXAMPLE when an obligation is SAT: its model is replayed concretely to the failing
-  statement (`witness`, which raises `ReplayMismatch` should the engine be wrong);
+- SAFE (proved) only when the exploration ended (the stream reported `None`) and every
+  obligation is UNSAT-backed: by T-L2 the assertions then hold for every input;
+- BUG (a counterexample) when an obligation is SAT: its model is replayed concretely to the
+  failing statement (`witness`, which raises `ReplayMismatch` should the engine be wrong);
 - UNDECIDED otherwise: a budget ran out, or the solver answered UNKNOWN.
 """
 
 from __future__ import annotations
 
-import enum
 import time
 from dataclasses import dataclass
 
 import icontract
 
-from symcert.bugfinder import BugFound, Witness, witness
+from symcert.bugfinder import BugFound, witness
 from symcert.concrete import head
-from symcert.explore import expand, run
+from symcert.explore import RunStats, expand, run
 from symcert.lemmas import CONTRACTS, lemma, sample_valuations
 from symcert.solver import Sat, Solver
 from symcert.symbolic import SymState, initial, sym_beval
 from symcert.syntax import Assert, Fail, Pos, Stmt, inputs
 from symcert.terms import negate
 from symcert.transitions import Ending, run_to_end
-
-
-class Verdict(enum.Enum):
-    """The answer of `prove`."""
-
-    PROVED = "proved"
-    COUNTEREXAMPLE = "counterexample"
-    UNDECIDED = "undecided"
+from symcert.verdict import (
+    Budget,
+    Cause,
+    Kind,
+    Reason,
+    Verdict,
+    decide,
+    measure,
+    state_budget_ran_out,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,29 +58,21 @@ class Obligation:
 class Proof:
     """What `prove` found.
 
-    :param verdict: PROVED, COUNTEREXAMPLE or UNDECIDED.
-    :param states: how many states were explored.
-    :param exhaustive: whether the exploration ended.
+    :param verdict: SAFE (proved), BUG (with the replayed counterexample) or UNDECIDED.
     :param obligations: how many obligations were asked.
     :param undecided: the obligations the solver could not decide.
-    :param counterexample: the replayed witness of a SAT obligation.
-    :param reason: why the exploration stopped early, if it did.
     """
 
     verdict: Verdict
-    states: int
-    exhaustive: bool
     obligations: int
     undecided: tuple[Obligation, ...]
-    counterexample: Witness | None
-    reason: str
 
 
 @lemma("T-L2")
 def proof_sound(p: Stmt, result: Proof) -> bool:
     """A proved program fails on no sampled input: `PROVED ⇒ ∀σ. run(σ, p) does not reach fail`
     (checked on the fixed sample valuations, within a step budget)."""
-    if result.verdict is not Verdict.PROVED:
+    if result.verdict.kind is not Kind.SAFE:
         return True
     for sigma in sample_valuations(inputs(p)):
         final = run_to_end(sigma, p, 10_000)
@@ -121,18 +114,20 @@ def prove(p: Stmt, max_states: int, timeout: float | None = None,
     # different paths (CrossHair stops with NotDeterministic), and a default Solver is z3.
     # crosshair: off
     solver = solver if solver is not None else Solver()
+    budget = Budget(max_states)
+    progress = RunStats()
     start = time.perf_counter()
     states = asked = 0
     undecided: list[Obligation] = []
-    reason = ""
-    for state in run([initial(p)], solver=solver):
+    stopped: Reason | None = None
+    for state in run([initial(p)], solver=solver, stats=progress):
         if state is None:
             break
         if states >= max_states:
-            reason = f"the state budget ({max_states:,} states) ran out"
+            stopped = state_budget_ran_out(budget)
             break
         if timeout is not None and time.perf_counter() - start > timeout:
-            reason = f"the time budget ({timeout:g} s) ran out"
+            stopped = Reason(Cause.TIME, f"the time budget ({timeout:g} s) ran out")
             break
         states += 1
         ob = _obligation(state, solver)
@@ -146,8 +141,9 @@ def prove(p: Stmt, max_states: int, timeout: float | None = None,
             if found is None:
                 undecided.append(ob)
             else:
-                return Proof(Verdict.COUNTEREXAMPLE, states, False, asked, tuple(undecided),
-                             found, "")
-    exhaustive = reason == ""
-    verdict = Verdict.PROVED if exhaustive and not undecided else Verdict.UNDECIDED
-    return Proof(verdict, states, exhaustive, asked, tuple(undecided), None, reason)
+                verdict = decide(budget, measure(states, progress, solver, start), (found,),
+                                 False, None, len(undecided))
+                return Proof(verdict, asked, tuple(undecided))
+    verdict = decide(budget, measure(states, progress, solver, start), (), stopped is None,
+                     stopped, len(undecided))
+    return Proof(verdict, asked, tuple(undecided))
