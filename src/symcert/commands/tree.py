@@ -50,8 +50,7 @@ def main(args: argparse.Namespace) -> int:
 def to_dot(program: object, max_states: int) -> str:
     """The first `max_states` states of the breadth-first tree of `program`, as DOT text: the
     stream `run` draws it, each successor reported by its `watch` (pruned ones as UNSAT)."""
-    from symcert.bugfinder import is_stuck
-    from symcert.concrete import head
+    from symcert.concrete import head, is_stuck
     from symcert.explore import run
     from symcert.solver import Sat, Solver
     from symcert.symbolic import SymState, initial
