@@ -63,7 +63,7 @@ class Values:
     decide. (Operations that are already functions of the right signature are bound as
     static methods: one Python frame less per node.)"""
 
-    var = staticmethod(Env.__call__)
+    var = staticmethod(operator.call)  # `env(name)`, so subclasses of Env (obligations.V0) count
     neg = staticmethod(operator.neg)
     add = staticmethod(operator.add)
     sub = staticmethod(operator.sub)

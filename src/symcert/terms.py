@@ -99,13 +99,7 @@ def negate(a: Formula) -> Formula:
 
 class Terms:
     """The symbolic algebra: leaves are literals and the terms a substitution gives variables,
-    operations are the smart constructors above (bound as static methods: no extra frame)."""
-
-    neg = staticmethod(neg)
-    add = staticmethod(add)
-    sub = staticmethod(sub)
-    cmp = staticmethod(cmp)
-    not_ = staticmethod(negate)
+    operations are the smart constructors above."""
 
     def integer(self, subst: Callable[[str], Term], value: int) -> Term:
         return Int(value)
@@ -113,8 +107,23 @@ class Terms:
     def var(self, subst: Callable[[str], Term], name: str) -> Term:
         return subst(name)
 
+    def neg(self, a: Term) -> Term:
+        return neg(a)
+
+    def add(self, a: Term, b: Term) -> Term:
+        return add(a, b)
+
+    def sub(self, a: Term, b: Term) -> Term:
+        return sub(a, b)
+
+    def cmp(self, op: str, a: Term, b: Term) -> Formula:
+        return cmp(op, a, b)
+
     def boolean(self, subst: Callable[[str], Term], value: bool) -> Formula:
         return Bool(value)
+
+    def not_(self, a: Formula) -> Formula:
+        return negate(a)
 
     def and_(self, a: Formula, b: Callable[[], Formula]) -> Formula:
         return conj(a, b())
