@@ -11,8 +11,8 @@ The algebras are the semantics the engine needs:
 - `solver.Z3`: z3 terms; `smtlib.SMT_TEXT`: SMT-LIB text;
 - `obligations.INSTANCES`: expressions whose schematic literals take a prover model's values.
 
-W-L2.1, B-L1 and G-M1 then say that valuation commutes with each operation of `terms.TERMS`
-(obligations.py, "valuation commutes").
+W-L2.1, B-L1 and G-M1 then say that valuation commutes with each operation of `terms.TERMS`:
+`obligations.g_m1` states it operation by operation, as proof obligations.
 
 **Context.** Leaves are read in a context the caller passes (`ctx`: an `Env`, a `Store`, a z3
 nothing, a `Script` collecting declarations, a prover model), so every algebra is one

@@ -25,14 +25,15 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
+import itertools
+from typing import Any, Callable, Iterable
 
 from symcert import provers, smtlib
 from symcert.algebra import fold, is_formula
 from symcert.concrete import VALUES, Env, State, aeval, beval, step
 from symcert.explore import RunStats, _feasible, expand
 from symcert.interp import existentially_quantify, maybe_sat
-from symcert.smtlib import Script, SymBool, SymInt, conj, disj, equal, implies, paths, sbool, sint
+from symcert.smtlib import SMT_TEXT, Script, SymBool, SymInt, conj, disj, equal, implies, paths, sbool, sint
 from symcert.solver import Sat
 from symcert.symbolic import (
     ID,
@@ -70,7 +71,7 @@ from symcert.syntax import (
     show_stmt,
     variables,
 )
-from symcert.terms import free_vars
+from symcert.terms import TERMS, free_vars
 
 # --- obligations ------------------------------------------------------------------------------
 
@@ -307,6 +308,46 @@ def _cmp(op: str) -> Callable[[AExpr, AExpr], Cmp]:
 
 def _case(e: Node) -> str:
     return f"Cmp{e.op}" if isinstance(e, Cmp) else type(e).__name__
+
+
+# --- G-M1 data morphism: valuation commutes with each operation of the symbolic algebra -------
+
+
+def g_m1() -> list[Obligation]:
+    """`V0(f^sym(t1, t2)) = f^D(V0(t1), V0(t2))` for each operation `f` of `terms.TERMS` (the
+    smart constructors, which fold constants) and each shape of its arguments: the left side is
+    the SMT text of the term `f^sym` builds, the right one `f` applied by `smtlib.SMT_TEXT` to
+    the texts of the arguments (both are read by the provers as `V0` reads them)."""
+    out: list[Obligation] = []
+
+    def operation(name: str, shapes: dict[str, Callable[[int], Any]], arity: int,
+                  apply: Callable[[Any, list[Any]], Any]) -> None:
+        for combo in itertools.product(shapes, repeat=arity):
+            def build(combo: tuple[str, ...] = combo) -> list[_Draft]:
+                s = Script()
+                args = [shapes[sh](i + 1) for i, sh in enumerate(combo)]
+                text = s.aexpr if shapes is A_SHAPES and name not in BOOL_RESULT else s.bexpr
+                value = apply(TERMS, args)
+                goal = equal(text(value), apply(SMT_TEXT, [s.aexpr(a) if shapes is A_SHAPES
+                                                          else s.bexpr(a) for a in args]))
+                return [_Draft("G-M1", name, s, [], goal, None,
+                               tuple(sorted(frozenset().union(*map(variables, args)))), None,
+                               value)]
+            out.extend(_collect("+".join(combo), build))
+
+    operation("neg", A_SHAPES, 1, lambda alg, a: alg.neg(a[0]))
+    operation("add", A_SHAPES, 2, lambda alg, a: alg.add(a[0], a[1]))
+    operation("sub", A_SHAPES, 2, lambda alg, a: alg.sub(a[0], a[1]))
+    for op in CMP_OPS:
+        operation(f"cmp{op}", A_SHAPES, 2, lambda alg, a, op=op: alg.cmp(op, a[0], a[1]))
+    operation("not", B_SHAPES, 1, lambda alg, a: alg.not_(a[0]))
+    operation("and", B_SHAPES, 2, lambda alg, a: alg.and_(a[0], lambda: a[1]))
+    operation("or", B_SHAPES, 2, lambda alg, a: alg.or_(a[0], lambda: a[1]))
+    return out
+
+
+BOOL_RESULT = frozenset(f"cmp{op}" for op in CMP_OPS)
+"""The operations of arithmetic arguments whose result is a formula."""
 
 
 # --- W-L2.1 compositionality of the store update ----------------------------------------------
@@ -559,7 +600,7 @@ def m_q1_quantify() -> list[Obligation]:
 
 def generate() -> list[Obligation]:
     """Every proof obligation, in a stable order."""
-    obs = b_l1() + w_l2_1() + statements() + m_s1() + m_s1_maybe_sat() + m_q1() + m_q1_quantify()
+    obs = b_l1() + g_m1() + w_l2_1() + statements() + m_s1() + m_s1_maybe_sat() + m_q1() + m_q1_quantify()
     names = [o.name for o in obs]
     if len(set(names)) != len(names):
         raise AssertionError("two obligations share a name")
@@ -579,6 +620,7 @@ def missing(obs: Iterable[Obligation], vacuous: frozenset[str] = frozenset()) ->
     need = [(lemma, rule) for rules in RULES.values() for rule in rules
             for lemma in RULE_LEMMAS + (() if rule in ("skip", "fail") else ("W-L2.2",))]
     need += [("B-L1", case) for case in EXPR_CASES]
+    need += [("G-M1", op) for op in ("neg", "add", "sub", "not", "and", "or", *BOOL_RESULT)]
     need += [("W-L2.1", "update"), ("M-S1", "prune"), ("M-S1", "maybe_sat"),
              ("M-Q1", "substitution"), ("M-Q1", "quantify")]
     return [f"{lemma} {rule}" for lemma, rule in need if (lemma, rule) not in have]

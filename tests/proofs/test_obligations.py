@@ -56,7 +56,9 @@ def test_missing_names_every_gap() -> None:
     gaps = missing([])
     assert "W-L2.3 while-exit" in gaps and "W-L2.5 seq" in gaps and "B-L1 Cmp<=" in gaps
     assert "W-L2.2 skip" not in gaps  # skip has no successor whose path condition could grow
-    assert len(gaps) == 2 * 11 + 9 + len(EXPR_CASES) + 5  # W-L2.1, M-S1 (2), M-Q1 (2)
+    assert "G-M1 add" in gaps and "G-M1 cmp<=" in gaps
+    # G-M1: neg, add, sub, six cmp, not, and, or; then W-L2.1, M-S1 (2), M-Q1 (2)
+    assert len(gaps) == 2 * 11 + 9 + len(EXPR_CASES) + 12 + 5
     ob = Obligation("W-L2.3/assign/demo", "W-L2.3", "assign", "", "")
     assert "W-L2.3 assign" not in missing([ob])
     assert "W-L2.3 assign" in missing([ob], vacuous=frozenset({ob.name}))  # proves nothing
