@@ -12,7 +12,7 @@ from icontract import ensure
 from symcert.concrete import Env, aeval, beval
 from symcert.explore import expand
 from symcert.lemmas import expand_complete_at, expand_sound_at, lemma
-from symcert.symbolic import Store, SymState, sym_aeval, sym_beval, sym_update
+from symcert.symbolic import Store, SymState, concretize, sym_aeval, sym_beval, sym_update
 from symcert.syntax import AExpr, BExpr, variables
 from symcert.terms import free_vars
 
@@ -22,17 +22,13 @@ def _names(store: Store, *extra: frozenset[str]) -> frozenset[str]:
     return out.union(*(free_vars(t) for _, t in store.bindings))
 
 
-def _compose(v: Env, store: Store, names: frozenset[str]) -> Env:
-    return Env.of({x: aeval(v, store(x)) for x in names})
-
-
 @lemma("W-L2.1")
 @ensure(lambda result: result)
 def check_w_l2_1_compositionality(v: Env, store: Store, x: str, e: AExpr) -> bool:
     """`V∘(S[x := ⟦e⟧_S]) = (V∘S)[x := ⟦e⟧_{V∘S}]`, on every variable either side mentions."""
     names = _names(store, variables(e), frozenset({x}), frozenset(k for k, _ in v.bindings))
-    before = _compose(v, store, names)
-    return _compose(v, sym_update(store, x, e), names) == before.update(x, aeval(before, e))
+    before = concretize(v, store, names)
+    return concretize(v, sym_update(store, x, e), names) == before.update(x, aeval(before, e))
 
 
 @lemma("B-L1")
@@ -40,7 +36,7 @@ def check_w_l2_1_compositionality(v: Env, store: Store, x: str, e: AExpr) -> boo
 def check_b_l1_substitution(v: Env, store: Store, e: AExpr, b: BExpr) -> bool:
     """`(V∘σ)(e) = V(eσ)` for an arithmetic and a boolean expression."""
     names = _names(store, variables(e), variables(b))
-    composed = _compose(v, store, names)
+    composed = concretize(v, store, names)
     return (aeval(composed, e) == aeval(v, sym_aeval(store, e))
             and beval(composed, b) == beval(v, sym_beval(store, b)))
 

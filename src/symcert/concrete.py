@@ -8,31 +8,12 @@ applies, which happens for `skip` (finished) and for a program whose next statem
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
-from typing import Iterator, Mapping
+from typing import Callable, Iterator, Mapping
 
-from symcert.syntax import (
-    Add,
-    AExpr,
-    And,
-    Assert,
-    Assign,
-    BExpr,
-    Bool,
-    Cmp,
-    Fail,
-    If,
-    Int,
-    Neg,
-    Not,
-    Or,
-    Seq,
-    Skip,
-    Stmt,
-    Sub,
-    Var,
-    While,
-)
+from symcert.algebra import fold_a, fold_b
+from symcert.syntax import AExpr, Assert, Assign, BExpr, Fail, If, Seq, Skip, Stmt, While
 from symcert.terms import COMPARE
 
 
@@ -76,61 +57,47 @@ class State:
     steps: int = field(default=0, compare=False)
 
 
+class Values:
+    """The data algebra `D` of seed 000 Fig. 2: integers and booleans; variables read in `V`.
+    `and`/`or` short-circuit: the right operand is evaluated only when the left does not
+    decide. (Operations that are already functions of the right signature are bound as
+    static methods: one Python frame less per node.)"""
+
+    var = staticmethod(operator.call)  # `env(name)`, so subclasses of Env (obligations.V0) count
+    neg = staticmethod(operator.neg)
+    add = staticmethod(operator.add)
+    sub = staticmethod(operator.sub)
+
+    def integer(self, env: Env, value: int) -> int:
+        return value
+
+    def cmp(self, op: str, a: int, b: int) -> bool:
+        return COMPARE[op](a, b)
+
+    def boolean(self, env: Env, value: bool) -> bool:
+        return value
+
+    def not_(self, a: bool) -> bool:
+        return not a
+
+    def and_(self, a: bool, b: Callable[[], bool]) -> bool:
+        return a and b()
+
+    def or_(self, a: bool, b: Callable[[], bool]) -> bool:
+        return a or b()
+
+
+VALUES = Values()
+
+
 def aeval(env: Env, e: AExpr) -> int:
     """`⟦e⟧_V` for an arithmetic expression or symbolic term."""
-    match e:
-        case Int(v):
-            return v
-        case Var(x):
-            return env(x)
-    return _aeval(env, e, {})
+    return fold_a(VALUES, env, e)
 
 
 def beval(env: Env, b: BExpr) -> bool:
     """`⟦b⟧_V` for a boolean expression or path-condition conjunct."""
-    return _beval(env, b, {})
-
-
-# A term may share subterms (syntax.py: `x = x + x` doubles the tree, not the DAG), so a shared
-# node is evaluated once per call: `memo` maps `id(node)` to its value while the root, which
-# keeps every node alive, is being evaluated.
-
-
-def _aeval(env: Env, e: AExpr, memo: dict[int, int]) -> int:
-    match e:
-        case Int(v):
-            return v
-        case Var(x):
-            return env(x)
-    value = memo.get(id(e))
-    if value is not None:
-        return value
-    match e:
-        case Neg(a):
-            value = -_aeval(env, a, memo)
-        case Add(a, b):
-            value = _aeval(env, a, memo) + _aeval(env, b, memo)
-        case Sub(a, b):
-            value = _aeval(env, a, memo) - _aeval(env, b, memo)
-        case _:
-            raise TypeError(f"not an arithmetic expression: {e!r}")
-    memo[id(e)] = value
-    return value
-
-
-def _beval(env: Env, b: BExpr, memo: dict[int, int]) -> bool:
-    match b:
-        case Bool(v):
-            return v
-        case Cmp(op, l, r):
-            return COMPARE[op](_aeval(env, l, memo), _aeval(env, r, memo))
-        case Not(a):
-            return not _beval(env, a, memo)
-        case And(l, r):
-            return _beval(env, l, memo) and _beval(env, r, memo)
-        case Or(l, r):
-            return _beval(env, l, memo) or _beval(env, r, memo)
-    raise TypeError(f"not a boolean expression: {b!r}")
+    return fold_b(VALUES, env, b)
 
 
 def step(state: State) -> State | None:

@@ -40,15 +40,14 @@ from typing import Callable, Mapping, Sequence
 import icontract
 
 from symcert import terms
-from symcert.concrete import Env
+from symcert.algebra import fold_a, fold_b
+from symcert.concrete import Env, Values
 from symcert.ghost import Interpretation
 from symcert.lemmas import CONTRACTS, lemma, sample_valuations
 from symcert.solver import Sat, Solver
 from symcert.symbolic import TRUE_PC, PathCondition, satisfies
 from symcert.syntax import (
-    Add,
     AExpr,
-    And,
     Assert,
     Assign,
     BExpr,
@@ -56,14 +55,9 @@ from symcert.syntax import (
     Cmp,
     Fail,
     If,
-    Int,
-    Neg,
-    Not,
-    Or,
     Seq,
     Skip,
     Stmt,
-    Sub,
     Var,
     While,
     inputs,
@@ -96,38 +90,26 @@ class _Unbound(Exception):
 # The concrete twin: natural semantics with a partial environment and a loop limit (M-C1).
 
 
-def _aval(gamma: Mapping[str, int], e: AExpr) -> int:
-    match e:
-        case Int(v):
-            return v
-        case Var(x):
-            if x not in gamma:
-                raise _Unbound(x)
-            return gamma[x]
-        case Neg(a):
-            return -_aval(gamma, a)
-        case Add(a, b):
-            return _aval(gamma, a) + _aval(gamma, b)
-        case Sub(a, b):
-            return _aval(gamma, a) - _aval(gamma, b)
-    raise TypeError(f"not an arithmetic expression: {e!r}")
+class Partial(Values):
+    """Expressions evaluated in a partial environment Γ (Fig. 2): reading a variable outside
+    `dom(Γ)` raises `_Unbound` (VAR-ERR); `and`/`or` are strict (both sides are read). The
+    other operations are the data algebra's (`concrete.Values`)."""
+
+    def var(self, gamma: Mapping[str, int], name: str) -> int:  # type: ignore[override]
+        if name not in gamma:
+            raise _Unbound(name)
+        return gamma[name]
+
+    def and_(self, a: bool, b: Callable[[], bool]) -> bool:
+        right = b()
+        return a and right
+
+    def or_(self, a: bool, b: Callable[[], bool]) -> bool:
+        right = b()
+        return a or right
 
 
-def _bval(gamma: Mapping[str, int], b: BExpr) -> bool:
-    match b:
-        case Bool(v):
-            return v
-        case Cmp(op, l, r):
-            return terms.COMPARE[op](_aval(gamma, l), _aval(gamma, r))
-        case Not(a):
-            return not _bval(gamma, a)
-        case And(l, r):
-            left, right = _bval(gamma, l), _bval(gamma, r)
-            return left and right
-        case Or(l, r):
-            left, right = _bval(gamma, l), _bval(gamma, r)
-            return left or right
-    raise TypeError(f"not a boolean expression: {b!r}")
+PARTIAL = Partial()
 
 
 def _exec(p: Stmt, gamma: dict[str, int], n: int) -> Behaviour:
@@ -147,18 +129,18 @@ def _exec_simple(s: Stmt, gamma: dict[str, int], n: int) -> Behaviour:
             case Fail():
                 return Behaviour.FAIL
             case Assign(x, e):
-                gamma[x] = _aval(gamma, e)
+                gamma[x] = fold_a(PARTIAL, gamma, e)
                 return Behaviour.NORMAL
             case Assert(b):
-                return Behaviour.NORMAL if _bval(gamma, b) else Behaviour.FAIL
+                return Behaviour.NORMAL if fold_b(PARTIAL, gamma, b) else Behaviour.FAIL
             case If(b, p1, p2):
-                return _exec(p1 if _bval(gamma, b) else p2, gamma, n)
+                return _exec(p1 if fold_b(PARTIAL, gamma, b) else p2, gamma, n)
             case While(b, body):
                 count = 0
                 while True:
                     if count == n:
                         return Behaviour.LOOP_LIMIT
-                    if not _bval(gamma, b):
+                    if not fold_b(PARTIAL, gamma, b):
                         return Behaviour.NORMAL
                     inner = _exec(body, gamma, n)
                     if inner is not Behaviour.NORMAL:
@@ -252,46 +234,6 @@ def input_of(rho: Env, declared: frozenset[str]) -> Env:
     return Env.of({x: rho(x) for x in declared})
 
 
-def _subst_a(e: AExpr, sub: Callable[[str], AExpr], memo: dict[int, AExpr]) -> AExpr:
-    """`e[sub]`; `memo` maps `id(node)` to its image, so a shared subterm (syntax.py) is
-    substituted once per call."""
-    match e:
-        case Int():
-            return e
-        case Var(x):
-            return sub(x)
-    done = memo.get(id(e))
-    if done is not None:
-        return done
-    match e:
-        case Neg(a):
-            done = terms.neg(_subst_a(a, sub, memo))
-        case Add(a, b):
-            done = terms.add(_subst_a(a, sub, memo), _subst_a(b, sub, memo))
-        case Sub(a, b):
-            done = terms.sub(_subst_a(a, sub, memo), _subst_a(b, sub, memo))
-        case _:
-            raise TypeError(f"not an arithmetic expression: {e!r}")
-    memo[id(e)] = done
-    return done
-
-
-def _subst_b(b: BExpr, sub: Callable[[str], AExpr], memo: dict[int, AExpr]) -> BExpr:
-    """`b[sub]`, sharing `memo` with `_subst_a`."""
-    match b:
-        case Bool():
-            return b
-        case Cmp(op, l, r):
-            return terms.cmp(op, _subst_a(l, sub, memo), _subst_a(r, sub, memo))
-        case Not(a):
-            return terms.negate(_subst_b(a, sub, memo))
-        case And(l, r):
-            return terms.conj(_subst_b(l, sub, memo), _subst_b(r, sub, memo))
-        case Or(l, r):
-            return terms.disj(_subst_b(l, sub, memo), _subst_b(r, sub, memo))
-    raise TypeError(f"not a boolean expression: {b!r}")
-
-
 def _sigma(env: SymEnv) -> Callable[[str], AExpr]:
     """σ applied to a program variable; raises `_Unbound` outside `dom(σ)`."""
 
@@ -334,9 +276,9 @@ def existentially_quantify(v: str, pc: PathCondition, exists: frozenset[str],
                     and v not in terms.free_vars(c.right):
                 se = c.right
                 rest = conjuncts[:i] + conjuncts[i + 1:]
-                memo: dict[int, AExpr] = {}
-                return PathCondition.of(*(_subst_b(d, lambda x: se if x == v else Var(x), memo)
-                                          for d in rest)), exists
+                memo: dict[int, AExpr] = {}  # the conjuncts share subterms: substituted once
+                return PathCondition.of(*(fold_b(terms.TERMS, lambda x: se if x == v else Var(x),
+                                                 d, memo) for d in rest)), exists
     return pc, exists | {v}
 
 
@@ -401,7 +343,7 @@ def is_input(v: str) -> bool:
 
 def _assign(s: SymResult, x: str, e: AExpr, cfg: _Config) -> SymResult:
     """Listing 4: `x` gets a fresh `v` with `v == σ(e)`; the overwritten variable is quantified."""
-    se = _subst_a(e, _sigma(s.env), {})
+    se = fold_a(terms.TERMS, _sigma(s.env), e)
     v = fresh(x, s)
     pc = s.pc.extend(Cmp("==", Var(v), se))
     ghost = s.ghost.extend(v, s.ghost.eval(se)) if s.ghost is not None else None
@@ -418,7 +360,7 @@ def _assign(s: SymResult, x: str, e: AExpr, cfg: _Config) -> SymResult:
 
 def _branches(s: SymResult, b: BExpr, cfg: _Config) -> tuple[SymResult | None, SymResult | None]:
     """The states `C ∧ se` and `C ∧ ¬se` (Listing 6), each None when pruned by `maybe_sat`."""
-    se = _subst_b(b, _sigma(s.env), {})
+    se = fold_b(terms.TERMS, _sigma(s.env), b)
     yes, no = _assume(s, se), _assume(s, terms.negate(se))
     return (yes if maybe_sat(yes.pc, cfg.solver) else None,
             no if maybe_sat(no.pc, cfg.solver) else None)

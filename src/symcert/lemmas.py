@@ -92,7 +92,7 @@ def aeval_compositional(store: Store, e: AExpr, result: AExpr) -> bool:
     names = variables(e)
     inputs = frozenset().union(*(variables(store(x)) for x in names)) if names else frozenset()
     for v in sample_valuations(inputs | names):
-        composed = Env.of({x: aeval(v, store(x)) for x in names})
+        composed = sym.concretize(v, store, names)
         if aeval(v, result) != aeval(composed, e):
             return False
     return True
@@ -104,7 +104,7 @@ def beval_compositional(store: Store, b: BExpr, result: BExpr) -> bool:
     names = variables(b)
     inputs = frozenset().union(*(variables(store(x)) for x in names)) if names else frozenset()
     for v in sample_valuations(inputs | names):
-        composed = Env.of({x: aeval(v, store(x)) for x in names})
+        composed = sym.concretize(v, store, names)
         if beval(v, result) != beval(composed, b):
             return False
     return True
@@ -179,7 +179,7 @@ def replay_reaches_bug(bug_state: SymState, input_env: Env, result: State) -> bo
     """The concrete run from the witness input reaches, in as many steps as the symbolic path,
     a stuck state that corresponds to the bug state: `V = V0∘S`, `⟦φ⟧_{V0}`, same program."""
     names = variables(result.prog) | frozenset(k for k, _ in result.env.bindings)
-    expected = Env.of({x: aeval(input_env, bug_state.store(x)) for x in names})
+    expected = sym.concretize(input_env, bug_state.store, names)
     return (
         sym.satisfies(input_env, bug_state.pc)
         and result.steps == bug_state.depth
@@ -225,9 +225,9 @@ def update_compositional(store: Store, x: str, e: AExpr, result: Store) -> bool:
     names = variables(e) | {x} | frozenset(k for k, _ in store.bindings)
     inputs = names.union(*(free_vars(store(y)) for y in names))
     for v in sample_valuations(inputs):
-        before = Env.of({y: aeval(v, store(y)) for y in names})
+        before = sym.concretize(v, store, names)
         expected = before.update(x, aeval(before, e))
-        if Env.of({y: aeval(v, result(y)) for y in names}) != expected:
+        if sym.concretize(v, result, names) != expected:
             return False
     return True
 

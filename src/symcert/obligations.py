@@ -25,13 +25,15 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
+import itertools
+from typing import Any, Callable, Iterable
 
-from symcert import smtlib
-from symcert.concrete import Env, State, aeval, beval, step
+from symcert import provers, smtlib
+from symcert.algebra import fold, is_formula
+from symcert.concrete import VALUES, Env, State, aeval, beval, step
 from symcert.explore import RunStats, _feasible, expand
 from symcert.interp import existentially_quantify, maybe_sat
-from symcert.smtlib import Script, SymBool, SymInt, conj, disj, equal, implies, paths, sbool, sint
+from symcert.smtlib import SMT_TEXT, Script, SymBool, SymInt, conj, disj, equal, implies, paths, sbool, sint
 from symcert.solver import Sat
 from symcert.symbolic import (
     ID,
@@ -69,7 +71,7 @@ from symcert.syntax import (
     show_stmt,
     variables,
 )
-from symcert.terms import free_vars
+from symcert.terms import TERMS, free_vars
 
 # --- obligations ------------------------------------------------------------------------------
 
@@ -257,7 +259,7 @@ def b_l1() -> list[Obligation]:
             vc = Env(tuple(zip(slots, ih)))  # type: ignore[arg-type]
             hyps = [equal(s.int_value(h), s.aexpr(store(slot))) for h, slot in zip(ih, slots)]
             e = ctor(*(Var(slot) for slot in slots))
-            if isinstance(e, Cmp):
+            if is_formula(e):
                 value: AExpr | BExpr = sym_beval(store, e)
                 goal = equal(s.bexpr(value), s.bool_value(beval(vc, e)))
             else:
@@ -296,7 +298,7 @@ def b_l1() -> list[Obligation]:
 
 def _evaluating(store: Store, e: AExpr | BExpr) -> SymState:
     """A state whose next step evaluates `e` (`?r = e`, or `assert e`), to print it as IMP."""
-    prog = Assert(e) if isinstance(e, (Bool, Cmp, Not, And, Or)) else Assign("?r", e)
+    prog = Assert(e) if is_formula(e) else Assign("?r", e)
     return SymState(PHI, store, prog)  # type: ignore[arg-type]
 
 
@@ -306,6 +308,46 @@ def _cmp(op: str) -> Callable[[AExpr, AExpr], Cmp]:
 
 def _case(e: Node) -> str:
     return f"Cmp{e.op}" if isinstance(e, Cmp) else type(e).__name__
+
+
+# --- G-M1 data morphism: valuation commutes with each operation of the symbolic algebra -------
+
+
+def g_m1() -> list[Obligation]:
+    """`V0(f^sym(t1, t2)) = f^D(V0(t1), V0(t2))` for each operation `f` of `terms.TERMS` (the
+    smart constructors, which fold constants) and each shape of its arguments: the left side is
+    the SMT text of the term `f^sym` builds, the right one `f` applied by `smtlib.SMT_TEXT` to
+    the texts of the arguments (both are read by the provers as `V0` reads them)."""
+    out: list[Obligation] = []
+
+    def operation(name: str, shapes: dict[str, Callable[[int], Any]], arity: int,
+                  apply: Callable[[Any, list[Any]], Any]) -> None:
+        for combo in itertools.product(shapes, repeat=arity):
+            def build(combo: tuple[str, ...] = combo) -> list[_Draft]:
+                s = Script()
+                args = [shapes[sh](i + 1) for i, sh in enumerate(combo)]
+                text = s.aexpr if shapes is A_SHAPES and name not in BOOL_RESULT else s.bexpr
+                value = apply(TERMS, args)
+                goal = equal(text(value), apply(SMT_TEXT, [s.aexpr(a) if shapes is A_SHAPES
+                                                          else s.bexpr(a) for a in args]))
+                return [_Draft("G-M1", name, s, [], goal, None,
+                               tuple(sorted(frozenset().union(*map(variables, args)))), None,
+                               value)]
+            out.extend(_collect("+".join(combo), build))
+
+    operation("neg", A_SHAPES, 1, lambda alg, a: alg.neg(a[0]))
+    operation("add", A_SHAPES, 2, lambda alg, a: alg.add(a[0], a[1]))
+    operation("sub", A_SHAPES, 2, lambda alg, a: alg.sub(a[0], a[1]))
+    for op in CMP_OPS:
+        operation(f"cmp{op}", A_SHAPES, 2, lambda alg, a, op=op: alg.cmp(op, a[0], a[1]))
+    operation("not", B_SHAPES, 1, lambda alg, a: alg.not_(a[0]))
+    operation("and", B_SHAPES, 2, lambda alg, a: alg.and_(a[0], lambda: a[1]))
+    operation("or", B_SHAPES, 2, lambda alg, a: alg.or_(a[0], lambda: a[1]))
+    return out
+
+
+BOOL_RESULT = frozenset(f"cmp{op}" for op in CMP_OPS)
+"""The operations of arithmetic arguments whose result is a formula."""
 
 
 # --- W-L2.1 compositionality of the store update ----------------------------------------------
@@ -558,7 +600,7 @@ def m_q1_quantify() -> list[Obligation]:
 
 def generate() -> list[Obligation]:
     """Every proof obligation, in a stable order."""
-    obs = b_l1() + w_l2_1() + statements() + m_s1() + m_s1_maybe_sat() + m_q1() + m_q1_quantify()
+    obs = b_l1() + g_m1() + w_l2_1() + statements() + m_s1() + m_s1_maybe_sat() + m_q1() + m_q1_quantify()
     names = [o.name for o in obs]
     if len(set(names)) != len(names):
         raise AssertionError("two obligations share a name")
@@ -578,6 +620,7 @@ def missing(obs: Iterable[Obligation], vacuous: frozenset[str] = frozenset()) ->
     need = [(lemma, rule) for rules in RULES.values() for rule in rules
             for lemma in RULE_LEMMAS + (() if rule in ("skip", "fail") else ("W-L2.2",))]
     need += [("B-L1", case) for case in EXPR_CASES]
+    need += [("G-M1", op) for op in ("neg", "add", "sub", "not", "and", "or", *BOOL_RESULT)]
     need += [("W-L2.1", "update"), ("M-S1", "prune"), ("M-S1", "maybe_sat"),
              ("M-Q1", "substitution"), ("M-Q1", "quantify")]
     return [f"{lemma} {rule}" for lemma, rule in need if (lemma, rule) not in have]
@@ -588,27 +631,59 @@ def missing(obs: Iterable[Obligation], vacuous: frozenset[str] = frozenset()) ->
 Model = dict[str, int | bool]
 
 
+class Instances:
+    """The expression fold's algebra (algebra.py) that rebuilds an expression with each
+    schematic literal replaced by its value under a prover's model."""
+
+    def integer(self, model: Model, value: int | SymInt) -> AExpr:
+        return Int(value.value(model) if isinstance(value, SymInt) else value)
+
+    def var(self, model: Model, name: str) -> AExpr:
+        return Var(name)
+
+    def neg(self, a: AExpr) -> AExpr:
+        return Neg(a)
+
+    def add(self, a: AExpr, b: AExpr) -> AExpr:
+        return Add(a, b)
+
+    def sub(self, a: AExpr, b: AExpr) -> AExpr:
+        return Sub(a, b)
+
+    def cmp(self, op: str, a: AExpr, b: AExpr) -> BExpr:
+        return Cmp(op, a, b)
+
+    def boolean(self, model: Model, value: bool | SymBool) -> BExpr:
+        return Bool(value.value(model) if isinstance(value, SymBool) else value)
+
+    def not_(self, a: BExpr) -> BExpr:
+        return Not(a)
+
+    def and_(self, a: BExpr, b: Callable[[], BExpr]) -> BExpr:
+        return And(a, b())
+
+    def or_(self, a: BExpr, b: Callable[[], BExpr]) -> BExpr:
+        return Or(a, b())
+
+
+INSTANCES = Instances()
+
+
 def instantiate(node: Node, model: Model) -> Node:
     """`node` with every schematic literal replaced by its value under `model`."""
     def go(n: Node) -> Node:
         match n:
-            case Int(v):
-                return Int(v.value(model) if isinstance(v, SymInt) else v)
-            case Bool(v):
-                return Bool(v.value(model) if isinstance(v, SymBool) else v)
-            case Var() | Skip() | Fail():
+            case Skip() | Fail():
                 return n
-            case Neg(a) | Not(a) | Assert(a):
-                return type(n)(go(a))  # type: ignore[call-arg]
-            case Add(a, b) | Sub(a, b) | And(a, b) | Or(a, b) | Seq(a, b) | While(a, b):
+            case Assert(a):
+                return Assert(go(a))  # type: ignore[arg-type]
+            case Seq(a, b) | While(a, b):
                 return type(n)(go(a), go(b))  # type: ignore[call-arg]
-            case Cmp(op, a, b):
-                return Cmp(op, go(a), go(b))  # type: ignore[arg-type]
             case Assign(x, e):
                 return Assign(x, go(e))  # type: ignore[arg-type]
             case If(c, a, b):
                 return If(go(c), go(a), go(b))  # type: ignore[arg-type]
-        raise TypeError(f"not a node: {n!r}")
+        return fold(INSTANCES, model, n)  # type: ignore[arg-type]
     return go(node)
 
 
@@ -646,8 +721,7 @@ def counterexample(ob: Obligation, model: Model) -> str:
     if ob.value is not None:
         v0 = Env.of({k: v for k, v in model.items() if not isinstance(v, bool)})
         term = instantiate(ob.value, model)
-        result = beval(v0, term) if isinstance(term, (Bool, Cmp, Not, And, Or)) else aeval(
-            v0, term)  # type: ignore[arg-type]
+        result = fold(VALUES, v0, term)  # type: ignore[arg-type]
         lines.append(f"  symbolic value  {term}, which is {result} under the model")
     return "\n".join(lines)
 
@@ -665,25 +739,25 @@ class Prover:
     """A prover as the record names it: how to run it on a script, its version and its limit."""
 
     name: str
-    run: Callable[[str, int], smtlib.Verdict]
+    run: Callable[[str, int], provers.ProverAnswer]
     version: Callable[[], str]
     limit: int
     limit_name: str
 
 
 PROVERS = (
-    Prover("z3", smtlib.prove_z3, smtlib.z3_version, 5_000_000, "rlimit"),
-    Prover("cvc5", smtlib.prove_cvc5, smtlib.cvc5_version, 1_000_000, "rlimit-per"),
+    Prover("z3", provers.prove_z3, provers.z3_version, 5_000_000, "rlimit"),
+    Prover("cvc5", provers.prove_cvc5, provers.cvc5_version, 1_000_000, "rlimit-per"),
 )
 
 Entry = dict[str, object]
 
 
 def replay(obs: list[Obligation], provers: Iterable[Prover] = PROVERS
-           ) -> tuple[list[Entry], dict[str, dict[str, smtlib.Verdict]]]:
+           ) -> tuple[list[Entry], dict[str, dict[str, provers.ProverAnswer]]]:
     """Run every prover on every obligation: the record entries and the verdicts by name."""
     entries: list[Entry] = []
-    verdicts: dict[str, dict[str, smtlib.Verdict]] = {o.name: {} for o in obs}
+    verdicts: dict[str, dict[str, provers.ProverAnswer]] = {o.name: {} for o in obs}
     for prover in provers:
         version = prover.version()
         for o in obs:
@@ -701,10 +775,10 @@ def vacuous(obs: Iterable[Obligation], prover: Prover = PROVERS[0]) -> frozenset
     """The obligations whose hypotheses contradict each other (an infeasible successor or path):
     they hold, but prove nothing about their rule."""
     return frozenset(o.name for o in obs
-                     if prover.run(o.premises, prover.limit).status == smtlib.VALID)
+                     if prover.run(o.premises, prover.limit).status == provers.VALID)
 
 
-def problems(obs: list[Obligation], verdicts: dict[str, dict[str, smtlib.Verdict]],
+def problems(obs: list[Obligation], verdicts: dict[str, dict[str, provers.ProverAnswer]],
              recorded: list[Entry]) -> tuple[list[str], list[str]]:
     """(errors, undecided): disagreements, refuted obligations with their counterexamples and
     obligations VALID in the record but not now; obligations a prover left UNKNOWN."""
@@ -713,18 +787,18 @@ def problems(obs: list[Obligation], verdicts: dict[str, dict[str, smtlib.Verdict
     by_name = {o.name: o for o in obs}
     for name, answers in verdicts.items():
         statuses = {p: v.status for p, v in answers.items()}
-        if smtlib.VALID in statuses.values() and smtlib.INVALID in statuses.values():
+        if provers.VALID in statuses.values() and provers.INVALID in statuses.values():
             errors.append(f"{name}: the provers disagree: {statuses}")
-        refuted = [v for v in answers.values() if v.status == smtlib.INVALID]
+        refuted = [v for v in answers.values() if v.status == provers.INVALID]
         if refuted:
             errors.append(f"{name}: INVALID\n"
                           + counterexample(by_name[name], refuted[0].model or {}))
-        elif any(v.status == smtlib.UNKNOWN for v in answers.values()):
+        elif any(v.status == provers.UNKNOWN for v in answers.values()):
             undecided.append(f"{name}: UNKNOWN ({statuses})")
     for e in recorded:
         answers = verdicts.get(str(e["obligation"]), {})
         now = answers.get(str(e["prover"]))
-        if e["status"] == smtlib.VALID and now is not None and now.status != smtlib.VALID:
+        if e["status"] == provers.VALID and now is not None and now.status != provers.VALID:
             errors.append(f"{e['obligation']}: VALID in the record for {e['prover']}, "
                           f"{now.status} now")
     return errors, undecided
@@ -737,7 +811,7 @@ def table(entries: list[Entry], vacuous: frozenset[str] = frozenset()) -> str:
     for prover in sorted({str(e["prover"]) for e in entries}):
         mine = [e for e in entries if e["prover"] == prover]
         times = [float(e["time"]) for e in mine]  # type: ignore[arg-type]
-        valid = sum(e["status"] == smtlib.VALID for e in mine)
+        valid = sum(e["status"] == provers.VALID for e in mine)
         lines.append(f"| {prover} | {mine[0]['version']} | {mine[0]['limit']} | {len(mine)} "
                      f"| {valid} | {min(times):.4f} | {max(times):.4f} "
                      f"| {sum(times) / len(times):.4f} | {sum(times):.2f} |")
@@ -747,7 +821,7 @@ def table(entries: list[Entry], vacuous: frozenset[str] = frozenset()) -> str:
         mine = [e for e in entries if e["lemma"] == lemma]
         names = {str(e["obligation"]) for e in mine}
         rules = sorted({str(e["rule"]) for e in mine})
-        refuted = {str(e["obligation"]) for e in mine if e["status"] != smtlib.VALID}
+        refuted = {str(e["obligation"]) for e in mine if e["status"] != provers.VALID}
         both = len(names - refuted)
         lines.append(f"| {lemma} | {len(names)} | {', '.join(rules)} | {both} "
                      f"| {len(names & vacuous)} |")

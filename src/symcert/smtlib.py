@@ -1,12 +1,12 @@
 # crosshair: off
-# (it drives the cvc5 and z3 processes; its output is checked by proofs/ and tests/proofs/)
+# (its schematic values branch the generation of proof obligations; checked by tests/proofs/)
 """Symbolic terms and path conditions as SMT-LIB 2 text, independent of any prover's API.
 
 The proof obligations of `symcert.obligations` are written in this text, and both provers (z3 and
 cvc5) read the same text, so neither prover's Python API shapes what is proved. This module also
 holds the schematic values (`SymInt`, `SymBool`) that build such text while the engine's code
-runs on them, the path enumeration (`paths`) that forks when the code branches on one, and the
-two provers' runners (`prove_z3`, `prove_cvc5`). A term's variable
+runs on them, and the path enumeration (`paths`) that forks when the code branches on one (the
+provers that read the text are in `symcert.provers`). A term's variable
 `x` is the SMT constant `x` of sort Int: its value is `V0(x)`, the initial value of input `x`
 (seed 000, W-D2.2: `⟦S(x)⟧_{V0}`). Integer and boolean literals may hold *schematic* values
 (`Schematic`: an integer or boolean standing for an arbitrary one); they translate to their own
@@ -20,7 +20,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Protocol
 
-from symcert.syntax import Add, AExpr, And, BExpr, Bool, Cmp, Int, Neg, Not, Or, Sub, Var
+from symcert.algebra import fold_a, fold_b
+from symcert.syntax import AExpr, BExpr
 
 _SIMPLE = re.compile(r"[A-Za-z~!@$%^&*_+=<>.?/\-][A-Za-z0-9~!@$%^&*_+=<>.?/\-]*")
 _RESERVED = frozenset({"true", "false", "and", "or", "not", "let", "forall", "exists", "ite",
@@ -93,35 +94,11 @@ class Script:
 
     def aexpr(self, e: AExpr) -> str:
         """`⟦e⟧_{V0}`: an arithmetic term over the inputs."""
-        match e:
-            case Int(v):
-                return self.int_value(v)
-            case Var(x):
-                return self.declare(x, "Int")
-            case Neg(a):
-                return f"(- {self.aexpr(a)})"
-            case Add(a, b):
-                return f"(+ {self.aexpr(a)} {self.aexpr(b)})"
-            case Sub(a, b):
-                return f"(- {self.aexpr(a)} {self.aexpr(b)})"
-        raise TypeError(f"not an arithmetic term: {e!r}")
+        return fold_a(SMT_TEXT, self, e)
 
     def bexpr(self, b: BExpr) -> str:
         """`⟦b⟧_{V0}`: a formula over the inputs."""
-        match b:
-            case Bool(v):
-                return self.bool_value(v)
-            case Cmp("!=", l, r):
-                return f"(not (= {self.aexpr(l)} {self.aexpr(r)}))"
-            case Cmp(op, l, r):
-                return f"({CMP_SMT[op]} {self.aexpr(l)} {self.aexpr(r)})"
-            case Not(a):
-                return f"(not {self.bexpr(a)})"
-            case And(l, r):
-                return f"(and {self.bexpr(l)} {self.bexpr(r)})"
-            case Or(l, r):
-                return f"(or {self.bexpr(l)} {self.bexpr(r)})"
-        raise TypeError(f"not a formula: {b!r}")
+        return fold_b(SMT_TEXT, self, b)
 
     def conjunction(self, formulas: Iterable[BExpr]) -> str:
         """The conjunction of formulas (`true` when there are none)."""
@@ -135,6 +112,44 @@ class Script:
         lines.append(f"(assert (not {goal}))")
         lines.append("(check-sat)")
         return "\n".join(lines) + "\n"
+
+
+class SmtText:
+    """The algebra of SMT-LIB text (the expression fold, algebra.py): leaves declare their
+    constants in the `Script` under construction."""
+
+    def integer(self, script: Script, value: int | Schematic) -> str:
+        return script.int_value(value)
+
+    def var(self, script: Script, name: str) -> str:
+        return script.declare(name, "Int")
+
+    def neg(self, a: str) -> str:
+        return f"(- {a})"
+
+    def add(self, a: str, b: str) -> str:
+        return f"(+ {a} {b})"
+
+    def sub(self, a: str, b: str) -> str:
+        return f"(- {a} {b})"
+
+    def cmp(self, op: str, a: str, b: str) -> str:
+        return f"(not (= {a} {b}))" if op == "!=" else f"({CMP_SMT[op]} {a} {b})"
+
+    def boolean(self, script: Script, value: bool | Schematic) -> str:
+        return script.bool_value(value)
+
+    def not_(self, a: str) -> str:
+        return f"(not {a})"
+
+    def and_(self, a: str, b: Callable[[], str]) -> str:
+        return f"(and {a} {b()})"
+
+    def or_(self, a: str, b: Callable[[], str]) -> str:
+        return f"(or {a} {b()})"
+
+
+SMT_TEXT = SmtText()
 
 
 def conj(parts: Iterable[str]) -> str:
@@ -386,96 +401,3 @@ def paths(build: Callable[[], object]) -> list[Branch]:
         out.append((key if path.facts else "", tuple(path.facts), frozenset(path.constants),
                     result))
     return sorted(out, key=lambda r: r[0])
-
-
-# --- provers: each reads the script text itself ---------------------------------------------
-
-VALID, INVALID, UNKNOWN = "valid", "invalid", "unknown"
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """A prover's answer on a script: VALID (UNSAT), INVALID (SAT, with a model) or UNKNOWN."""
-
-    status: str
-    seconds: float
-    model: dict[str, int | bool] | None = None
-
-
-def z3_version() -> str:
-    """The z3 version (from the z3-solver wheel)."""
-    import z3
-
-    return z3.get_full_version()
-
-
-def cvc5_version() -> str:
-    """The cvc5 version (from the cvc5 wheel)."""
-    import cvc5
-
-    return str(cvc5.__version__)
-
-
-def prove_z3(text: str, rlimit: int) -> Verdict:
-    """Run z3 on the script text with a resource limit (`rlimit`, deterministic)."""
-    import time
-
-    import z3
-
-    s = z3.Solver()
-    s.set("random_seed", 0)
-    s.set("rlimit", rlimit)
-    start = time.perf_counter()
-    s.from_string(text)
-    answer = s.check()
-    seconds = time.perf_counter() - start
-    if answer == z3.unsat:
-        return Verdict(VALID, seconds)
-    if answer == z3.sat:
-        m = s.model()
-        values: dict[str, int | bool] = {}
-        for d in m.decls():
-            v = m.get_interp(d)
-            if z3.is_int_value(v):
-                values[d.name()] = v.as_long()
-            elif z3.is_true(v) or z3.is_false(v):
-                values[d.name()] = z3.is_true(v)
-        return Verdict(INVALID, seconds, values)
-    return Verdict(UNKNOWN, seconds)
-
-
-def prove_cvc5(text: str, rlimit: int) -> Verdict:
-    """Run cvc5 on the script text through its own SMT-LIB parser, with `rlimit-per`."""
-    import time
-
-    import cvc5
-
-    tm = cvc5.TermManager()
-    s = cvc5.Solver(tm)
-    s.setOption("produce-models", "true")
-    s.setOption("rlimit-per", str(rlimit))
-    s.setOption("seed", "0")
-    sm = cvc5.SymbolManager(tm)
-    parser = cvc5.InputParser(s, sm)
-    parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, text, "obligation")
-    answer = ""
-    start = time.perf_counter()
-    while True:
-        cmd = parser.nextCommand()
-        if cmd.isNull():
-            break
-        answer = cmd.invoke(s, sm).strip() or answer
-    seconds = time.perf_counter() - start
-    if answer == "unsat":
-        return Verdict(VALID, seconds)
-    if answer == "sat":
-        values: dict[str, int | bool] = {}
-        for t in sm.getDeclaredTerms():
-            v = s.getValue(t)
-            name = t.getSymbol()
-            if v.isIntegerValue():
-                values[name] = int(v.getIntegerValue())
-            elif v.isBooleanValue():
-                values[name] = v.getBooleanValue()
-        return Verdict(INVALID, seconds, values)
-    return Verdict(UNKNOWN, seconds)

@@ -16,7 +16,8 @@ length:
   above the longest prefix that `φ` shares with the stack (node identity: path conditions are
   persistent cons-lists) and pushes the rest. Along a path (DFS) or between cousins (BFS) that
   is O(1) amortized pushes, and a shared prefix is never re-translated nor re-asserted.
-- **Translation cache.** `translate` caches z3 terms by symbolic term (bounded, two generations).
+- **Translation cache.** `translate` caches z3 terms by symbolic term (bounded, two generations),
+  and the expression fold's memo of subterms (by node identity) is kept between translations.
 - **Answer cache.** `check` caches answers by path condition (bounded, two generations).
 - **Constraint independence.** When the caller passes a model of the parent path condition and
   the new conjunct shares no variable with it, the conjunct is decided alone (its answer cached by
@@ -37,7 +38,7 @@ from __future__ import annotations
 import enum
 import time
 from dataclasses import dataclass, field
-from typing import Generic, Hashable, TypeVar
+from typing import Callable, Generic, Hashable, TypeVar
 
 import icontract
 import z3
@@ -47,8 +48,9 @@ from symcert.concrete import Env, beval
 from symcert.interrupts import Z3_CALLS
 from symcert.lemmas import CONTRACTS, lemma
 from symcert.symbolic import PathCondition
-from symcert.syntax import Add, AExpr, And, BExpr, Bool, Cmp, Int, Neg, Not, Or, Sub, Var
-from symcert.terms import free_vars
+from symcert.algebra import fold
+from symcert.syntax import Add, AExpr, BExpr, Cmp, Int, Not, Var
+from symcert.terms import COMPARE, free_vars
 
 DEFAULT_RLIMIT = 5_000_000
 UNDECIDED_RLIMIT = 1000
@@ -167,6 +169,8 @@ class Solver:
             self._z3 = self._new_z3()
             self._alone_z3 = self._new_z3()
         self._terms: _Cache[object, z3.ExprRef] = _Cache(self.cache_size)
+        self._memo: dict[int, z3.ExprRef] = {}
+        self._roots: list[AExpr | BExpr] = []
         self._answers: _Cache[PathCondition, tuple[Sat, Env | None]] = _Cache(self.cache_size)
         self._alone: _Cache[BExpr, tuple[Sat, Env | None]] = _Cache(self.cache_size)
         self._vars: _Cache[BExpr, frozenset[str]] = _Cache(self.cache_size)
@@ -406,31 +410,51 @@ class Solver:
     # --- translation ---------------------------------------------------------------------
 
     def _translate(self, t: AExpr | BExpr) -> z3.ExprRef:
-        tr = self.translate
-        match t:
-            case Int(v):
-                return z3.IntVal(v)
-            case Var(x):
-                return z3.Int(x)
-            case Neg(a):
-                return -tr(a)
-            case Add(a, b):
-                return tr(a) + tr(b)
-            case Sub(a, b):
-                return tr(a) - tr(b)
-            case Bool(v):
-                return z3.BoolVal(v)
-            case Not(a):
-                return z3.Not(tr(a))
-            case And(a, b):
-                return z3.And(tr(a), tr(b))
-            case Or(a, b):
-                return z3.Or(tr(a), tr(b))
-            case Cmp(op, a, b):
-                x, y = tr(a), tr(b)
-                return {"==": x == y, "!=": x != y, "<": x < y, "<=": x <= y,
-                        ">": x > y, ">=": x >= y}[op]
-        raise TypeError(f"not a term: {t!r}")
+        # Subterms are shared across the terms of a run (store terms, conjuncts), so the fold's
+        # memo is kept between calls: `_roots` keeps every root translated with it alive, hence
+        # every id in it names the node it was stored for. Both are dropped together.
+        if len(self._memo) >= self.cache_size:
+            self._memo, self._roots = {}, []
+        self._roots.append(t)
+        return fold(Z3, None, t, self._memo)  # type: ignore[no-any-return]
+
+
+class Z3Terms:
+    """The algebra of z3 terms (the expression fold, algebra.py): a variable is the z3 integer
+    constant of its name."""
+
+    def integer(self, ctx: None, value: int) -> z3.ArithRef:
+        return z3.IntVal(value)
+
+    def var(self, ctx: None, name: str) -> z3.ArithRef:
+        return z3.Int(name)
+
+    def neg(self, a: z3.ArithRef) -> z3.ArithRef:
+        return -a
+
+    def add(self, a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:
+        return a + b
+
+    def sub(self, a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:
+        return a - b
+
+    def cmp(self, op: str, a: z3.ArithRef, b: z3.ArithRef) -> z3.BoolRef:
+        return COMPARE[op](a, b)  # type: ignore[no-any-return]
+
+    def boolean(self, ctx: None, value: bool) -> z3.BoolRef:
+        return z3.BoolVal(value)
+
+    def not_(self, a: z3.BoolRef) -> z3.BoolRef:
+        return z3.Not(a)
+
+    def and_(self, a: z3.BoolRef, b: Callable[[], z3.BoolRef]) -> z3.BoolRef:
+        return z3.And(a, b())
+
+    def or_(self, a: z3.BoolRef, b: Callable[[], z3.BoolRef]) -> z3.BoolRef:
+        return z3.Or(a, b())
+
+
+Z3 = Z3Terms()
 
 
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}

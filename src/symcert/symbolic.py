@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import icontract
 
 from symcert import terms
+from symcert.algebra import fold_a, fold_b
 from symcert.lemmas import (
     CONTRACTS,
     aeval_compositional,
@@ -22,24 +23,15 @@ from symcert.lemmas import (
 )
 from symcert.concrete import Env, aeval, beval
 from symcert.syntax import (
-    Add,
     AExpr,
-    And,
     Assert,
     Assign,
     BExpr,
-    Bool,
-    Cmp,
     Fail,
     If,
-    Int,
-    Neg,
-    Not,
-    Or,
     Seq,
     Skip,
     Stmt,
-    Sub,
     Var,
     While,
     shape,
@@ -171,43 +163,13 @@ def initial(p: Stmt) -> SymState:
 @icontract.ensure(aeval_compositional, "W-L2.1 compositionality", enabled=CONTRACTS)
 def sym_aeval(store: Store, e: AExpr) -> AExpr:
     """`⟦e⟧_S` for an arithmetic expression: `e` with each variable replaced by its term."""
-    return _sym_aeval(store, e)
+    return fold_a(terms.TERMS, store, e)
 
 
 @icontract.ensure(beval_compositional, "W-L2.1 compositionality", enabled=CONTRACTS)
 def sym_beval(store: Store, b: BExpr) -> BExpr:
     """`⟦b⟧_S` for a boolean expression."""
-    return _sym_beval(store, b)
-
-
-def _sym_aeval(store: Store, e: AExpr) -> AExpr:
-    match e:
-        case Int():
-            return Int(e.value)
-        case Var(x):
-            return store(x)
-        case Neg(a):
-            return terms.neg(_sym_aeval(store, a))
-        case Add(a, b):
-            return terms.add(_sym_aeval(store, a), _sym_aeval(store, b))
-        case Sub(a, b):
-            return terms.sub(_sym_aeval(store, a), _sym_aeval(store, b))
-    raise TypeError(f"not an arithmetic expression: {e!r}")
-
-
-def _sym_beval(store: Store, b: BExpr) -> BExpr:
-    match b:
-        case Bool(v):
-            return Bool(v)
-        case Cmp(op, l, r):
-            return terms.cmp(op, _sym_aeval(store, l), _sym_aeval(store, r))
-        case Not(a):
-            return terms.negate(_sym_beval(store, a))
-        case And(l, r):
-            return terms.conj(_sym_beval(store, l), _sym_beval(store, r))
-        case Or(l, r):
-            return terms.disj(_sym_beval(store, l), _sym_beval(store, r))
-    raise TypeError(f"not a boolean expression: {b!r}")
+    return fold_b(terms.TERMS, store, b)
 
 
 @icontract.ensure(update_compositional, "W-L2.1 compositionality", enabled=CONTRACTS)

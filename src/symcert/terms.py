@@ -4,9 +4,16 @@ A term is an IMP expression whose variables name symbolic inputs (the paper's `S
 The smart constructors below fold constants, so that a loop counter `i = i + 1` keeps a term of
 constant size (`i + 3`, not `((i + 1) + 1) + 1`). Folding preserves the value of a term under
 every valuation; compositionality (W-L2.1) is what checks it.
+
+`TERMS` gathers the smart constructors as the symbolic algebra `D^sym` of the expression fold
+(algebra.py): folding an expression with the variables read in a store `S` is `⟦e⟧_S` (Fig. 3),
+and with any substitution it is `e[σ]` (seed 004).
 """
 
 from __future__ import annotations
+
+import operator
+from typing import Callable
 
 from symcert.syntax import (AExpr, Add, And, BExpr, Bool, Cmp, Int, Neg, Not, Or, Sub, Var,
                             operands)
@@ -15,12 +22,12 @@ Term = AExpr
 Formula = BExpr
 
 COMPARE = {
-    "==": lambda a, b: a == b,
-    "!=": lambda a, b: a != b,
-    "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b,
-    ">=": lambda a, b: a >= b,
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
 }
 
 
@@ -88,6 +95,44 @@ def negate(a: Formula) -> Formula:
     if isinstance(a, Not):
         return a.operand
     return Not(a)
+
+
+class Terms:
+    """The symbolic algebra: leaves are literals and the terms a substitution gives variables,
+    operations are the smart constructors above."""
+
+    def integer(self, subst: Callable[[str], Term], value: int) -> Term:
+        return Int(value)
+
+    def var(self, subst: Callable[[str], Term], name: str) -> Term:
+        return subst(name)
+
+    def neg(self, a: Term) -> Term:
+        return neg(a)
+
+    def add(self, a: Term, b: Term) -> Term:
+        return add(a, b)
+
+    def sub(self, a: Term, b: Term) -> Term:
+        return sub(a, b)
+
+    def cmp(self, op: str, a: Term, b: Term) -> Formula:
+        return cmp(op, a, b)
+
+    def boolean(self, subst: Callable[[str], Term], value: bool) -> Formula:
+        return Bool(value)
+
+    def not_(self, a: Formula) -> Formula:
+        return negate(a)
+
+    def and_(self, a: Formula, b: Callable[[], Formula]) -> Formula:
+        return conj(a, b())
+
+    def or_(self, a: Formula, b: Callable[[], Formula]) -> Formula:
+        return disj(a, b())
+
+
+TERMS = Terms()
 
 
 def free_vars(t: Term | Formula) -> frozenset[str]:

@@ -14,7 +14,7 @@ from typing import Callable, Iterator
 
 from symcert import bugfinder, concrete, explore, symbolic, terms
 from symcert.symbolic import TRUE_PC, SymState
-from symcert.syntax import Assert, Fail, If, Neg, Skip, Sub, While
+from symcert.syntax import Assert, Fail, If, Skip, While
 
 Patch = tuple[object, str, object]
 
@@ -42,25 +42,12 @@ def _while_forgets_negated_guard() -> list[Patch]:
 
 
 def _sub_swaps_operands() -> list[Patch]:
-    orig = symbolic._sym_aeval
-
-    def mutant(store, e):
-        if isinstance(e, Sub):
-            return terms.sub(mutant(store, e.right), mutant(store, e.left))
-        return orig(store, e)
-
-    return [(symbolic, "_sym_aeval", mutant)]
+    # The symbolic algebra's `-` (sym_aeval is the fold with terms.TERMS).
+    return [(terms.Terms, "sub", lambda self, a, b: terms.sub(b, a))]
 
 
 def _neg_dropped() -> list[Patch]:
-    orig = symbolic._sym_aeval
-
-    def mutant(store, e):
-        if isinstance(e, Neg):
-            return mutant(store, e.operand)
-        return orig(store, e)
-
-    return [(symbolic, "_sym_aeval", mutant)]
+    return [(terms.Terms, "neg", lambda self, a: a)]
 
 
 def _assign_stores_unevaluated() -> list[Patch]:

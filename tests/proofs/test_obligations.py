@@ -14,7 +14,7 @@ from typing import get_args
 
 import pytest
 
-from symcert import obligations, smtlib
+from symcert import obligations, provers, smtlib
 from symcert.obligations import EXPR_CASES, RULES, Obligation, missing, problems
 from symcert.symbolic import rule_count
 from symcert.syntax import (
@@ -56,7 +56,9 @@ def test_missing_names_every_gap() -> None:
     gaps = missing([])
     assert "W-L2.3 while-exit" in gaps and "W-L2.5 seq" in gaps and "B-L1 Cmp<=" in gaps
     assert "W-L2.2 skip" not in gaps  # skip has no successor whose path condition could grow
-    assert len(gaps) == 2 * 11 + 9 + len(EXPR_CASES) + 5  # W-L2.1, M-S1 (2), M-Q1 (2)
+    assert "G-M1 add" in gaps and "G-M1 cmp<=" in gaps
+    # G-M1: neg, add, sub, six cmp, not, and, or; then W-L2.1, M-S1 (2), M-Q1 (2)
+    assert len(gaps) == 2 * 11 + 9 + len(EXPR_CASES) + 12 + 5
     ob = Obligation("W-L2.3/assign/demo", "W-L2.3", "assign", "", "")
     assert "W-L2.3 assign" not in missing([ob])
     assert "W-L2.3 assign" in missing([ob], vacuous=frozenset({ob.name}))  # proves nothing
@@ -78,24 +80,24 @@ def test_smtlib_text_is_read_alike_by_both_provers() -> None:
     assert ne == "(not (= ?a (- 3)))"
     valid = s.text([ne], "(not (= ?a (- 0 3)))")
     invalid = s.text([], ne)
-    for prove in (smtlib.prove_z3, smtlib.prove_cvc5):
-        assert prove(valid, 1_000_000).status == smtlib.VALID
+    for prove in (provers.prove_z3, provers.prove_cvc5):
+        assert prove(valid, 1_000_000).status == provers.VALID
         refuted = prove(invalid, 1_000_000)
-        assert refuted.status == smtlib.INVALID and refuted.model == {"?a": -3}
+        assert refuted.status == provers.INVALID and refuted.model == {"?a": -3}
     assert smtlib.symbol("x") == "x" and smtlib.symbol("not") == "|not|"
 
 
 def test_disagreement_and_regression_are_errors() -> None:
     """A prover contradicting another, or a recorded VALID obligation refuted now, is an error."""
     ob = Obligation("W-L2.3/assign/demo", "W-L2.3", "assign", "", "")
-    valid = smtlib.Verdict(smtlib.VALID, 0.0)
-    refuted = smtlib.Verdict(smtlib.INVALID, 0.0, {"x": 1})
+    valid = provers.ProverAnswer(provers.VALID, 0.0)
+    refuted = provers.ProverAnswer(provers.INVALID, 0.0, {"x": 1})
     errors, undecided = problems([ob], {ob.name: {"z3": valid, "cvc5": refuted}}, [])
     assert any("disagree" in e for e in errors) and not undecided
-    recorded = [{"obligation": ob.name, "prover": "z3", "status": smtlib.VALID}]
+    recorded = [{"obligation": ob.name, "prover": "z3", "status": provers.VALID}]
     errors, _ = problems([ob], {ob.name: {"z3": refuted}}, recorded)
     assert any("VALID in the record for z3, invalid now" in e for e in errors)
-    _, undecided = problems([ob], {ob.name: {"z3": smtlib.Verdict(smtlib.UNKNOWN, 1.0)}}, [])
+    _, undecided = problems([ob], {ob.name: {"z3": provers.ProverAnswer(provers.UNKNOWN, 1.0)}}, [])
     assert undecided
 
 
