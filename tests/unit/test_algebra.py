@@ -28,7 +28,9 @@ from symcert.syntax import Add, AExpr, And, BExpr, Bool, Cmp, Int, Neg, Not, Or,
 from symcert.terms import TERMS
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "properties"))
-from strategies import NAMES, aexprs, bexprs, envs, stores  # noqa: E402
+from strategies import SHAPE, aexprs, bexprs, envs, stores  # noqa: E402
+
+NAMES = SHAPE.names
 
 FEW = settings(max_examples=60, deadline=None)
 
