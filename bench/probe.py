@@ -23,7 +23,7 @@ def depth(path: str) -> dict[str, object]:
     from symcert.explore import RunStats, Strategy, run
     from symcert.parser import parse_file
     from symcert.solver import Solver
-    from symcert.symbolic import initial
+    from symcert.state import initial
 
     spent = {d: 0.0 for d in DEPTHS}
     count = {d: 0 for d in DEPTHS}
@@ -49,7 +49,7 @@ def frontier(path: str, n: int) -> dict[str, object]:
     from symcert.explore import RunStats, Strategy, run
     from symcert.parser import parse_file
     from symcert.solver import Solver
-    from symcert.symbolic import initial
+    from symcert.state import initial
 
     stats = RunStats()
     marks = {n * k // 10 for k in range(1, 11)}

@@ -11,8 +11,10 @@ from icontract import ensure
 
 from symcert.concrete import Env, aeval, beval
 from symcert.explore import expand
-from symcert.lemmas import expand_complete_at, expand_sound_at, lemma
-from symcert.symbolic import Store, SymState, concretize, sym_aeval, sym_beval, sym_update
+from symcert.spec_expansion import expand_complete_at, expand_sound_at
+from symcert.spec_switch import lemma
+from symcert.state import Store, SymState, concretize
+from symcert.symbolic import sym_aeval, sym_beval, sym_update
 from symcert.syntax import AExpr, BExpr, variables
 from symcert.terms import free_vars
 

@@ -23,24 +23,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the names as a type checker sees them; at run time `__getattr__` loads them
-    from symcert.bugfinder import (
-        Answer,
-        BugFound,
-        Finished,
-        Pending,
-        Witness,
-        find_bugs,
-        find_bugs_n,
-        has_bug,
-        witness,
-    )
+    from symcert.bugfinder import Witness, find_bugs, find_bugs_n, witness
+    from symcert.status import Answer, BugFound, Finished, Pending
+    from symcert.verdict import has_bug
     from symcert.concrete import Env
     from symcert.errors import ParseError, SymcertError
     from symcert.explore import Strategy, expand, run, run_n
     from symcert.parser import parse, parse_file
     from symcert.proof import Proof, prove
     from symcert.solver import Solver
-    from symcert.symbolic import initial
+    from symcert.state import initial
     from symcert.verdict import Budget, Cause, Kind, Reason, Stats, Verdict, check
 
 __version__ = "0.1.0"
@@ -65,13 +57,13 @@ _EXPORTS = {
     "Strategy": "symcert.explore",
     "find_bugs": "symcert.bugfinder",
     "find_bugs_n": "symcert.bugfinder",
-    "has_bug": "symcert.bugfinder",
+    "has_bug": "symcert.verdict",
     "witness": "symcert.bugfinder",
     "Witness": "symcert.bugfinder",
-    "Answer": "symcert.bugfinder",
-    "BugFound": "symcert.bugfinder",
-    "Pending": "symcert.bugfinder",
-    "Finished": "symcert.bugfinder",
+    "Answer": "symcert.status",
+    "BugFound": "symcert.status",
+    "Pending": "symcert.status",
+    "Finished": "symcert.status",
     "Env": "symcert.concrete",
     "Solver": "symcert.solver",
     "initial": "symcert.symbolic",

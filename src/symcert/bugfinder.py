@@ -1,4 +1,4 @@
-"""The bug finder: status messages, `find_bugs`, `has_bug` (seed 000, Figs. 8–10), and witnesses.
+"""The bug finder: `display`, `find_bugs` (seed 000, Figs. 8–9) and witnesses.
 
 `find_bugs(p)` maps `display` over `run([⟨true, id, p⟩])`: `BugFound` for a stuck state (its next
 statement is `fail`, Fig. 9), `Pending` for any other state, `Finished` forever once the stream
@@ -9,57 +9,25 @@ state; a disagreement there is an engine bug (W-T3.5 at run time) and raises `Re
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 from itertools import islice
-from typing import Iterator, Union
+from typing import Iterator
 
 import icontract
 
 from symcert.concrete import Env, State, head, is_stuck, run_concrete
 from symcert.explore import RunStats, Strategy, run
-from symcert.lemmas import (
-    CONTRACTS,
+from symcert.spec_bugs import (
     find_bugs_terminates_soundly,
     find_bugs_valid,
-    has_bug_sound,
-    lemma,
     replay_reaches_bug,
-    stuck_means_fail,
 )
+from symcert.spec_concretization import stuck_means_fail
+from symcert.spec_switch import CONTRACTS, lemma
 from symcert.solver import Sat, Solver
-from symcert.symbolic import SymState, initial
+from symcert.state import SymState, initial
+from symcert.status import BugFound, Finished, Pending, Status
 from symcert.syntax import Assert, Fail, Stmt
-
-
-@dataclass(frozen=True, slots=True)
-class Pending:
-    """A state was explored and is not an error state."""
-
-    state: SymState
-
-
-@dataclass(frozen=True, slots=True)
-class BugFound:
-    """A stuck state was reached; valid whenever its path condition is satisfiable (W-D3.2)."""
-
-    state: SymState
-
-
-@dataclass(frozen=True, slots=True)
-class Finished:
-    """Exploration is exhaustive: every reachable state has been reported."""
-
-
-Status = Union[Pending, BugFound, Finished]
-
-
-class Answer(enum.Enum):
-    """The verdict of `has_bug` (Fig. 10), with UNKNOWN for a budget that ran out."""
-
-    YES = "yes"
-    NO = "no"
-    UNKNOWN = "unknown"
 
 
 class ReplayMismatch(Exception):
@@ -174,19 +142,3 @@ def witness(p: Stmt, bug: BugFound, solver: Solver) -> Witness | None:
             f"symbolic state at depth {bug.state.depth} is stuck at `fail`"
         )
     return Witness(bug.state, model, final)
-
-
-@icontract.require(lambda max_states: max_states >= 0, enabled=CONTRACTS)
-@icontract.ensure(has_bug_sound, "W-T3.8 T-soundness (never a false YES)", enabled=CONTRACTS)
-def has_bug(p: Stmt, max_states: int, solver: Solver | None = None) -> Answer:
-    """T-sound bug detection (Fig. 10): YES only for a replayed bug, NO only when exhaustive;
-    the kind of `verdict.check`'s verdict.
-
-    :param p: the program.
-    :param max_states: how many states may be explored; when they run out the answer is UNKNOWN.
-    :param solver: the solver (a default z3 one if None).
-    """
-    from symcert.verdict import Budget, Kind, check  # verdict.py builds on this module
-
-    kind = check(p, Budget(max_states), solver).kind
-    return {Kind.BUG: Answer.YES, Kind.SAFE: Answer.NO, Kind.UNDECIDED: Answer.UNKNOWN}[kind]

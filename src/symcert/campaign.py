@@ -37,11 +37,12 @@ from symcert.interp import (
 )
 from symcert.oracles import Counterexample, check_exhaustiveness, check_precision
 from symcert.solver import Sat, Solver
-from symcert.symbolic import TRUE_PC, PathCondition, Store, SymState, initial, rule_count
+from symcert.state import TRUE_PC, PathCondition, Store, SymState, initial, rule_count
 from symcert.syntax import (
     AExpr, BExpr, Bool, Int, Node, Skip, Stmt, children, inputs, with_children,
 )
-from symcert.transitions import Ending, Final, Transition, concr, run_outputs, run_to_end
+from symcert.concrete import Ending, Final, run_to_end
+from symcert.transitions import Transition, concr, run_outputs
 
 NAMES = ("x", "y", "z")
 LOOP_LIMIT = 4

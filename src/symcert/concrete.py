@@ -8,12 +8,13 @@ applies, which happens for `skip` (finished) and for a program whose next statem
 
 from __future__ import annotations
 
+import enum
 import operator
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Mapping
 
 from symcert.algebra import fold_a, fold_b
-from symcert.syntax import AExpr, Assert, Assign, BExpr, Fail, If, Seq, Skip, Stmt, While
+from symcert.syntax import AExpr, Assert, Assign, BExpr, Fail, If, Pos, Seq, Skip, Stmt, While
 from symcert.terms import COMPARE
 
 
@@ -158,3 +159,49 @@ def run_concrete(state: State, max_steps: int) -> State:
     for state in trace(state, max_steps):
         pass
     return state
+
+
+# --- how a run ends (the final states of seed 001's concretization, T-D1) ------------------
+
+
+class Ending(enum.Enum):
+    """How a terminated concrete run ended."""
+
+    NORMAL = "normal"
+    FAIL = "fail"
+
+
+@dataclass(frozen=True, slots=True)
+class Final:
+    """A concrete final state: the store and how the run ended (`where`: the failing statement)."""
+
+    env: Env
+    ending: Ending
+    where: Pos | None = field(default=None, compare=False)
+
+    def __str__(self) -> str:
+        store = str(self.env) if self.env.bindings else "{all variables 0}"
+        if self.ending is Ending.NORMAL:
+            return f"{store} (terminated normally)"
+        at = f" at {self.where.line}:{self.where.column}" if self.where else ""
+        return f"{store} (stuck at `fail`{at})"
+
+
+def final_of(state: State) -> Final:
+    """The `Final` of a terminated concrete state (finished or stuck)."""
+    if is_stuck(state.prog):
+        failing = head(state.prog)
+        assert isinstance(failing, Fail)
+        return Final(state.env, Ending.FAIL, failing.pos)
+    return Final(state.env, Ending.NORMAL)
+
+
+def run_to_end(env: Env, p: Stmt, fuel: int) -> Final | None:
+    """The final state of the concrete run of `p` from `env`; None if `fuel` steps do not end it."""
+    last = None
+    for last in trace(State(env, p), fuel):
+        pass
+    assert last is not None
+    if not (isinstance(last.prog, Skip) or is_stuck(last.prog)):
+        return None
+    return final_of(last)

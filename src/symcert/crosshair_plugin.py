@@ -29,7 +29,7 @@ from symcert import generate  # noqa: E402
 from symcert.concrete import Env  # noqa: E402
 from symcert.generate import clamp  # noqa: E402
 from symcert.solver import Sat, Solver  # noqa: E402
-from symcert.symbolic import PathCondition, Store, SymState  # noqa: E402
+from symcert.state import PathCondition, Store, SymState  # noqa: E402
 
 SHAPE = generate.Shape(names=("x", "y"), literal=2**64, value=2**64, aexpr_depth=1,
                        bexpr_depth=1, operand_depth=1, stmt_depth=2, leaves=4, conjuncts=2)

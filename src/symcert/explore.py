@@ -19,8 +19,7 @@ from typing import Callable, Iterable, Iterator
 import icontract
 
 from symcert.concrete import beval, head
-from symcert.lemmas import (
-    CONTRACTS,
+from symcert.spec_expansion import (
     bfs_successor_bound,
     expand_complete,
     expand_complete_sampled,
@@ -30,8 +29,10 @@ from symcert.lemmas import (
     run_reachable_from,
     run_terminates_soundly,
 )
+from symcert.spec_switch import CONTRACTS
 from symcert.solver import Sat, Solver
-from symcert.symbolic import PathCondition, Store, SymState, sym_beval, sym_update
+from symcert.state import PathCondition, Store, SymState
+from symcert.symbolic import sym_beval, sym_update
 from symcert.syntax import Assert, Assign, Bool, Fail, If, Seq, Skip, Stmt, While
 from symcert.terms import negate
 

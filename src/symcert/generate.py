@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Protocol, Sequence, TypeVar
 
 from symcert.concrete import Env, beval
-from symcert.symbolic import PathCondition, Store, SymState
+from symcert.state import PathCondition, Store, SymState
 from symcert.syntax import (
     CMP_OPS, Add, AExpr, And, Assert, Assign, BExpr, Bool, Cmp, Fail, If, Int, Neg, Not, Or, Seq,
     Skip, Stmt, Sub, Var, While,

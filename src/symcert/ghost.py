@@ -24,9 +24,9 @@ import icontract
 
 from symcert.concrete import Env, State, aeval, trace
 from symcert.explore import Strategy, run
-from symcert.lemmas import CONTRACTS, lemma
+from symcert.spec_switch import CONTRACTS, lemma
 from symcert.solver import Solver
-from symcert.symbolic import SymState, concretize, initial, satisfies
+from symcert.state import SymState, concretize, initial, satisfies
 from symcert.syntax import AExpr, Stmt, variables
 from symcert.terms import free_vars
 

@@ -43,9 +43,10 @@ from symcert import terms
 from symcert.algebra import fold_a, fold_b
 from symcert.concrete import Env, Values
 from symcert.ghost import Interpretation
-from symcert.lemmas import CONTRACTS, lemma, sample_valuations
+from symcert.spec_concretization import sample_valuations
+from symcert.spec_switch import CONTRACTS, lemma
 from symcert.solver import Sat, Solver
-from symcert.symbolic import TRUE_PC, PathCondition, satisfies
+from symcert.state import TRUE_PC, PathCondition, satisfies
 from symcert.syntax import (
     AExpr,
     Assert,

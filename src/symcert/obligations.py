@@ -35,16 +35,8 @@ from symcert.explore import RunStats, _feasible, expand
 from symcert.interp import existentially_quantify, maybe_sat
 from symcert.smtlib import SMT_TEXT, Script, SymBool, SymInt, conj, disj, equal, implies, paths, sbool, sint
 from symcert.solver import Sat
-from symcert.symbolic import (
-    ID,
-    PathCondition,
-    Store,
-    SymState,
-    concretize,
-    sym_aeval,
-    sym_beval,
-    sym_update,
-)
+from symcert.state import ID, PathCondition, Store, SymState, concretize
+from symcert.symbolic import sym_aeval, sym_beval, sym_update
 from symcert.syntax import (
     CMP_OPS,
     Add,
@@ -907,7 +899,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dump", type=Path, metavar="DIR",
                         help="also write each obligation's SMT-LIB script to DIR")
     args = parser.parse_args(argv)
-    from symcert.lemmas import CONTRACTS
+    from symcert.spec_switch import CONTRACTS
     if CONTRACTS:
         # Contracts would evaluate the lemma predicates on schematic values: generate without.
         env = {**os.environ, "SYMCERT_CONTRACTS": "0"}

@@ -19,10 +19,11 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from symcert.concrete import Env
-from symcert.symbolic import SymState, initial
+from symcert.state import SymState, initial
 from symcert.syntax import Stmt, inputs
-from symcert.transitions import DEFAULT_FUEL, Final, Transition, meanings, show
-from symcert.lemmas import lemma
+from symcert.concrete import Final
+from symcert.transitions import DEFAULT_FUEL, Transition, meanings, show
+from symcert.spec_switch import lemma
 
 
 class Undecided(enum.Enum):

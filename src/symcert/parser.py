@@ -30,7 +30,8 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from symcert.errors import LimitError, ParseError
-from symcert.lemmas import CONTRACTS, parse_round_trip
+from symcert.spec_printing import parse_round_trip
+from symcert.spec_switch import CONTRACTS
 from symcert.syntax import (
     Add,
     AExpr,
@@ -470,7 +471,8 @@ def _too_deep(root: Any) -> Pos | None:
     return None
 
 
-@icontract.ensure(parse_round_trip, "printing round trip: parse(str(p)) == p", enabled=CONTRACTS)
+@icontract.ensure(lambda result: parse_round_trip(result, parse),
+                  "printing round trip: parse(str(p)) == p", enabled=CONTRACTS)
 def parse(text: str, filename: str = "<input>", *, max_input_bytes: int = MAX_INPUT_BYTES,
           max_program_size: int = MAX_PROGRAM_SIZE) -> Stmt:
     """Parse IMP source text into a program.

@@ -19,15 +19,18 @@ from dataclasses import dataclass
 
 import icontract
 
-from symcert.bugfinder import BugFound, witness
+from symcert.bugfinder import witness
+from symcert.status import BugFound
 from symcert.concrete import head
 from symcert.explore import RunStats, expand, run
-from symcert.lemmas import CONTRACTS, lemma, sample_valuations
+from symcert.spec_concretization import sample_valuations
+from symcert.spec_switch import CONTRACTS, lemma
 from symcert.solver import Sat, Solver
-from symcert.symbolic import SymState, initial, sym_beval
+from symcert.state import SymState, initial
+from symcert.symbolic import sym_beval
 from symcert.syntax import Assert, Fail, Pos, Stmt, inputs
 from symcert.terms import negate
-from symcert.transitions import Ending, run_to_end
+from symcert.concrete import Ending, run_to_end
 from symcert.verdict import (
     Budget,
     Cause,

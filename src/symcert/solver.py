@@ -46,8 +46,8 @@ from z3 import z3core
 
 from symcert.concrete import Env, beval
 from symcert.interrupts import Z3_CALLS
-from symcert.lemmas import CONTRACTS, lemma
-from symcert.symbolic import PathCondition
+from symcert.spec_switch import CONTRACTS, lemma
+from symcert.state import PathCondition
 from symcert.algebra import fold
 from symcert.syntax import Add, AExpr, BExpr, Cmp, Int, Not, Var
 from symcert.terms import COMPARE, free_vars

@@ -18,43 +18,19 @@ The transitions given here, each a function from the input states `I` to the out
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
-from symcert.concrete import Env, State, head, is_stuck, trace
+from symcert.concrete import Ending, Env, Final, run_to_end
 from symcert.explore import expand, run
 from symcert.interp import Behaviour, concretize_result, exec_symbolic
 from symcert.solver import Sat, Solver
-from symcert.symbolic import SymState, concretize, rule_count, satisfies, state_names
-from symcert.syntax import BExpr, Bool, Cmp, Fail, Int, Pos, Stmt, Var, inputs
+from symcert.state import SymState, concretize, rule_count, satisfies, state_names
+from symcert.syntax import BExpr, Bool, Cmp, Int, Var, inputs
 from symcert.terms import disj
 
 DEFAULT_FUEL = 10_000
 """Concrete steps allowed to one run when computing a concretization."""
-
-
-class Ending(enum.Enum):
-    """How a terminated concrete run ended."""
-
-    NORMAL = "normal"
-    FAIL = "fail"
-
-
-@dataclass(frozen=True, slots=True)
-class Final:
-    """A concrete final state: the store and how the run ended (`where`: the failing statement)."""
-
-    env: Env
-    ending: Ending
-    where: Pos | None = field(default=None, compare=False)
-
-    def __str__(self) -> str:
-        store = str(self.env) if self.env.bindings else "{all variables 0}"
-        if self.ending is Ending.NORMAL:
-            return f"{store} (terminated normally)"
-        at = f" at {self.where.line}:{self.where.column}" if self.where else ""
-        return f"{store} (stuck at `fail`{at})"
 
 
 Meaning = frozenset[Final] | None
@@ -90,26 +66,6 @@ def successor(cnf: frozenset[SymState], t: Transition,
     if not inputs <= cnf:
         raise ValueError("the inputs of a transition must be states of the configuration")
     return (cnf - inputs) | frozenset(t(tuple(inputs)))
-
-
-def final_of(state: State) -> Final:
-    """The `Final` of a terminated concrete state (finished or stuck)."""
-    if is_stuck(state.prog):
-        failing = head(state.prog)
-        assert isinstance(failing, Fail)
-        return Final(state.env, Ending.FAIL, failing.pos)
-    return Final(state.env, Ending.NORMAL)
-
-
-def run_to_end(env: Env, p: Stmt, fuel: int) -> Final | None:
-    """The final state of the concrete run of `p` from `env`; None if `fuel` steps do not end it."""
-    last = None
-    for last in trace(State(env, p), fuel):
-        pass
-    assert last is not None
-    if rule_count(last.prog) != 0:
-        return None
-    return final_of(last)
 
 
 def concr(s: SymState, sigma: Env, fuel: int = DEFAULT_FUEL) -> Meaning:

@@ -23,10 +23,15 @@ import time
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from symcert.bugfinder import BugFound, Finished, Witness, find_bugs, witness
+import icontract
+
+from symcert.bugfinder import Witness, find_bugs, witness
 from symcert.errors import EXIT_BUG, EXIT_OK, EXIT_UNDECIDED
 from symcert.explore import RunStats, Strategy
 from symcert.solver import Solver
+from symcert.spec_bugs import has_bug_sound
+from symcert.spec_switch import CONTRACTS
+from symcert.status import Answer, BugFound, Finished
 from symcert.syntax import Stmt
 
 
@@ -281,3 +286,17 @@ def check(program: Stmt, budget: Budget = Budget(), solver: Solver | None = None
         with the reason.
     """
     return Check(program, budget, solver if solver is not None else Solver()).run()
+
+
+@icontract.require(lambda max_states: max_states >= 0, enabled=CONTRACTS)
+@icontract.ensure(has_bug_sound, "W-T3.8 T-soundness (never a false YES)", enabled=CONTRACTS)
+def has_bug(p: Stmt, max_states: int, solver: Solver | None = None) -> Answer:
+    """T-sound bug detection (Fig. 10): YES only for a replayed bug, NO only when exhaustive;
+    the kind of `check`'s verdict.
+
+    :param p: the program.
+    :param max_states: how many states may be explored; when they run out the answer is UNKNOWN.
+    :param solver: the solver (a default z3 one if None).
+    """
+    kind = check(p, Budget(max_states), solver).kind
+    return {Kind.BUG: Answer.YES, Kind.SAFE: Answer.NO, Kind.UNDECIDED: Answer.UNKNOWN}[kind]

@@ -13,7 +13,7 @@ from collections import deque
 from typing import Callable, Iterator
 
 from symcert import bugfinder, concrete, explore, symbolic, terms
-from symcert.symbolic import TRUE_PC, SymState
+from symcert.state import TRUE_PC, SymState
 from symcert.syntax import Assert, Fail, If, Skip, While
 
 Patch = tuple[object, str, object]

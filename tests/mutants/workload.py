@@ -26,10 +26,12 @@ def programs() -> list[object]:
 
 def run_workload() -> None:
     """Explore every program with every contracted entry point."""
-    from symcert.bugfinder import BugFound, find_bugs_n, has_bug, witness
+    from symcert.bugfinder import find_bugs_n, witness
+    from symcert.status import BugFound
+    from symcert.verdict import has_bug
     from symcert.explore import Strategy, run_n
     from symcert.solver import Solver
-    from symcert.symbolic import initial
+    from symcert.state import initial
 
     for p in programs():
         run_n([initial(p)], 120)

@@ -16,7 +16,7 @@ import pytest
 
 from symcert import obligations, provers, smtlib
 from symcert.obligations import EXPR_CASES, RULES, Obligation, missing, problems
-from symcert.symbolic import rule_count
+from symcert.state import rule_count
 from symcert.syntax import (
     CMP_OPS, AExpr, Assert, Assign, BExpr, Cmp, Fail, If, Int, Seq, Skip, Stmt, Var, While,
 )

@@ -9,7 +9,8 @@ wrong rule must be refuted, with a counterexample printed as IMP states.
 import sys
 
 from symcert import explore, obligations, terms
-from symcert.symbolic import SymState, sym_beval
+from symcert.state import SymState
+from symcert.symbolic import sym_beval
 from symcert.syntax import Add, Int, While
 
 _expand = explore._expand

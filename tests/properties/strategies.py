@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from symcert import generate
 from symcert.concrete import Env
-from symcert.symbolic import Store, SymState
+from symcert.state import Store, SymState
 from symcert.syntax import AExpr, BExpr, Stmt
 
 T = TypeVar("T")

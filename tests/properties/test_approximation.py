@@ -31,7 +31,7 @@ from symcert.interp import (
     under_approximation,
 )
 from symcert.solver import Sat, Solver
-from symcert.symbolic import PathCondition, initial, satisfies
+from symcert.state import PathCondition, initial, satisfies
 from symcert.syntax import Add, AExpr, BExpr, Cmp, Int, Neg, Skip, Stmt, Sub, Var, inputs
 
 limits = st.integers(0, 3)

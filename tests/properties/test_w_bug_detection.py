@@ -5,10 +5,13 @@ from __future__ import annotations
 from hypothesis import given
 
 from strategies import envs, programs
-from symcert.bugfinder import Answer, BugFound, find_bugs_n, has_bug
+from symcert.bugfinder import find_bugs_n
+from symcert.status import Answer, BugFound
+from symcert.verdict import has_bug
 from symcert.concrete import State, head, run_concrete
-from symcert.lemmas import bug_detection_agrees, has_bug_sound, sample_valuations
-from symcert.symbolic import satisfies
+from symcert.spec_bugs import bug_detection_agrees, has_bug_sound
+from symcert.spec_concretization import sample_valuations
+from symcert.state import satisfies
 from symcert.syntax import Fail, variables
 
 K = 6

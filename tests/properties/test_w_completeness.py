@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from strategies import envs, programs
 from symcert.concrete import Env, State, step
 from symcert.explore import Strategy, expand, run, run_n
-from symcert.lemmas import bfs_complete, bfs_successor_bound, corresponds
+from symcert.spec_expansion import bfs_complete, bfs_successor_bound, corresponds
 from symcert.parser import parse
-from symcert.symbolic import initial
+from symcert.state import initial
 
 K = 6
 

@@ -7,9 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from strategies import aexprs, bexprs, checks, envs, names, stores
-from symcert.lemmas import concretize_pointwise
+from symcert.spec_concretization import concretize_pointwise
 from symcert.solver import Solver
-from symcert.symbolic import concretize
+from symcert.state import concretize
 from symcert.terms import free_vars
 
 

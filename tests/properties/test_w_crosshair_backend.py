@@ -10,7 +10,7 @@ from hypothesis import given
 
 from strategies import aexprs, bexprs, checks, envs, names, stores, sym_states
 from symcert.explore import expand
-from symcert.lemmas import expand_complete, expand_sound
+from symcert.spec_expansion import expand_complete, expand_sound
 
 pytestmark = pytest.mark.crosshair_backend
 

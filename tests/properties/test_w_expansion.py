@@ -9,8 +9,8 @@ from strategies import checks, envs, programs, states_satisfied_by, sym_states
 from symcert.concrete import is_stuck
 from symcert.concrete import State, step
 from symcert.explore import expand
-from symcert.lemmas import expand_complete, expand_sound
-from symcert.symbolic import initial, satisfies
+from symcert.spec_expansion import expand_complete, expand_sound
+from symcert.state import initial, satisfies
 from symcert.syntax import Skip
 
 

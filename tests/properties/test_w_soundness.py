@@ -7,9 +7,9 @@ from hypothesis import given
 from strategies import programs
 from symcert.concrete import State, run_concrete
 from symcert.explore import run_n
-from symcert.lemmas import corresponds, many_step_sound
+from symcert.spec_expansion import corresponds, many_step_sound
 from symcert.solver import Sat, Solver
-from symcert.symbolic import initial, satisfies
+from symcert.state import initial, satisfies
 
 
 @given(programs)

@@ -6,16 +6,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from strategies import programs
-from symcert.bugfinder import BugFound, find_bugs_n, witness
+from symcert.bugfinder import find_bugs_n, witness
+from symcert.status import BugFound
 from symcert.explore import Strategy, expand, run_n
-from symcert.lemmas import (
-    find_bugs_terminates_soundly,
-    find_bugs_valid,
-    run_reachable_from,
-    run_terminates_soundly,
-)
+from symcert.spec_bugs import find_bugs_terminates_soundly, find_bugs_valid
+from symcert.spec_expansion import run_reachable_from, run_terminates_soundly
 from symcert.solver import Solver
-from symcert.symbolic import initial
+from symcert.state import initial
 
 
 @given(programs, st.sampled_from(list(Strategy)), st.booleans())

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from symcert.bugfinder import Answer, BugFound, Finished, find_bugs, has_bug, witness
+from symcert.bugfinder import find_bugs, witness
+from symcert.status import Answer, BugFound, Finished
+from symcert.verdict import has_bug
 from symcert.concrete import State, run_concrete
 from symcert.explore import Strategy
 from symcert.parser import parse_file

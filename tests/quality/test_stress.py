@@ -10,7 +10,7 @@ import pytest
 
 from symcert.explore import Strategy, run
 from symcert.parser import parse
-from symcert.symbolic import initial
+from symcert.state import initial
 from symcert.syntax import spine
 
 pytestmark = pytest.mark.slow

@@ -23,7 +23,8 @@ from symcert.interp import PARTIAL, _Unbound
 from symcert.obligations import instantiate
 from symcert.smtlib import Script, numeral
 from symcert.solver import Z3
-from symcert.symbolic import Store, concretize, sym_aeval, sym_beval
+from symcert.state import Store, concretize
+from symcert.symbolic import sym_aeval, sym_beval
 from symcert.syntax import Add, AExpr, And, BExpr, Bool, Cmp, Int, Neg, Not, Or, Sub, Var
 from symcert.terms import TERMS
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from symcert.bugfinder import (Answer, BugFound, Finished, Pending, ReplayMismatch, display,
-                               find_bugs_n, has_bug, witness)
+from symcert.bugfinder import ReplayMismatch, display, find_bugs_n, witness
+from symcert.status import Answer, BugFound, Finished, Pending
+from symcert.verdict import has_bug
 from symcert.concrete import Env, State, is_stuck, run_concrete
 from symcert.explore import Strategy
 from symcert.parser import parse
 from symcert.solver import Solver
-from symcert.symbolic import SymState, initial, satisfies
+from symcert.state import SymState, initial, satisfies
 from symcert.syntax import Fail
 
 BUGGY = parse("if x > 3 then if x < 6 then y = x - 4; assert y != 1 else skip fi else skip fi")

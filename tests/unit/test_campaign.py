@@ -22,9 +22,10 @@ from symcert.concrete import Env
 from symcert.generate import RandomChoices, program
 from symcert.parser import parse
 from symcert.solver import Solver
-from symcert.symbolic import SymState, sym_aeval
+from symcert.state import SymState
+from symcert.symbolic import sym_aeval
 from symcert.syntax import Add, Int, Not, Skip, While, variables
-from symcert.transitions import run_to_end
+from symcert.concrete import run_to_end
 
 
 def test_short_campaign_engines_agree_with_the_concrete_interpreter():

@@ -8,7 +8,7 @@ from symcert.concrete import Env, aeval
 from symcert.explore import RunStats, Strategy, expand, run, run_n
 from symcert.parser import parse
 from symcert.solver import Solver
-from symcert.symbolic import ID, TRUE_PC, SymState, initial, satisfies
+from symcert.state import ID, TRUE_PC, SymState, initial, satisfies
 from symcert.syntax import Fail, Int, Skip, Var
 from symcert.terms import add
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from symcert import campaign, generate
 from symcert.concrete import Env
 from symcert.generate import Choices, RandomChoices, Shape, clamp
-from symcert.symbolic import TRUE_PC, Store, SymState
+from symcert.state import TRUE_PC, Store, SymState
 from symcert.syntax import (
     CMP_OPS, AExpr, Assert, Assign, BExpr, Bool, Cmp, If, Int, Node, Seq, Skip, Stmt, Var, While,
     children, variables, with_children,

@@ -22,7 +22,7 @@ from symcert.ghost import (
 )
 from symcert.parser import parse
 from symcert.solver import Solver
-from symcert.symbolic import initial
+from symcert.state import initial
 from symcert.syntax import Var, variables
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -11,7 +11,7 @@ import pytest
 from symcert.explore import Strategy, run
 from symcert.parser import parse, parse_file
 from symcert.solver import Sat, Solver
-from symcert.symbolic import PathCondition, initial
+from symcert.state import PathCondition, initial
 from symcert.syntax import Cmp, Int, Var
 from symcert.terms import add
 

@@ -22,7 +22,7 @@ from symcert.interp import (
 )
 from symcert.parser import parse
 from symcert.solver import Sat, Solver
-from symcert.symbolic import PathCondition, satisfies
+from symcert.state import PathCondition, satisfies
 from symcert.syntax import Bool, Cmp, Int, Var
 
 B = Behaviour

@@ -23,11 +23,10 @@ from symcert.oracles import (
 )
 from symcert.parser import parse, parse_file
 from symcert.solver import Solver
-from symcert.symbolic import PathCondition, Store, SymState, initial, rule_count
+from symcert.state import PathCondition, Store, SymState, initial, rule_count
 from symcert.syntax import Add, Assign, Bool, Int, Skip, Var
+from symcert.concrete import Ending, Final
 from symcert.transitions import (
-    Ending,
-    Final,
     Transition,
     concr,
     expand_step,

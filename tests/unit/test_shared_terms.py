@@ -15,7 +15,7 @@ from symcert import terms
 from symcert.concrete import Env, aeval, beval
 from symcert.interp import existentially_quantify
 from symcert.solver import Sat, Solver
-from symcert.symbolic import PathCondition, Store
+from symcert.state import PathCondition, Store
 from symcert.syntax import Add, Cmp, Int, Var, variables
 
 N = 200  # a tree of 2^201 - 1 nodes: walking it would never end

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from symcert.concrete import Env
 from symcert.solver import Sat, Solver, _Cache, interval_of
-from symcert.symbolic import TRUE_PC, PathCondition, satisfies
+from symcert.state import TRUE_PC, PathCondition, satisfies
 from symcert.syntax import Add, BExpr, Cmp, Int, Not, Var
 from symcert.terms import add, cmp, negate
 

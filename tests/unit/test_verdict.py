@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from symcert.bugfinder import Answer, Witness, has_bug
+from symcert.bugfinder import Witness
+from symcert.status import Answer
+from symcert.verdict import has_bug
 from symcert.cli import main
 from symcert.concrete import State, is_stuck, run_concrete
 from symcert.explore import Strategy

@@ -53,7 +53,7 @@ def to_dot(program: object, max_states: int) -> str:
     from symcert.concrete import head, is_stuck
     from symcert.explore import run
     from symcert.solver import Sat, Solver
-    from symcert.symbolic import SymState, initial
+    from symcert.state import SymState, initial
     from symcert.syntax import Skip
     from symcert.terms import show
 
