@@ -54,9 +54,9 @@ bench: install
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
 
 # Replays every proof obligation with z3 and cvc5 and compares with proofs/record.json (issue 5);
-# `python -m symcert.obligations --write` records anew. docs/proofs.md says what is proved.
+# `python -m symcert.checking.obligations --write` records anew. docs/proofs.md says what is proved.
 proofs: install-test
-	$(BIN)/python -m symcert.obligations
+	$(BIN)/python -m symcert.checking.obligations
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .hypothesis

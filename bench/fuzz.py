@@ -6,7 +6,7 @@ time budget kept, memory bounded.
 Generates N seeded hostile programs (random bytes, token soup, single-character edits of the
 examples, deep nesting, huge literals, long programs, macro bombs, a byte-order mark, NUL, CRLF,
 non-UTF-8) and runs each through `run`, `exec`, `tree`, `prove` and `oracle`, in worker
-processes that call `symcert.cli.main` (a fresh process per call would spend most of the run
+processes that call `symcert.cli.main.main` (a fresh process per call would spend most of the run
 starting Python). A call fails when it raises, prints a traceback, exits with a code other than
 0, 1, 3 or 65 (70 is a bug in symcert; 2 would be a usage error of this script), or takes longer
 than its `--timeout` plus the budget's grace period and a second. Each worker runs under an
@@ -100,7 +100,7 @@ def call(job: tuple[str, list[str], float]) -> tuple[str, list[str], int | str, 
     """Run `symcert ARGV` in this worker: (label, argv, exit code or exception, seconds,
     stderr's head). The call is written to `RUNNING` first: a worker that dies (a crash in
     native code, such as a z3 assertion) leaves it there for the parent to report."""
-    from symcert.cli import main
+    from symcert.cli.main import main
 
     label, args, limit = job
     (RUNNING / str(os.getpid())).write_text(" ".join(args))

@@ -20,10 +20,10 @@ WINDOW = 50
 
 def depth(path: str) -> dict[str, object]:
     """Seconds per state at the depths of DEPTHS (within ±WINDOW steps)."""
-    from symcert.explore import RunStats, Strategy, run
-    from symcert.parser import parse_file
-    from symcert.solver import Solver
-    from symcert.state import initial
+    from symcert.engine.explore import RunStats, Strategy, run
+    from symcert.lang.parser import parse_file
+    from symcert.solver.z3backend import Solver
+    from symcert.core.state import initial
 
     spent = {d: 0.0 for d in DEPTHS}
     count = {d: 0 for d in DEPTHS}
@@ -46,10 +46,10 @@ def depth(path: str) -> dict[str, object]:
 
 def frontier(path: str, n: int) -> dict[str, object]:
     """Frontier size and peak RSS after every tenth of `n` states."""
-    from symcert.explore import RunStats, Strategy, run
-    from symcert.parser import parse_file
-    from symcert.solver import Solver
-    from symcert.state import initial
+    from symcert.engine.explore import RunStats, Strategy, run
+    from symcert.lang.parser import parse_file
+    from symcert.solver.z3backend import Solver
+    from symcert.core.state import initial
 
     stats = RunStats()
     marks = {n * k // 10 for k in range(1, 11)}

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from symcert.parser import parse
-from symcert.syntax import (
+from symcert.lang.parser import parse
+from symcert.lang.syntax import (
     Add,
     And,
     Assert,

@@ -59,7 +59,7 @@ PROFILE = """
   parent's free variables for the independence test. On `count10000` z3 itself is the limit: a
   pure z3 loop `push; add(k < m); check` costs 0.27 ms at 2,000 scopes and 0.84 ms at 10,000
   (linear in the stack), so any path-length-independent cost has to avoid z3 there.
-- **Fixes** (src/symcert/solver.py): models read through z3's C API; free variables per
+- **Fixes** (src/symcert/solver/z3backend.py): models read through z3's C API; free variables per
   path-condition node, cached, without syncing the stack; single-variable bounds decided in
   Python per node (interval intersection, the parent's model moved into the interval), so loop
   counters compared with an input never reach z3. In process, without the profiler, on a

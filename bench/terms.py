@@ -12,8 +12,8 @@ from __future__ import annotations
 import argparse
 import timeit
 
-from symcert import terms
-from symcert.syntax import Add, Cmp, Int, Var
+from symcert.core import terms
+from symcert.lang.syntax import Add, Cmp, Int, Var
 
 
 def doubled(n: int) -> terms.Term:

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from icontract import ensure
 
-from symcert.concrete import Env, aeval, beval
-from symcert.explore import expand
-from symcert.spec_expansion import expand_complete_at, expand_sound_at
-from symcert.spec_switch import lemma
-from symcert.state import Store, SymState, concretize
-from symcert.symbolic import sym_aeval, sym_beval, sym_update
-from symcert.syntax import AExpr, BExpr, variables
-from symcert.terms import free_vars
+from symcert.core.concrete import Env, aeval, beval
+from symcert.engine.explore import expand
+from symcert.spec.expansion import expand_complete_at, expand_sound_at
+from symcert.spec.switch import lemma
+from symcert.core.state import Store, SymState, concretize
+from symcert.core.symbolic import sym_aeval, sym_beval, sym_update
+from symcert.lang.syntax import AExpr, BExpr, variables
+from symcert.core.terms import free_vars
 
 
 def _names(store: Store, *extra: frozenset[str]) -> frozenset[str]:

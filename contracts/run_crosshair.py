@@ -28,12 +28,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGETS = (
-    "src/symcert/explore.py",
+    "src/symcert/engine/explore.py",
     "contracts/check_lemmas.py",
-    "src/symcert/interp.py",
-    "src/symcert/symbolic.py",
-    "src/symcert/bugfinder.py",
-    "src/symcert/ghost.py",
+    "src/symcert/seed004/interp.py",
+    "src/symcert/core/symbolic.py",
+    "src/symcert/core/state.py",
+    "src/symcert/engine/bugfinder.py",
+    "src/symcert/engine/ghost.py",
 )
 """Every module with contracts that CrossHair can analyse (not `proof.prove`: its wall-clock
 budget is nondeterministic to CrossHair), and the `check_*` lemmas."""

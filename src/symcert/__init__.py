@@ -23,50 +23,50 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the names as a type checker sees them; at run time `__getattr__` loads them
-    from symcert.bugfinder import Witness, find_bugs, find_bugs_n, witness
-    from symcert.status import Answer, BugFound, Finished, Pending
-    from symcert.verdict import has_bug
-    from symcert.concrete import Env
-    from symcert.errors import ParseError, SymcertError
-    from symcert.explore import Strategy, expand, run, run_n
-    from symcert.parser import parse, parse_file
-    from symcert.proof import Proof, prove
-    from symcert.solver import Solver
-    from symcert.state import initial
-    from symcert.verdict import Budget, Cause, Kind, Reason, Stats, Verdict, check
+    from symcert.engine.bugfinder import Witness, find_bugs, find_bugs_n, witness
+    from symcert.engine.status import Answer, BugFound, Finished, Pending
+    from symcert.engine.verdict import has_bug
+    from symcert.core.concrete import Env
+    from symcert.lang.errors import ParseError, SymcertError
+    from symcert.engine.explore import Strategy, expand, run, run_n
+    from symcert.lang.parser import parse, parse_file
+    from symcert.engine.prove import Proof, prove
+    from symcert.solver.z3backend import Solver
+    from symcert.core.state import initial
+    from symcert.engine.verdict import Budget, Cause, Kind, Reason, Stats, Verdict, check
 
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "parse": "symcert.parser",
-    "parse_file": "symcert.parser",
-    "ParseError": "symcert.errors",
-    "SymcertError": "symcert.errors",
-    "check": "symcert.verdict",
-    "Budget": "symcert.verdict",
-    "Verdict": "symcert.verdict",
-    "Kind": "symcert.verdict",
-    "Reason": "symcert.verdict",
-    "Cause": "symcert.verdict",
-    "Stats": "symcert.verdict",
-    "prove": "symcert.proof",
-    "Proof": "symcert.proof",
-    "run": "symcert.explore",
-    "run_n": "symcert.explore",
-    "expand": "symcert.explore",
-    "Strategy": "symcert.explore",
-    "find_bugs": "symcert.bugfinder",
-    "find_bugs_n": "symcert.bugfinder",
-    "has_bug": "symcert.verdict",
-    "witness": "symcert.bugfinder",
-    "Witness": "symcert.bugfinder",
-    "Answer": "symcert.status",
-    "BugFound": "symcert.status",
-    "Pending": "symcert.status",
-    "Finished": "symcert.status",
-    "Env": "symcert.concrete",
-    "Solver": "symcert.solver",
-    "initial": "symcert.symbolic",
+    "parse": "symcert.lang.parser",
+    "parse_file": "symcert.lang.parser",
+    "ParseError": "symcert.lang.errors",
+    "SymcertError": "symcert.lang.errors",
+    "check": "symcert.engine.verdict",
+    "Budget": "symcert.engine.verdict",
+    "Verdict": "symcert.engine.verdict",
+    "Kind": "symcert.engine.verdict",
+    "Reason": "symcert.engine.verdict",
+    "Cause": "symcert.engine.verdict",
+    "Stats": "symcert.engine.verdict",
+    "prove": "symcert.engine.prove",
+    "Proof": "symcert.engine.prove",
+    "run": "symcert.engine.explore",
+    "run_n": "symcert.engine.explore",
+    "expand": "symcert.engine.explore",
+    "Strategy": "symcert.engine.explore",
+    "find_bugs": "symcert.engine.bugfinder",
+    "find_bugs_n": "symcert.engine.bugfinder",
+    "has_bug": "symcert.engine.verdict",
+    "witness": "symcert.engine.bugfinder",
+    "Witness": "symcert.engine.bugfinder",
+    "Answer": "symcert.engine.status",
+    "BugFound": "symcert.engine.status",
+    "Pending": "symcert.engine.status",
+    "Finished": "symcert.engine.status",
+    "Env": "symcert.core.concrete",
+    "Solver": "symcert.solver.z3backend",
+    "initial": "symcert.core.symbolic",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -1,6 +1,6 @@
 """`python -m symcert`: the same as the `symcert` command."""
 
-from symcert.cli import entry
+from symcert.cli.main import entry
 
 # Guarded: `crosshair check src/` imports every module, this one included, and must not run
 # the command on CrossHair's own arguments.

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from symcert.commands.lemmas import LemmaMap, parse_map
+from symcert.cli.commands.lemmas import LemmaMap, parse_map
 
 ROOT = Path(__file__).resolve().parents[2]
 IDS = (Path(__file__).parent / "lemma_ids.txt").read_text().split()

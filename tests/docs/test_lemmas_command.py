@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from symcert import cli
-from symcert.commands import lemmas
+from symcert.cli import main as cli
+from symcert.cli.commands import lemmas
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "lemmas.md").read_text()
 MAP = lemmas.parse_map(DOC)

@@ -6,8 +6,8 @@ Three independent checkers, each in a subprocess of its own with `SYMCERT_MUTANT
   lemma is recorded);
 - `properties`: the Hypothesis suites of `tests/properties/` with the contracts off
   (`SYMCERT_PROPERTIES_ONLY=1`, profile `mutant`, derandomised; the first failing test);
-- `crosshair`: `crosshair check` of `contracts/check_lemmas.py`, `src/symcert/explore.py` and
-  `src/symcert/bugfinder.py` (`run_crosshair.py`) with the variant applied by the plugin (bounded search; slow, so only when asked: `--checker crosshair`).
+- `crosshair`: `crosshair check` of `contracts/check_lemmas.py`, `src/symcert/engine/explore.py` and
+  `src/symcert/engine/bugfinder.py` (`run_crosshair.py`) with the variant applied by the plugin (bounded search; slow, so only when asked: `--checker crosshair`).
 
 `python tests/mutants/run_variants.py [--checker NAME ...] [--write] [VARIANT ...]` prints the
 table (default checkers: contracts and properties);
@@ -61,7 +61,7 @@ def _command(checker: str) -> tuple[list[str], dict[str, str]]:
         return ([py, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "tests/properties"],
                 {"SYMCERT_PROPERTIES_ONLY": "1", "HYPOTHESIS_PROFILE": "mutant"})
     return [py, "contracts/run_crosshair.py", "contracts/check_lemmas.py",
-            "src/symcert/explore.py", "src/symcert/bugfinder.py"], {}
+            "src/symcert/engine/explore.py", "src/symcert/engine/bugfinder.py"], {}
 
 
 def check(variant: str, checker: str) -> Outcome:

@@ -57,7 +57,7 @@ LOGS = run_variants.HERE / "logs"
 
 def test_crosshair_log_of_a_failed_postcondition_is_a_catch():
     """A real log (`SYMCERT_MUTANT=expand_drops_else contracts/run_crosshair.py
-    src/symcert/explore.py`): CrossHair prints the predicate's decorator, not `false when
+    src/symcert/engine/explore.py`): CrossHair prints the predicate's decorator, not `false when
     calling`, for a failed icontract postcondition."""
     log = (LOGS / "crosshair_expand_drops_else.log").read_text()
     assert run_variants.crosshair_evidence(log) == "W-T3.1 false on expand"

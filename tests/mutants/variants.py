@@ -12,9 +12,10 @@ import contextlib
 from collections import deque
 from typing import Callable, Iterator
 
-from symcert import bugfinder, concrete, explore, symbolic, terms
-from symcert.state import TRUE_PC, SymState
-from symcert.syntax import Assert, Fail, If, Skip, While
+from symcert.core import concrete, terms
+from symcert.core.state import TRUE_PC, SymState
+from symcert.engine import bugfinder, explore
+from symcert.lang.syntax import Assert, Fail, If, Skip, While
 
 Patch = tuple[object, str, object]
 

@@ -18,7 +18,7 @@ EXTRA = (
 
 
 def programs() -> list[object]:
-    from symcert.parser import parse
+    from symcert.lang.parser import parse
 
     texts = [f.read_text() for f in sorted((ROOT / "examples").glob("*.imp"))]
     return [parse(t) for t in (*texts, *EXTRA)]
@@ -26,12 +26,12 @@ def programs() -> list[object]:
 
 def run_workload() -> None:
     """Explore every program with every contracted entry point."""
-    from symcert.bugfinder import find_bugs_n, witness
-    from symcert.status import BugFound
-    from symcert.verdict import has_bug
-    from symcert.explore import Strategy, run_n
-    from symcert.solver import Solver
-    from symcert.state import initial
+    from symcert.engine.bugfinder import find_bugs_n, witness
+    from symcert.engine.status import BugFound
+    from symcert.engine.verdict import has_bug
+    from symcert.engine.explore import Strategy, run_n
+    from symcert.solver.z3backend import Solver
+    from symcert.core.state import initial
 
     for p in programs():
         run_n([initial(p)], 120)

@@ -14,10 +14,10 @@ from typing import get_args
 
 import pytest
 
-from symcert import obligations, provers, smtlib
-from symcert.obligations import EXPR_CASES, RULES, Obligation, missing, problems
-from symcert.state import rule_count
-from symcert.syntax import (
+from symcert.checking import obligations, provers, smtlib
+from symcert.checking.obligations import EXPR_CASES, RULES, Obligation, missing, problems
+from symcert.core.state import rule_count
+from symcert.lang.syntax import (
     CMP_OPS, AExpr, Assert, Assign, BExpr, Cmp, Fail, If, Int, Seq, Skip, Stmt, Var, While,
 )
 
@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _replay(*args: str, script: str | None = None) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, script] if script else [sys.executable, "-m", "symcert.obligations"]
+    command = [sys.executable, script] if script else [sys.executable, "-m", "symcert.checking.obligations"]
     env = {**os.environ, "SYMCERT_CONTRACTS": "0"}
     return subprocess.run([*command, *args], cwd=ROOT, env=env, capture_output=True, text=True,
                           timeout=300, check=False)

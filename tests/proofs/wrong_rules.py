@@ -8,10 +8,14 @@ wrong rule must be refuted, with a counterexample printed as IMP states.
 
 import sys
 
-from symcert import explore, obligations, terms
-from symcert.state import SymState
-from symcert.symbolic import sym_beval
-from symcert.syntax import Add, Int, While
+from symcert.checking import obligations
+
+from symcert.core import terms
+
+from symcert.engine import explore
+from symcert.core.state import SymState
+from symcert.core.symbolic import sym_beval
+from symcert.lang.syntax import Add, Int, While
 
 _expand = explore._expand
 _add = terms.add

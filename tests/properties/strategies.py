@@ -1,6 +1,6 @@
 """Bounded Hypothesis strategies for IMP: expressions, statements, programs, stores, states.
 
-Each strategy runs the one generator (`symcert.generate`) on choices drawn as
+Each strategy runs the one generator (`symcert.checking.generate`) on choices drawn as
 `st.integers(lo, hi)`, so Hypothesis shrinks the choice sequence towards 0, that is towards
 simpler programs. Everything is small on purpose (three variables, constants in [-4, 4], at
 most six leaf statements), so that concrete runs of a few steps already take both branches of
@@ -19,10 +19,10 @@ from typing import Callable, TypeVar
 
 from hypothesis import strategies as st
 
-from symcert import generate
-from symcert.concrete import Env
-from symcert.state import Store, SymState
-from symcert.syntax import AExpr, BExpr, Stmt
+from symcert.checking import generate
+from symcert.core.concrete import Env
+from symcert.core.state import Store, SymState
+from symcert.lang.syntax import AExpr, BExpr, Stmt
 
 T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,10 +14,10 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from strategies import aexprs, bexprs, envs, programs
-from symcert.concrete import Env, State, is_stuck, trace
-from symcert.explore import Strategy, run
-from symcert.ghost import check_ghost_run, ghost_initial
-from symcert.interp import (
+from symcert.core.concrete import Env, State, is_stuck, trace
+from symcert.engine.explore import Strategy, run
+from symcert.engine.ghost import check_ghost_run, ghost_initial
+from symcert.seed004.interp import (
     Behaviour,
     Outcome,
     concretize_result,
@@ -30,9 +30,9 @@ from symcert.interp import (
     results_interpreted,
     under_approximation,
 )
-from symcert.solver import Sat, Solver
-from symcert.state import PathCondition, initial, satisfies
-from symcert.syntax import Add, AExpr, BExpr, Cmp, Int, Neg, Skip, Stmt, Sub, Var, inputs
+from symcert.solver.z3backend import Sat, Solver
+from symcert.core.state import PathCondition, initial, satisfies
+from symcert.lang.syntax import Add, AExpr, BExpr, Cmp, Int, Neg, Skip, Stmt, Sub, Var, inputs
 
 limits = st.integers(0, 3)
 # None: the inputs are declared (the main engine's reading); empty: every read-before-write is

@@ -8,11 +8,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from strategies import envs, programs
-from symcert.concrete import Env, State, step
-from symcert.explore import Strategy, expand, run, run_n
-from symcert.spec_expansion import bfs_complete, bfs_successor_bound, corresponds
-from symcert.parser import parse
-from symcert.state import initial
+from symcert.core.concrete import Env, State, step
+from symcert.engine.explore import Strategy, expand, run, run_n
+from symcert.spec.expansion import bfs_complete, bfs_successor_bound, corresponds
+from symcert.lang.parser import parse
+from symcert.core.state import initial
 
 K = 6
 

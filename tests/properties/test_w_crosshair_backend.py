@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 
 from strategies import aexprs, bexprs, checks, envs, names, stores, sym_states
-from symcert.explore import expand
-from symcert.spec_expansion import expand_complete, expand_sound
+from symcert.engine.explore import expand
+from symcert.spec.expansion import expand_complete, expand_sound
 
 pytestmark = pytest.mark.crosshair_backend
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from hypothesis import given
 
 from strategies import programs
-from symcert.concrete import State, run_concrete
-from symcert.explore import run_n
-from symcert.spec_expansion import corresponds, many_step_sound
-from symcert.solver import Sat, Solver
-from symcert.state import initial, satisfies
+from symcert.core.concrete import State, run_concrete
+from symcert.engine.explore import run_n
+from symcert.spec.expansion import corresponds, many_step_sound
+from symcert.solver.z3backend import Sat, Solver
+from symcert.core.state import initial, satisfies
 
 
 @given(programs)

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from symcert.bugfinder import find_bugs, witness
-from symcert.status import Answer, BugFound, Finished
-from symcert.verdict import has_bug
-from symcert.concrete import State, run_concrete
-from symcert.explore import Strategy
-from symcert.parser import parse_file
-from symcert.solver import Solver
-from symcert.syntax import Assert
+from symcert.engine.bugfinder import find_bugs, witness
+from symcert.engine.status import Answer, BugFound, Finished
+from symcert.engine.verdict import has_bug
+from symcert.core.concrete import State, run_concrete
+from symcert.engine.explore import Strategy
+from symcert.lang.parser import parse_file
+from symcert.solver.z3backend import Solver
+from symcert.lang.syntax import Assert
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 STUDIES = ["factorial", "isqrt", "gcd", "min3"]

@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from symcert.parser import MAX_INPUT_BYTES
+from symcert.lang.parser import MAX_INPUT_BYTES
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 GIB = 1024**3
@@ -87,8 +87,8 @@ def test_the_budget_never_interrupts_a_z3_call():
     """The deadline falls while the worker is inside `Z3_CALLS` (a z3 query): the exception
     waits until the region ends. Raised inside, it corrupted z3's reference counts: ctypes
     reported `ArgumentError: BudgetExceeded` (exit 70), and z3 later aborted in bench/fuzz.py."""
-    from symcert.commands.budget import Deadline
-    from symcert.interrupts import Z3_CALLS
+    from symcert.cli.commands.budget import Deadline
+    from symcert.solver.interrupts import Z3_CALLS
 
     regions: list[str] = []
 
@@ -106,7 +106,7 @@ def test_the_budget_never_interrupts_a_z3_call():
 
 def test_repeated_timeouts_in_process_are_always_undecided(capsys):
     """In one process, `run` interrupted at many points of the gcd search: exit 0 or 3 only."""
-    from symcert.cli import main
+    from symcert.cli.main import main
 
     gcd = str(SRC.parent / "examples" / "gcd.imp")
     codes = {main(["run", gcd, "--timeout", str(0.01 + (i % 17) * 0.003)]) for i in range(120)}

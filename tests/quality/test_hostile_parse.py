@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from symcert.errors import LimitError, ParseError
-from symcert.parser import MAX_DEPTH, MAX_DIGITS, MAX_INPUT_BYTES, parse, parse_file
+from symcert.lang.errors import LimitError, ParseError
+from symcert.lang.parser import MAX_DEPTH, MAX_DIGITS, MAX_INPUT_BYTES, parse, parse_file
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.imp"))
 SEED = 65

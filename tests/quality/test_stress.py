@@ -8,10 +8,10 @@ from itertools import islice
 
 import pytest
 
-from symcert.explore import Strategy, run
-from symcert.parser import parse
-from symcert.state import initial
-from symcert.syntax import spine
+from symcert.engine.explore import Strategy, run
+from symcert.lang.parser import parse
+from symcert.core.state import initial
+from symcert.lang.syntax import spine
 
 pytestmark = pytest.mark.slow
 

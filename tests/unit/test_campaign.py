@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-import symcert.explore as explore
-import symcert.interp as interp
-from symcert.campaign import (
+import symcert.engine.explore as explore
+import symcert.seed004.interp as interp
+from symcert.checking.campaign import (
     SHAPE,
     Disagreement,
     campaign,
@@ -17,15 +17,15 @@ from symcert.campaign import (
     shrink,
     smaller,
 )
-from symcert.cli import main
-from symcert.concrete import Env
-from symcert.generate import RandomChoices, program
-from symcert.parser import parse
-from symcert.solver import Solver
-from symcert.state import SymState
-from symcert.symbolic import sym_aeval
-from symcert.syntax import Add, Int, Not, Skip, While, variables
-from symcert.concrete import run_to_end
+from symcert.cli.main import main
+from symcert.core.concrete import Env
+from symcert.checking.generate import RandomChoices, program
+from symcert.lang.parser import parse
+from symcert.solver.z3backend import Solver
+from symcert.core.state import SymState
+from symcert.core.symbolic import sym_aeval
+from symcert.lang.syntax import Add, Int, Not, Skip, While, variables
+from symcert.core.concrete import run_to_end
 
 
 def test_short_campaign_engines_agree_with_the_concrete_interpreter():

@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from symcert.cli import main
-from symcert.parser import MAX_INPUT_BYTES
+from symcert.cli.main import main
+from symcert.lang.parser import MAX_INPUT_BYTES
 
 EX = Path(__file__).resolve().parents[2] / "examples"
 
@@ -90,7 +90,7 @@ def test_missing_file_exit_65(capsys, tmp_path):
 
 def test_closed_output_pipe_exit_141_without_a_message(capsys, monkeypatch):
     """`symcert oracle F | head -1`: the reader left; no "cannot read", no traceback."""
-    import symcert.commands.oracle as oracle
+    import symcert.cli.commands.oracle as oracle
 
     def closed(args):
         print("first line")
@@ -133,8 +133,8 @@ def test_python_dash_m_and_no_traceback_on_binary_input(tmp_path):
 
 
 def test_inputs_are_the_variables_read_before_assigned():
-    from symcert.parser import parse
-    from symcert.syntax import inputs
+    from symcert.lang.parser import parse
+    from symcert.lang.syntax import inputs
 
     assert inputs(parse("x = a; y = x + b")) == {"a", "b"}
     assert inputs(parse("if c < 0 then x = 1 else skip fi; y = x")) == {"c", "x"}
@@ -212,8 +212,8 @@ def test_input_larger_than_the_cap_exit_65(capsys, tmp_path):
 
 
 def test_memory_error_is_undecided_not_a_symcert_bug(capsys, monkeypatch):
-    import symcert.cli as cli
-    import symcert.commands.tree as tree
+    import symcert.cli.main as cli
+    import symcert.cli.commands.tree as tree
 
     def exhausted(*args):
         raise MemoryError
@@ -233,7 +233,7 @@ def short_int_text():
     """Python converts integers of at most 640 digits to text (the least limit it allows):
     a 700-digit value then stands for the 100,001-digit values of a longer loop. (The parser
     raises the limit when it is imported, so it is imported first.)"""
-    import symcert.parser  # noqa: F401
+    import symcert.lang.parser  # noqa: F401
 
     limit = sys.get_int_max_str_digits()
     sys.set_int_max_str_digits(640)
@@ -267,7 +267,7 @@ def test_huge_values_are_summarised_by_run_text_and_json(capsys, tmp_path, short
 
 
 def test_values_in_full_up_to_a_thousand_digits():
-    from symcert.commands.values import digits, json_int, show_int
+    from symcert.cli.commands.values import digits, json_int, show_int
 
     for n in (0, 9, 10, 99, 100, 10**999 - 1, 10**999, 10**1000 - 1, 10**5000, 2**3000):
         assert digits(n) == digits(-n) == len(str(n))

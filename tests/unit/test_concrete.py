@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from symcert.concrete import Env, State, head, is_stuck, run_concrete, step, trace
-from symcert.parser import parse
-from symcert.syntax import Assert, Fail, Skip
+from symcert.core.concrete import Env, State, head, is_stuck, run_concrete, step, trace
+from symcert.lang.parser import parse
+from symcert.lang.syntax import Assert, Fail, Skip
 
 
 def final(source: str, max_steps: int = 10_000, **inputs: int) -> State:

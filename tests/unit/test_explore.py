@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from itertools import islice
 
-from symcert.concrete import Env, aeval
-from symcert.explore import RunStats, Strategy, expand, run, run_n
-from symcert.parser import parse
-from symcert.solver import Solver
-from symcert.state import ID, TRUE_PC, SymState, initial, satisfies
-from symcert.syntax import Fail, Int, Skip, Var
-from symcert.terms import add
+from symcert.core.concrete import Env, aeval
+from symcert.engine.explore import RunStats, Strategy, expand, run, run_n
+from symcert.lang.parser import parse
+from symcert.solver.z3backend import Solver
+from symcert.core.state import ID, TRUE_PC, SymState, initial, satisfies
+from symcert.lang.syntax import Fail, Int, Skip, Var
+from symcert.core.terms import add
 
 
 def test_assignment_updates_the_store_with_the_evaluated_term():

@@ -14,11 +14,11 @@ import pytest
 from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
-from symcert import campaign, generate
-from symcert.concrete import Env
-from symcert.generate import Choices, RandomChoices, Shape, clamp
-from symcert.state import TRUE_PC, Store, SymState
-from symcert.syntax import (
+from symcert.checking import campaign, generate
+from symcert.core.concrete import Env
+from symcert.checking.generate import Choices, RandomChoices, Shape, clamp
+from symcert.core.state import TRUE_PC, Store, SymState
+from symcert.lang.syntax import (
     CMP_OPS, AExpr, Assert, Assign, BExpr, Bool, Cmp, If, Int, Node, Seq, Skip, Stmt, Var, While,
     children, variables, with_children,
 )
@@ -150,7 +150,7 @@ def test_hypothesis_backend_respects_the_bounds(data):
 def test_crosshair_backend_respects_the_bounds():
     """The plugin's choices, unbounded integers clamped into range, keep its shape's bounds,
     also for the values it builds for one class at its argument depth."""
-    plugin = pytest.importorskip("symcert.crosshair_plugin")
+    plugin = pytest.importorskip("symcert.checking.crosshair_plugin")
     c = plugin.SymbolicChoices(Wide(random.Random(1)))
     for _ in range(300):
         draw_all(c, plugin.SHAPE)

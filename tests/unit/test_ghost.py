@@ -9,9 +9,9 @@ from pathlib import Path
 import icontract
 import pytest
 
-from symcert.concrete import Env, State, trace
-from symcert.explore import Strategy, expand, run
-from symcert.ghost import (
+from symcert.core.concrete import Env, State, trace
+from symcert.engine.explore import Strategy, expand, run
+from symcert.engine.ghost import (
     Interpretation,
     check_ghost_run,
     ghost_initial,
@@ -20,10 +20,10 @@ from symcert.ghost import (
     ghost_run,
     ghost_under_approximates,
 )
-from symcert.parser import parse
-from symcert.solver import Solver
-from symcert.state import initial
-from symcert.syntax import Var, variables
+from symcert.lang.parser import parse
+from symcert.solver.z3backend import Solver
+from symcert.core.state import initial
+from symcert.lang.syntax import Var, variables
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 BRANCHY = parse("x = x + 1; if x > 3 then y = 1 else y = 2 fi; assert y == 1")
@@ -128,9 +128,9 @@ def test_interpretations() -> None:
 def test_planted_engine_errors_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """A ghost handed to both branches breaks M-I1 (contract) and M-P4 (checker); a wrong
     assignment rule fails the checker."""
-    import symcert.explore as explore
-    import symcert.ghost as ghost
-    from symcert.syntax import Add, Int
+    import symcert.engine.explore as explore
+    import symcert.engine.ghost as ghost
+    from symcert.lang.syntax import Add, Int
 
     rho = Env.of({"x": 2})
     assert check_ghost_run(LOOP, rho, 60) is None

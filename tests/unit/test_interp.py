@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from symcert.concrete import Env
-from symcert.ghost import Interpretation
-from symcert.interp import (
+from symcert.core.concrete import Env
+from symcert.engine.ghost import Interpretation
+from symcert.seed004.interp import (
     Behaviour,
     Outcome,
     SymEnv,
@@ -20,10 +20,10 @@ from symcert.interp import (
     over_approximation,
     under_approximation,
 )
-from symcert.parser import parse
-from symcert.solver import Sat, Solver
-from symcert.state import PathCondition, satisfies
-from symcert.syntax import Bool, Cmp, Int, Var
+from symcert.lang.parser import parse
+from symcert.solver.z3backend import Sat, Solver
+from symcert.core.state import PathCondition, satisfies
+from symcert.lang.syntax import Bool, Cmp, Int, Var
 
 B = Behaviour
 # The seed's loop example, with `+` for `*` (IMP has no product).

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symcert.cli import main
-from symcert.concrete import Env
-from symcert.oracles import (
+from symcert.cli.main import main
+from symcert.core.concrete import Env
+from symcert.checking.oracles import (
     Counterexample,
     Undecided,
     check_exhaustiveness,
@@ -21,12 +21,12 @@ from symcert.oracles import (
     is_probably_precise,
     precise_at,
 )
-from symcert.parser import parse, parse_file
-from symcert.solver import Solver
-from symcert.state import PathCondition, Store, SymState, initial, rule_count
-from symcert.syntax import Add, Assign, Bool, Int, Skip, Var
-from symcert.concrete import Ending, Final
-from symcert.transitions import (
+from symcert.lang.parser import parse, parse_file
+from symcert.solver.z3backend import Solver
+from symcert.core.state import PathCondition, Store, SymState, initial, rule_count
+from symcert.lang.syntax import Add, Assign, Bool, Int, Skip, Var
+from symcert.core.concrete import Ending, Final
+from symcert.checking.transitions import (
     Transition,
     concr,
     expand_step,
@@ -35,7 +35,7 @@ from symcert.transitions import (
     successor,
     unroll,
 )
-from symcert.explore import expand
+from symcert.engine.explore import expand
 
 EX = Path(__file__).resolve().parents[2] / "examples"
 

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from symcert.cli import main
-from symcert.concrete import State, is_stuck, run_concrete
-from symcert.parser import parse, parse_file
-from symcert.proof import prove
-from symcert.solver import Solver
-from symcert.verdict import Cause, Kind
+from symcert.cli.main import main
+from symcert.core.concrete import State, is_stuck, run_concrete
+from symcert.lang.parser import parse, parse_file
+from symcert.engine.prove import prove
+from symcert.solver.z3backend import Solver
+from symcert.engine.verdict import Cause, Kind
 
 EX = Path(__file__).resolve().parents[2] / "examples"
 

@@ -11,12 +11,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from symcert import terms
-from symcert.concrete import Env, aeval, beval
-from symcert.interp import existentially_quantify
-from symcert.solver import Sat, Solver
-from symcert.state import PathCondition, Store
-from symcert.syntax import Add, Cmp, Int, Var, variables
+from symcert.core import terms
+from symcert.core.concrete import Env, aeval, beval
+from symcert.seed004.interp import existentially_quantify
+from symcert.solver.z3backend import Sat, Solver
+from symcert.core.state import PathCondition, Store
+from symcert.lang.syntax import Add, Cmp, Int, Var, variables
 
 N = 200  # a tree of 2^201 - 1 nodes: walking it would never end
 

@@ -11,11 +11,11 @@ import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symcert.concrete import Env
-from symcert.solver import Sat, Solver, _Cache, interval_of
-from symcert.state import TRUE_PC, PathCondition, satisfies
-from symcert.syntax import Add, BExpr, Cmp, Int, Not, Var
-from symcert.terms import add, cmp, negate
+from symcert.core.concrete import Env
+from symcert.solver.z3backend import Sat, Solver, _Cache, interval_of
+from symcert.core.state import TRUE_PC, PathCondition, satisfies
+from symcert.lang.syntax import Add, BExpr, Cmp, Int, Not, Var
+from symcert.core.terms import add, cmp, negate
 
 NAMES = ("a", "b", "c")
 OPS = ("<", "<=", ">", ">=", "==", "!=")

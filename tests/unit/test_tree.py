@@ -7,10 +7,10 @@ from pathlib import Path
 import re
 import signal
 
-from symcert.cli import main
-from symcert.commands.tree import to_dot
-from symcert.parser import parse
-from symcert.syntax import Cmp, If, Int, Skip, Stmt, Var
+from symcert.cli.main import main
+from symcert.cli.commands.tree import to_dot
+from symcert.lang.parser import parse
+from symcert.lang.syntax import Cmp, If, Int, Skip, Stmt, Var
 
 EX = Path(__file__).resolve().parents[2] / "examples"
 
@@ -60,7 +60,7 @@ def test_tree_of_a_deeply_nested_program_is_fast():
 
 
 def test_labels_are_first_lines():
-    from symcert.commands.tree import label
+    from symcert.cli.commands.tree import label
 
     program = parse("while i < n do if i > 2 then i = i + 1 else skip fi od")
     assert label(program) == "while i < n do" == str(program).splitlines()[0]

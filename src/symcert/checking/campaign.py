@@ -1,0 +1,357 @@
+"""A differential campaign: random programs on which three engines must agree (seed 001, T-O1;
+seed 004, M-P1/M-P2; in the spirit of Kapus & Cadar's testing of symbolic executors).
+
+For each generated program `p` and random inputs `σ`:
+
+- **main engine** (`run`, Fig. 6, with a solver, in ghost mode from `σ₁`): its configuration
+  after the run (leaves, plus the frontier if the budget cut it) must be exhaustive and precise
+  at every `σ` (T-D2, T-D3: over- and under-approximation); the leaf carrying the ghost must be
+  the one `σ₁` takes; every leaf's solver model, run concretely, must end where the leaf says.
+- **seed-004 interpreter** (`exec_symbolic`): the concrete twin's outcome at `σ` is the meaning
+  of some result (M-P1, asked to the solver, the fresh variables being existential), and every
+  result's model gives the outcome its concrete twin computes (M-P2).
+- **concrete interpreters**: the small-step run (Fig. 2) and the natural-semantics twin agree
+  on the final store and on failure, when no loop limit is hit.
+- **bug verdicts**: when both symbolic engines are exhaustive, one reports a feasible failing
+  path iff the other does.
+
+Programs come from the one generator (`generate.py`, drawn from `random.Random(seed)`), with
+loops bounded by construction (a counter no body assigns, compared with a constant below the
+interpreter's loop limit), so both engines are exhaustive unless a shrinking step removes the
+bound. A disagreement is reported with the program and input minimised by a greedy
+delta-debugging shrinker over the AST (`shrink`), generic over the syntax (`syntax.children`).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Callable, Iterator, cast
+
+from symcert.core.concrete import Env
+from symcert.checking.generate import Choices, RandomChoices, Shape, env, program
+from symcert.seed004.interp import (
+    Behaviour, Outcome, SymResult, concretize_result, exec_concrete, exec_symbolic, input_of,
+    over_approximation, under_approximation,
+)
+from symcert.checking.oracles import Counterexample, check_exhaustiveness, check_precision
+from symcert.solver.z3backend import Sat, Solver
+from symcert.core.state import TRUE_PC, PathCondition, Store, SymState, initial, rule_count
+from symcert.lang.syntax import (
+    AExpr, BExpr, Bool, Int, Node, Skip, Stmt, children, inputs, with_children,
+)
+from symcert.core.concrete import Ending, Final, run_to_end
+from symcert.checking.transitions import Transition, concr, run_outputs
+
+NAMES = ("x", "y", "z")
+LOOP_LIMIT = 4
+"""The seed-004 interpreter's loop limit: above every generated loop bound (at most 3)."""
+MAX_STATES = 500
+"""The main engine's budget per program."""
+FUEL = 2000
+"""Concrete steps per run: generated programs need far fewer; shrinking may unbound a loop."""
+
+
+@dataclass(frozen=True, slots=True)
+class Disagreement:
+    """Two engines disagree on program `program` at input `input`; `kind` says which check."""
+
+    kind: str
+    program: Stmt
+    input: Env
+    detail: str
+
+    def __str__(self) -> str:
+        store = str(self.input) if self.input.bindings else "{all inputs 0}"
+        what = f"{self.kind}: {self.detail}" if self.detail else self.kind
+        return (f"{what}\n  input: {store}\n  program:\n"
+                + "\n".join("    " + line for line in str(self.program).splitlines()))
+
+
+# --- random programs -------------------------------------------------------------------------
+
+
+SHAPE = Shape(names=NAMES, literal=3, value=5, aexpr_depth=2, bexpr_depth=1, operand_depth=1,
+              stmt_depth=7, leaves=8, loop_depth=2, loop_bound=LOOP_LIMIT - 1)
+"""The campaign's programs (generate.py): 1 to 8 leaf statements over `x, y, z`, literals in
+[-3, 3], inputs in [-5, 5], loops nested at most two deep and bounded by construction below the
+interpreter's loop limit."""
+
+
+def random_input(c: Choices, p: Stmt) -> Env:
+    """A valuation of `p`'s inputs, values in [-5, 5]."""
+    return env(c, SHAPE, sorted(inputs(p)))
+
+
+# --- the checks -------------------------------------------------------------------------------
+
+
+_memo: dict[tuple[str, Stmt, Env, int], object] = {}
+
+
+def _once(kind: str, p: Stmt, sigma: Env, solver: Solver, compute: Callable[[], object]) -> object:
+    """`compute()`, remembered for the current program only: the checks of one program share
+    the main engine's run and the interpreter's results instead of recomputing them."""
+    key = (kind, p, sigma, id(solver))
+    if key not in _memo:
+        if len(_memo) >= 4:
+            _memo.clear()
+        _memo[key] = compute()
+    return _memo[key]
+
+
+def _leaves(p: Stmt, ghost: Env, solver: Solver) -> tuple[tuple[SymState, ...], bool]:
+    """The main engine's configuration after the run from `⟨true, id, p⟩` with ghost ρ = ghost,
+    and whether the run ended (exhaustive)."""
+    start = SymState(TRUE_PC, Store(), p, ghost=ghost)
+    return cast(tuple[tuple[SymState, ...], bool],
+                _once("run", p, ghost, solver, lambda: run_outputs((start,), MAX_STATES, solver)))
+
+
+def _results(p: Stmt, ghost: Env, solver: Solver) -> tuple[SymResult, ...]:
+    """The seed-004 interpreter's results for `p`, in ghost mode from `ghost`."""
+    return cast(tuple[SymResult, ...], _once(
+        "interp", p, ghost, solver, lambda: exec_symbolic(p, LOOP_LIMIT, solver, ghost=ghost)))
+
+
+def check_main(p: Stmt, sigmas: list[Env], solver: Solver) -> Disagreement | None:
+    """The main engine against the concrete interpreter (T-D2, T-D3, ghosts, models)."""
+    config, _ = _leaves(p, sigmas[0], solver)
+    t = Transition("run", lambda inputs_: config)
+    start = (initial(p),)
+    for sigma in sigmas:
+        for kind, check in (("main engine not exhaustive (T-D2)", check_exhaustiveness),
+                            ("main engine not precise (T-D3)", check_precision)):
+            found = check(t, start, sigma, FUEL, config)
+            if isinstance(found, Counterexample):
+                return Disagreement(kind, p, sigma, str(found))
+    expected = run_to_end(sigmas[0], p, FUEL)
+    carriers = [s for s in config if s.ghost is not None]
+    if expected is not None and len(carriers) == 1 and rule_count(carriers[0].prog) == 0:
+        if concr(carriers[0], sigmas[0], FUEL) != frozenset({expected}):
+            return Disagreement("ghost leaf does not concretize to the concrete run (M-I1)",
+                                p, sigmas[0], f"expected {expected}")
+    elif expected is not None and len(carriers) != 1:
+        return Disagreement("ghost carried by the wrong number of states", p, sigmas[0],
+                            f"{len(carriers)} states carry the ghost")
+    for s in config:
+        if s.model is None or rule_count(s.prog) != 0:
+            continue
+        meaning = concr(s, s.model, FUEL)
+        if meaning is not None and meaning != frozenset({run_to_end(s.model, p, FUEL)}):
+            return Disagreement("a leaf's model does not reach the leaf (under-approximation)",
+                                p, s.model, f"leaf means {set(meaning)}")
+    return None
+
+
+def _final_of(outcome: Outcome) -> Final | None:
+    """The small-step `Final` matching an interpreter outcome, None for a loop limit."""
+    if outcome.behaviour is Behaviour.NORMAL:
+        return Final(outcome.env, Ending.NORMAL)
+    if outcome.behaviour is Behaviour.FAIL:
+        return Final(outcome.env, Ending.FAIL)
+    return None
+
+
+def check_interp(p: Stmt, sigmas: list[Env], solver: Solver) -> Disagreement | None:
+    """The seed-004 interpreter against its concrete twin, in ghost mode from each input (M-P3,
+    M-P4) and from a model of each result (M-P2), and the twin against the small-step run."""
+    results: tuple[SymResult, ...] = ()
+    for sigma in sigmas:
+        outcome = exec_concrete(p, sigma, LOOP_LIMIT)
+        small = run_to_end(sigma, p, FUEL)
+        twin = _final_of(outcome)
+        if twin is not None and small is not None and (twin.env, twin.ending) != (
+                small.env, small.ending):
+            return Disagreement("concrete interpreters disagree (M-C1)", p, sigma,
+                                f"natural semantics {outcome}, small-step {small}")
+        results = _results(p, sigma, solver)
+        for kind, holds in (("interpreter misses the ghost's outcome (M-P3)", over_approximation),
+                            ("interpreter result not reached by its ghost (M-P4)",
+                             under_approximation)):
+            if not holds(p, LOOP_LIMIT, sigma, None, results):
+                return Disagreement(kind, p, sigma, f"concrete outcome {outcome}")
+    declared = inputs(p)
+    for r in results:
+        answer, model = solver.check(r.pc)
+        if answer is not Sat.SAT or model is None:
+            continue
+        sigma = input_of(model, declared)
+        if concretize_result(r, model) != exec_concrete(p, sigma, LOOP_LIMIT):
+            return Disagreement("interpreter result is not reached concretely (M-P2)", p, sigma,
+                                f"result {r} means {concretize_result(r, model)}")
+    return None
+
+
+def check_verdicts(p: Stmt, sigmas: list[Env], solver: Solver) -> Disagreement | None:
+    """Bug verdicts: a feasible failing leaf in the main engine iff a FAIL result in seed 004."""
+    config, exhaustive = _leaves(p, sigmas[0], solver)
+    results = _results(p, sigmas[0], solver)
+    if not exhaustive or any(r.behaviour is Behaviour.LOOP_LIMIT for r in results):
+        return None
+    main_bug = _feasible_bug([s.pc for s in config if rule_count(s.prog) == 0
+                              and not isinstance(s.prog, Skip)], solver)
+    interp_bug = _feasible_bug([r.pc for r in results if r.behaviour is Behaviour.FAIL], solver)
+    if main_bug is None or interp_bug is None or main_bug == interp_bug:
+        return None
+    return Disagreement("bug verdicts disagree", p, sigmas[0],
+                        f"main engine: {'bug' if main_bug else 'no bug'}, "
+                        f"seed-004 interpreter: {'bug' if interp_bug else 'no bug'}")
+
+
+def _feasible_bug(pcs: list[PathCondition], solver: Solver) -> bool | None:
+    """Whether some path condition is SAT; None if not decided."""
+    answers = [solver.check(pc)[0] for pc in pcs]
+    if Sat.SAT in answers:
+        return True
+    return None if Sat.UNKNOWN in answers else False
+
+
+Check = Callable[[Stmt, list[Env], Solver], Disagreement | None]
+CHECKS: dict[str, Check] = {"main": check_main, "verdicts": check_verdicts, "interp": check_interp}
+"""The checks by name, in the order they run: `--checks main,verdicts,interp` selects."""
+
+
+def check_program(p: Stmt, sigmas: list[Env], solver: Solver,
+                  checks: tuple[str, ...] = tuple(CHECKS)) -> Disagreement | None:
+    """The first disagreement the named checks find on `p` at `sigmas`, or None.
+
+    An exception is a disagreement too: a violated lemma contract (when contracts are on) or a
+    crash of an engine, named by its first line.
+    """
+    for check in (CHECKS[name] for name in checks):
+        try:
+            found = check(p, sigmas, solver)
+        except Exception as err:  # an engine bug, whatever its form, is what we look for
+            lines = [line for line in str(err).splitlines() if not line.startswith("File ")]
+            first = lines[0] if lines else ""
+            found = Disagreement(f"{type(err).__name__}: {first.split(':')[0]}", p, sigmas[0],
+                                 "")
+        if found is not None:
+            return found
+    return None
+
+
+# --- shrinking --------------------------------------------------------------------------------
+
+
+SIMPLEST: tuple[tuple[object, tuple[Node, ...]], ...] = (
+    (Stmt, (Skip(),)), (AExpr, (Int(0), Int(1))), (BExpr, (Bool(True), Bool(False))))
+"""Each syntactic sort with its simplest nodes, simplest first."""
+
+
+def smaller(n: Node) -> Iterator[Node]:
+    """Candidates one reduction smaller than `n`, biggest reductions first: the simplest nodes
+    of its sort that come before it in `SIMPLEST`, its direct subterms of its own sort, and `n`
+    with one direct subterm made smaller."""
+    sort, simplest = next((sort, nodes) for sort, nodes in SIMPLEST if isinstance(n, sort))
+    yield from simplest[:simplest.index(n)] if n in simplest else simplest
+    kids = children(n)
+    yield from (kid for kid in kids if isinstance(kid, sort))
+    for i, kid in enumerate(kids):
+        yield from (with_children(n, kids[:i] + (d,) + kids[i + 1:]) for d in smaller(kid))
+
+
+def _smaller_inputs(sigma: Env) -> Iterator[Env]:
+    for x, v in sigma.bindings:
+        yield sigma.update(x, 0)
+        if abs(v) > 1:
+            yield sigma.update(x, v // 2 if v > 0 else -((-v) // 2))
+
+
+def shrink(found: Disagreement, solver: Solver, seconds: float = 10.0,
+           checks: tuple[str, ...] = tuple(CHECKS)) -> Disagreement:
+    """Greedily minimise a disagreement's program and input while a disagreement of the same
+    kind remains (delta debugging over the AST, one reduction at a time).
+
+    :param seconds: the time budget; the smallest disagreement found so far is returned.
+    """
+    current = found
+    deadline = time.perf_counter() + seconds
+    progress = True
+    while progress:
+        progress = False
+        candidates = [(cast(Stmt, q), current.input) for q in smaller(current.program)] + [
+            (current.program, s) for s in _smaller_inputs(current.input)]
+        for q, sigma in candidates:
+            if time.perf_counter() > deadline:
+                return current
+            again = check_program(q, [Env.of({x: sigma(x) for x in inputs(q)})], solver, checks)
+            if again is not None and again.kind == current.kind:
+                current = again
+                progress = True
+                break
+    return current
+
+
+# --- the campaign -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Report:
+    """The campaign's result: how many programs were checked in how many seconds, and the
+    disagreements: how many programs showed each kind, and the first of each kind as found and
+    minimised (`shrink_seconds` in all were spent shrinking, not counted in `seconds`)."""
+
+    programs: int
+    seconds: float
+    counts: dict[str, int]
+    found: dict[str, Disagreement]
+    minimised: dict[str, Disagreement]
+    shrink_seconds: float = 0.0
+
+    @property
+    def rate(self) -> float:
+        """Programs checked per second."""
+        return self.programs / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def disagreement(self) -> Disagreement | None:
+        """The first disagreement, minimised, or None."""
+        return next(iter(self.minimised.values()), None)
+
+    @property
+    def original(self) -> Disagreement | None:
+        """The first disagreement as found."""
+        return next(iter(self.found.values()), None)
+
+
+def campaign(programs: int | None, seed: int, seconds: float | None,
+             checks: tuple[str, ...] = tuple(CHECKS), keep_going: bool = False,
+             inputs_per_program: int = 3) -> Report:
+    """Check random programs until `programs` are done or `seconds` have passed.
+
+    :param programs: how many programs at most (None: no limit).
+    :param seed: the random seed: same seed, same programs.
+    :param seconds: the time budget (None: no limit).
+    :param checks: which checks of `CHECKS` to run.
+    :param keep_going: go on after a disagreement (counting each kind, shrinking the first).
+    :param inputs_per_program: random inputs per program.
+    """
+    choices = RandomChoices(random.Random(seed))
+    solver = Solver()
+    counts: dict[str, int] = {}
+    found: dict[str, Disagreement] = {}
+    minimised: dict[str, Disagreement] = {}
+    shrinking = 0.0
+    start = time.perf_counter()
+    done = 0
+    while (programs is None or done < programs) and (
+            seconds is None or time.perf_counter() - start - shrinking < seconds):
+        p = program(choices, SHAPE)
+        sigmas = [random_input(choices, p) for _ in range(inputs_per_program)]
+        disagreement = check_program(p, sigmas, solver, checks)
+        done += 1
+        if disagreement is None:
+            continue
+        counts[disagreement.kind] = counts.get(disagreement.kind, 0) + 1
+        if disagreement.kind not in found:
+            before = time.perf_counter()
+            found[disagreement.kind] = disagreement
+            minimised[disagreement.kind] = shrink(disagreement, solver, checks=checks)
+            shrinking += time.perf_counter() - before
+        if not keep_going:
+            break
+    return Report(done, time.perf_counter() - start - shrinking, counts, found, minimised,
+                  shrinking)

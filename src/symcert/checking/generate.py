@@ -1,0 +1,242 @@
+"""The one generator of IMP programs, expressions, valuations, stores and symbolic states.
+
+Every generated program symcert uses comes from here, driven by a source of bounded integer
+choices (`Choices`):
+
+- the differential campaign (`campaign.py`) draws the choices from `random.Random`
+  (`RandomChoices`);
+- the Hypothesis suites draw each choice as `st.integers(lo, hi)` (`tests/properties/
+  strategies.py`), so Hypothesis shrinks the choice sequence;
+- the CrossHair plugin (`crosshair_plugin.py`) makes each choice a symbolic integer clamped into
+  its range.
+
+`Shape` bounds what is built: the variables, the literal and value ranges, the depth of each
+syntactic sort, the number of leaf statements, loop nesting, and whether loops are bounded by
+construction. Choice 0 is always the simplest alternative: a leaf before a compound, `skip`
+before the other statements (then `fail`), `0` among literals, the first variable, "unbound" or "absent" for
+optional parts. So the choice sequence of zeros gives the simplest program (`skip`), and
+shrinking the choices towards 0, as Hypothesis does, shrinks the program.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Protocol, Sequence, TypeVar
+
+from symcert.core.concrete import Env, beval
+from symcert.core.state import PathCondition, Store, SymState
+from symcert.lang.syntax import (
+    CMP_OPS, Add, AExpr, And, Assert, Assign, BExpr, Bool, Cmp, Fail, If, Int, Neg, Not, Or, Seq,
+    Skip, Stmt, Sub, Var, While,
+)
+from symcert.core.terms import negate
+
+T = TypeVar("T")
+
+
+class Choices(Protocol):
+    """A source of choices: the generators below read nothing else."""
+
+    def integer(self, lo: int, hi: int) -> int:
+        """An integer in `[lo, hi]` (`lo <= hi`)."""
+        ...
+
+
+def clamp(value: int, lo: int, hi: int) -> int:
+    """`value` moved into `[lo, hi]`: how an unbounded choice (a symbolic integer, a replayed
+    choice) becomes a bounded one."""
+    return lo if value < lo else hi if value > hi else value
+
+
+@dataclass(frozen=True, slots=True)
+class RandomChoices:
+    """Choices drawn from `rng`: same seed, same choices, same programs."""
+
+    rng: random.Random
+
+    def integer(self, lo: int, hi: int) -> int:
+        return self.rng.randint(lo, hi)
+
+
+def pick(c: Choices, options: Sequence[T], weights: Sequence[int] | None = None) -> T:
+    """One of `options` (each `weights[i]` times as likely as a weight of 1), the first for
+    choice 0. The choice is compared with each bound in turn rather than used as an index, so a
+    symbolic choice branches instead of being made concrete."""
+    weights = weights or (1,) * len(options)
+    k = c.integer(0, sum(weights) - 1)
+    for option, weight in zip(options[:-1], weights):
+        if k < weight:
+            return option
+        k -= weight
+    return options[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """The bounds of what is generated.
+
+    :param names: the program variables.
+    :param literal: literals are in `[-literal, literal]`.
+    :param value: valuations bind variables to `[-value, value]`.
+    :param aexpr_depth: operator levels above the leaves of an arithmetic expression.
+    :param bexpr_depth: connective levels (`not`, `and`, `or`) above the leaves of a condition.
+    :param operand_depth: operator levels of a comparison's operands.
+    :param stmt_depth: statement levels above the leaf statements (a bounded loop's counter
+        statements not counted).
+    :param leaves: a program has 1 to `leaves` leaf statements (counters not counted).
+    :param loop_depth: loops nest at most this deep.
+    :param loop_bound: None: loops `while b do p od` with any condition; an int `B`: every loop
+        is `k = 0; while k < N [and b] do p; k = k + 1 od` with `1 <= N <= B` and a counter
+        `k` no other statement assigns (`k1` at nesting 1, `k2` at nesting 2, ...), so every
+        run ends.
+    :param conjuncts: a path condition has at most this many conjuncts.
+    """
+
+    names: tuple[str, ...] = ("x", "y", "z")
+    literal: int = 4
+    value: int = 6
+    aexpr_depth: int = 2
+    bexpr_depth: int = 1
+    operand_depth: int = 1
+    stmt_depth: int = 3
+    leaves: int = 6
+    loop_depth: int = 3
+    loop_bound: int | None = None
+    conjuncts: int = 2
+
+
+# Kinds in the order of their choice (simplest first), with their weights.
+AEXPR_LEAVES: tuple[type, ...] = (Int, Var)
+AEXPR_KINDS: tuple[type, ...] = (Int, Var, Neg, Add, Sub)
+AEXPR_WEIGHTS = (1, 1, 2, 1, 1)
+BEXPR_LEAVES: tuple[type, ...] = (Bool, Cmp)
+BEXPR_KINDS: tuple[type, ...] = (Bool, Cmp, Not, And, Or)
+BEXPR_WEIGHTS = (1, 1, 2, 1, 1)
+STMT_LEAVES: tuple[type, ...] = (Skip, Fail, Assign, Assert)
+STMT_KINDS: tuple[type, ...] = (Skip, Fail, Assign, Assert, Seq, If, While)
+STMT_WEIGHTS = (1, 1, 2, 2, 1, 1, 1)
+
+
+def name(c: Choices, shape: Shape) -> str:
+    """A variable of `shape.names`."""
+    return pick(c, shape.names)
+
+
+def aexpr(c: Choices, shape: Shape, depth: int | None = None,
+          kind: type | None = None) -> AExpr:
+    """An arithmetic expression with at most `depth` (default `shape.aexpr_depth`) operator
+    levels above its leaves, of class `kind` if given (a compound `kind` needs `depth >= 1`)."""
+    depth = shape.aexpr_depth if depth is None else depth
+    if kind is None:
+        n = len(AEXPR_KINDS) if depth > 0 else len(AEXPR_LEAVES)
+        kind = pick(c, AEXPR_KINDS[:n], AEXPR_WEIGHTS[:n])
+    if kind is Int:
+        return Int(c.integer(-shape.literal, shape.literal))
+    if kind is Var:
+        return Var(name(c, shape))
+    if kind is Neg:
+        return Neg(aexpr(c, shape, depth - 1))
+    return kind(aexpr(c, shape, depth - 1), aexpr(c, shape, depth - 1))  # Add, Sub
+
+
+def bexpr(c: Choices, shape: Shape, depth: int | None = None,
+          kind: type | None = None) -> BExpr:
+    """A condition with at most `depth` (default `shape.bexpr_depth`) connective levels above its
+    leaves, comparisons of operands of `shape.operand_depth`; of class `kind` if given."""
+    depth = shape.bexpr_depth if depth is None else depth
+    if kind is None:
+        n = len(BEXPR_KINDS) if depth > 0 else len(BEXPR_LEAVES)
+        kind = pick(c, BEXPR_KINDS[:n], BEXPR_WEIGHTS[:n])
+    if kind is Bool:
+        return Bool(c.integer(0, 1) == 0)
+    if kind is Cmp:
+        op = pick(c, CMP_OPS)
+        return Cmp(op, aexpr(c, shape, shape.operand_depth), aexpr(c, shape, shape.operand_depth))
+    if kind is Not:
+        return Not(bexpr(c, shape, depth - 1))
+    return kind(bexpr(c, shape, depth - 1), bexpr(c, shape, depth - 1))  # And, Or
+
+
+def stmt(c: Choices, shape: Shape, depth: int | None = None, size: int | None = None,
+         kind: type | None = None, loops: int = 0) -> Stmt:
+    """A statement with at most `depth` (default `shape.stmt_depth`) levels above its leaf
+    statements and at most `size` leaf statements (drawn from `[1, shape.leaves]` if not given;
+    a loop counts as one), of class `kind` if given, inside `loops` nested loops."""
+    depth = shape.stmt_depth if depth is None else depth
+    compound = kind in (Seq, If, While)
+    if size is None:
+        size = c.integer(2 if compound else 1, max(shape.leaves, 2 if compound else 1))
+    if kind is None:
+        if depth <= 0 or size <= 1:
+            kind = pick(c, STMT_LEAVES, STMT_WEIGHTS[:len(STMT_LEAVES)])
+        else:
+            n = len(STMT_KINDS) if loops < shape.loop_depth else len(STMT_KINDS) - 1
+            kind = pick(c, STMT_KINDS[len(STMT_LEAVES):n], STMT_WEIGHTS[len(STMT_LEAVES):n])
+    if kind is Skip:
+        return Skip()
+    if kind is Fail:
+        return Fail()
+    if kind is Assign:
+        return Assign(name(c, shape), aexpr(c, shape))
+    if kind is Assert:
+        return Assert(bexpr(c, shape))
+    if kind is While:
+        return loop(c, shape, depth, max(1, size - 1), loops)
+    cond = bexpr(c, shape) if kind is If else None
+    k = c.integer(1, max(1, size - 1))
+    first = stmt(c, shape, depth - 1, k, loops=loops)
+    second = stmt(c, shape, depth - 1, max(1, size - k), loops=loops)
+    return Seq(first, second) if cond is None else If(cond, first, second)
+
+
+def loop(c: Choices, shape: Shape, depth: int, size: int, loops: int) -> Stmt:
+    """A loop whose body has at most `size` leaf statements, in the form `shape.loop_bound`
+    says."""
+    if shape.loop_bound is None:
+        return While(bexpr(c, shape), stmt(c, shape, depth - 1, size, loops=loops + 1))
+    counter = f"k{loops + 1}"
+    guard: BExpr = Cmp("<", Var(counter), Int(c.integer(1, shape.loop_bound)))
+    if c.integer(0, 1) == 1:
+        guard = And(guard, bexpr(c, shape, 0))
+    body = stmt(c, shape, depth - 1, size, loops=loops + 1)
+    step = Assign(counter, Add(Var(counter), Int(1)))
+    return Seq(Assign(counter, Int(0)), While(guard, Seq(body, step)))
+
+
+def program(c: Choices, shape: Shape) -> Stmt:
+    """A program of 1 to `shape.leaves` leaf statements."""
+    return stmt(c, shape)
+
+
+def env(c: Choices, shape: Shape, names: Sequence[str] | None = None) -> Env:
+    """A valuation of `names` (default `shape.names`; every other variable 0)."""
+    return Env.of({x: c.integer(-shape.value, shape.value)
+                   for x in (shape.names if names is None else names)})
+
+
+def store(c: Choices, shape: Shape) -> Store:
+    """A symbolic store binding some of `shape.names` to arithmetic expressions."""
+    s = Store()
+    for x in shape.names:
+        if c.integer(0, 1) == 1:
+            s = s.update(x, aexpr(c, shape))
+    return s
+
+
+def path_condition(c: Choices, shape: Shape) -> PathCondition:
+    """A path condition of at most `shape.conjuncts` conditions."""
+    return PathCondition.of(*(bexpr(c, shape) for _ in range(c.integer(0, shape.conjuncts))))
+
+
+def sym_state(c: Choices, shape: Shape) -> SymState:
+    """A symbolic state `⟨φ, S, p⟩`."""
+    return SymState(path_condition(c, shape), store(c, shape), program(c, shape))
+
+
+def state_satisfied_by(c: Choices, shape: Shape) -> tuple[SymState, Env]:
+    """A symbolic state and a valuation `V0` with `V0 ⊨ φ` (each conjunct negated if false)."""
+    v = env(c, shape)
+    pc = path_condition(c, shape)
+    held = PathCondition.of(*(b if beval(v, b) else negate(b) for b in pc.conjuncts()))
+    return SymState(held, store(c, shape), program(c, shape)), v

@@ -1,0 +1,226 @@
+"""m-to-n symbolic transitions over configurations and their concrete meaning (seed 001, T-D1).
+
+A configuration `Cnf` is a set of symbolic states; a transition `(I, O)` with `I ⊆ Cnf` yields
+the successor configuration `Cnf \\ I ∪ O` (`successor`). The meaning of a symbolic state
+`⟨φ, S, p⟩` from a concrete initial store `σ` is `concr(s, σ)`: empty when `σ ⊭ φ`, otherwise the
+final state of the concrete run of `p` from `σ∘S` (W-D2.2). Runs are bounded by a step budget
+(`fuel`); a run that exhausts it has no known meaning (None), so the oracles skip it.
+
+The transitions given here, each a function from the input states `I` to the outputs `O`:
+
+- `expand_step`: one `→sym` step by `expand` (Fig. 7), 1-to-n; exhaustive and precise.
+- `stream(max_states)`: the transitive closure by the stream `run` (Fig. 6), cut after at most
+  `max_states` states; its outputs are the leaves and the unexplored frontier, so it is
+  exhaustive and precise even when cut.
+- `unroll(k)`: the stream `run` bounded to enter each `while` at most `k` times in a row; it
+  *drops* the paths that would iterate again: precise, not exhaustive (T-X1).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+from symcert.core.concrete import Ending, Env, Final, run_to_end
+from symcert.engine.explore import expand, run
+from symcert.seed004.interp import Behaviour, concretize_result, exec_symbolic
+from symcert.solver.z3backend import Sat, Solver
+from symcert.core.state import SymState, concretize, rule_count, satisfies, state_names
+from symcert.lang.syntax import BExpr, Bool, Cmp, Int, Var, inputs
+from symcert.core.terms import disj
+
+DEFAULT_FUEL = 10_000
+"""Concrete steps allowed to one run when computing a concretization."""
+
+
+Meaning = frozenset[Final] | None
+"""A concretization: a set of final states, or None when a run ran out of fuel (undecided)."""
+
+TransitionFn = Callable[[tuple[SymState, ...]], tuple[Any, ...]]
+
+
+@dataclass(frozen=True)
+class Transition:
+    """A symbolic transition relation, given as the outputs `O` it produces for inputs `I` (T-D1).
+
+    :param name: how reports call it.
+    :param outputs: `I ↦ O`.
+    :param meaning: `concr(o, σ, fuel)` for an output `o` (default: `concr` of a `SymState`).
+    """
+
+    name: str
+    outputs: TransitionFn
+    meaning: Callable[[Any, Env, int], Meaning] = field(default=lambda o, sigma, fuel:
+                                                        concr(o, sigma, fuel))
+
+    def __call__(self, inputs: tuple[SymState, ...]) -> tuple[Any, ...]:
+        return self.outputs(inputs)
+
+
+def successor(cnf: frozenset[SymState], t: Transition,
+              inputs: frozenset[SymState]) -> frozenset[SymState]:
+    """The successor configuration `Cnf \\ I ∪ O` of transition `t` on `I ⊆ Cnf` (T-D1).
+
+    :raises ValueError: when `I` is not a subset of `Cnf`.
+    """
+    if not inputs <= cnf:
+        raise ValueError("the inputs of a transition must be states of the configuration")
+    return (cnf - inputs) | frozenset(t(tuple(inputs)))
+
+
+def concr(s: SymState, sigma: Env, fuel: int = DEFAULT_FUEL) -> Meaning:
+    """`concr(s, σ)`: the final states of `s` from initial store `σ` (seed 001, T-D1).
+
+    :param s: the symbolic state `⟨φ, S, p⟩`.
+    :param sigma: the concrete initial store (the symbolic inputs' values).
+    :param fuel: the step budget of the concrete run of `p`.
+    :return: `{}` when `σ ⊭ φ`, `{final}` otherwise, None when the run exceeds `fuel`.
+    """
+    if not satisfies(sigma, s.pc):
+        return frozenset()
+    start = concretize(sigma, s.store, state_names(s) | frozenset(sigma.as_dict()))
+    final = run_to_end(start, s.prog, fuel)
+    return None if final is None else frozenset({final})
+
+
+# --- the transitions -------------------------------------------------------------------------
+
+
+def _expand_outputs(inputs: tuple[SymState, ...]) -> tuple[SymState, ...]:
+    out: list[SymState] = []
+    for s in inputs:
+        # A state no rule applies to stays in the configuration: it is not an input of a step.
+        out.extend(expand(s) if rule_count(s.prog) else [s])
+    return tuple(out)
+
+
+expand_step = Transition("expand (one step)", _expand_outputs)
+
+
+def run_outputs(inputs_: tuple[SymState, ...], max_states: int,
+                solver: Solver | None = None) -> tuple[tuple[SymState, ...], bool]:
+    """The configuration the stream `run` reaches from `inputs_` within `max_states` states:
+    the leaves, plus the unexplored frontier when cut; and whether the stream ended."""
+    seen: list[SymState] = []
+    ended = False
+    for s in run(list(inputs_), solver=solver):
+        if s is None:
+            ended = True
+            break
+        seen.append(s)
+        if len(seen) >= max_states:
+            break
+    leaves = [s for s in seen if rule_count(s.prog) == 0]
+    if ended:
+        return tuple(leaves), True
+    explored = set(seen)
+    frontier = [c for s in seen if rule_count(s.prog) for c in expand(s) if c not in explored]
+    return tuple(leaves + frontier), False
+
+
+def stream(max_states: int, solver: Solver | None = None) -> Transition:
+    """The stream `run` from the inputs, cut after `max_states` states: leaves plus frontier.
+
+    :param max_states: how many stream elements to take at most.
+    :param solver: prunes UNSAT states (pruned states have an empty meaning).
+    """
+    return Transition(f"run (stream, at most {max_states:,} states)",
+                      lambda inputs_: run_outputs(inputs_, max_states, solver)[0])
+
+
+def unroll(k: int, solver: Solver | None = None) -> Transition:
+    """Symbolic execution that enters each loop at most `k` times in a row and drops the paths
+    that would enter it again: the stream `run` with its unrolling bound, to its leaves.
+
+    :param k: the loop-unrolling threshold.
+    :param solver: prunes UNSAT branches when given.
+    """
+    if k < 0:
+        raise ValueError(f"the unrolling threshold must be at least 0: {k}")
+
+    def outputs(inputs_: tuple[SymState, ...]) -> tuple[SymState, ...]:
+        leaves = []
+        for s in run(list(inputs_), solver=solver, unroll=k):
+            if s is None:
+                return tuple(leaves)
+            if rule_count(s.prog) == 0:
+                leaves.append(s)
+        raise AssertionError("unreachable: the stream ends with None")
+
+    return Transition(f"unroll (K = {k})", outputs)
+
+
+def meanings(states: Iterable[Any], sigma: Env, fuel: int,
+             meaning: Callable[[Any, Env, int], Meaning] | None = None,
+             ) -> list[tuple[Any, Meaning]]:
+    """Each state with its concretization from `σ` (by `meaning`, default `concr`)."""
+    return [(s, concr(s, sigma, fuel) if meaning is None else meaning(s, sigma, fuel))
+            for s in states]
+
+
+@dataclass(frozen=True)
+class Result:
+    """An output of the seed-004 interpreter: a result state and the program's inputs."""
+
+    result: Any
+    declared: frozenset[str]
+
+    def __str__(self) -> str:
+        return f"result {self.result}"
+
+
+def show(o: Any) -> str:
+    """An output state as reports print it."""
+    if isinstance(o, SymState):
+        return f"state with path condition {o.pc} and store {o.store}"
+    return str(o)
+
+
+def interpreter(n: int, solver: Solver | None = None) -> Transition:
+    """The seed-004 bounded interpreter `exec_symbolic(p, n)` as a transition from `⟨true, id, p⟩`.
+
+    A result `(σ' | C')_β` means, from `σ`, the stores `ρ∘σ'` for the `ρ ⊨ C'` that agree with
+    `σ` on the inputs (the fresh variables are existential), asked to the solver: a first model,
+    then any model with another final store. LOOP_LIMIT and UNBOUND_VAR results have no final
+    state: their meaning is unknown (None), so they never give a counterexample.
+
+    :param n: the loop limit.
+    :param solver: decides the constraints (a fresh default one if None).
+    """
+    solver = solver if solver is not None else Solver()
+
+    def outputs(inputs_: tuple[SymState, ...]) -> tuple[Any, ...]:
+        out: list[Any] = []
+        for s in inputs_:
+            if s.pc.length or s.store.bindings:
+                raise ValueError("the seed-004 interpreter starts from ⟨true, id, p⟩ only")
+            out.extend(Result(r, inputs(s.prog)) for r in exec_symbolic(s.prog, n, solver))
+        return tuple(out)
+
+    def meaning(o: Any, sigma: Env, fuel: int) -> Meaning:
+        return _result_meaning(o.result, o.declared, sigma, solver)
+
+    return Transition(f"seed-004 interpreter (loop limit {n})", outputs, meaning)
+
+
+def _result_meaning(r: Any, declared: frozenset[str], sigma: Env, solver: Solver) -> Meaning:
+    endings = {Behaviour.NORMAL: Ending.NORMAL, Behaviour.FAIL: Ending.FAIL}
+    pc = r.pc
+    for x in sorted(declared):
+        pc = pc.extend(Cmp("==", Var(x), Int(sigma(x))))
+    answer, model = solver.check(pc)
+    if answer is Sat.UNSAT:
+        return frozenset()
+    if answer is Sat.UNKNOWN or model is None or r.behaviour not in endings:
+        return None
+    first = concretize_result(r, model).env
+    finals = {Final(first, endings[r.behaviour])}
+    other: BExpr = Bool(False)
+    for y, v in r.env.bindings:
+        other = disj(other, Cmp("!=", Var(v), Int(first(y))))
+    answer, model = solver.check(pc.extend(other))
+    if answer is Sat.UNKNOWN:
+        return None
+    if answer is Sat.SAT and model is not None:
+        finals.add(Final(concretize_result(r, model).env, endings[r.behaviour]))
+    return frozenset(finals)

@@ -1,0 +1,1 @@
+"""The `symcert` command: argument parsing and formatting only."""

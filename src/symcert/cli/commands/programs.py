@@ -1,0 +1,87 @@
+"""The program a command works on: read from a file or, for `-`, from standard input, at most
+`--max-input-bytes` bytes, then decoded and parsed within `--max-program-size` (the parser's
+budgets), each step a phase of the time budget."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import sys
+from typing import TYPE_CHECKING, Callable
+
+from symcert.cli.commands.budget import add_timeout, positive
+
+if TYPE_CHECKING:
+    from symcert.lang.syntax import Stmt
+
+STDIN = "-"
+STDIN_NAME = "<stdin>"
+CHUNK = 1024 * 1024  # read in pieces, so that the deadline can interrupt a slow reader
+
+
+def add_program(parser: argparse.ArgumentParser) -> None:
+    """The FILE argument, `--max-input-bytes`, `--max-program-size` and `--timeout` of a
+    command that reads a program."""
+    from symcert.lang.parser import MAX_INPUT_BYTES, MAX_PROGRAM_SIZE
+
+    parser.add_argument("file", metavar="FILE", help="the IMP program; - reads standard input")
+    parser.add_argument("--max-input-bytes", type=positive, default=MAX_INPUT_BYTES,
+                        metavar="N", help="refuse a larger program, exit 65 "
+                                          f"(default: {MAX_INPUT_BYTES:,})")
+    parser.add_argument("--max-program-size", type=positive, default=MAX_PROGRAM_SIZE,
+                        metavar="N", help="refuse a program of more syntax nodes after macro "
+                                          f"expansion, exit 65 (default: {MAX_PROGRAM_SIZE:,})")
+    add_timeout(parser)
+
+
+def source_name(file: str) -> str:
+    """How messages name the program: its path, or `<stdin>`."""
+    return STDIN_NAME if file == STDIN else file
+
+
+def read_program(args: argparse.Namespace) -> Stmt:
+    """The parsed program of `args.file`, each step in a phase of `args.budget`.
+
+    :raises ParseError: when it is not UTF-8 or not IMP, or over a budget (a LimitError).
+    :raises OSError: when it cannot be read.
+    """
+    from symcert.lang.parser import parse_bytes
+
+    name = source_name(args.file)
+    args.budget.enter(f"reading {name}")
+    if args.file == STDIN:
+        data = _read(_stdin(), args.max_input_bytes)
+    else:
+        with open(args.file, "rb") as f:
+            data = _read(f.read, args.max_input_bytes)
+    args.budget.enter(f"parsing {name}")
+    return parse_bytes(data, name, max_input_bytes=args.max_input_bytes,
+                       max_program_size=args.max_program_size)
+
+
+def _stdin() -> Callable[[int], bytes]:
+    """Reads of standard input, by its file descriptor when it has one: a read still blocked
+    when the budget runs out then holds no lock that Python's exit would wait for."""
+    try:
+        fd = sys.stdin.fileno()
+    except (AttributeError, ValueError, io.UnsupportedOperation):
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:
+            raise OSError(0, "no standard input", STDIN_NAME) from None
+        return stream.read
+    return lambda size: os.read(fd, size)
+
+
+def _read(read: Callable[[int], bytes], limit: int) -> bytes:
+    """At most `limit + 1` bytes from `read` (`/dev/zero` never ends): one more than the limit
+    is enough for `parse_bytes` to refuse it."""
+    chunks: list[bytes] = []
+    size = 0
+    while size <= limit:
+        chunk = read(min(CHUNK, limit + 1 - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)

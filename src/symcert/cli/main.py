@@ -1,0 +1,354 @@
+"""The `symcert` command: `run` (find bugs or prove safety) and `exec` (a concrete run).
+
+It parses arguments and formats results; the verdict policy is the library's (`symcert.check`,
+`verdict.py`), and `exec` is the concrete interpreter's `trace` (Fig. 2).
+
+Exit codes: 0 exhaustive and no bug (or a normal concrete run), 1 bug found, 2 usage error,
+3 undecided within the budget (states, steps, time or memory), 65 bad input, 70 internal error
+(an engine bug: a contract violation or a replay that disagrees with a reported bug).
+
+The engine is imported only after the arguments are read, because `--contracts` must set
+SYMCERT_CONTRACTS before the contracted modules are imported. The work runs in a thread with a
+large stack, so deeply nested (but accepted) programs cannot overflow the C stack, and the main
+thread holds it to `--timeout` (`symcert.cli.commands.budget`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import io
+import json
+import os
+import re
+import sys
+import time
+from typing import Any, Sequence
+
+from symcert.cli.commands.budget import EXIT_INTERNAL, BudgetExceeded, Deadline, positive
+from symcert.cli.commands.programs import add_program, read_program, source_name
+from symcert.cli.commands.values import json_int, show_int, text
+from symcert.lang.errors import EXIT_UNDECIDED  # errors.py has no contracts: safe to import early
+
+EXIT_PIPE = 141  # as a process killed by SIGPIPE: the output pipe was closed early
+DEFAULT_MAX_STATES = 100_000
+DEFAULT_MAX_STEPS = 1_000_000
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # a variable, as NAME in grammar.lark
+INTEGER = re.compile(r"-?[0-9]+")
+
+# Further subcommands, each in a module of `symcert.cli.commands` that defines HELP, `configure(parser)`
+# and `main(args) -> int`. Such a module imports the engine inside `main` only (see below).
+COMMANDS: dict[str, str] = {
+    "tree": "symcert.cli.commands.tree",
+    "lemmas": "symcert.cli.commands.lemmas",
+    "oracle": "symcert.cli.commands.oracle",
+    "prove": "symcert.cli.commands.prove",
+    "campaign": "symcert.cli.commands.campaign",
+}
+
+
+def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The top-level parser and the parser of each subcommand."""
+    from symcert import __version__
+
+    ap = argparse.ArgumentParser(
+        prog="symcert",
+        description="A symbolic-execution bug finder for IMP whose claims are checked.",
+        epilog="exit codes: 0 no bug (exhaustive), 1 bug found, 2 usage error, "
+               "3 undecided within the budget, 65 bad input, 70 internal error",
+    )
+    ap.add_argument("--version", action="version", version=f"symcert {__version__}")
+    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    r = sub.add_parser("run", help="find a bug and the input that triggers it, or prove safety")
+    add_program(r)
+    r.add_argument("--strategy", choices=("bfs", "dfs"), default="bfs",
+                   help="search order (default: bfs, which finds every reachable bug)")
+    r.add_argument("--max-states", type=positive, default=DEFAULT_MAX_STATES, metavar="N",
+                   help=f"state budget (default: {DEFAULT_MAX_STATES:,})")
+    r.add_argument("--all-bugs", action="store_true",
+                   help="keep exploring after the first bug; report each failing statement once")
+    r.add_argument("--json", action="store_true", help="write one JSON object per event")
+    r.add_argument("--contracts", action="store_true",
+                   help="check the lemma contracts while running (as SYMCERT_CONTRACTS=1)")
+
+    e = sub.add_parser("exec", help="run a program concretely on given inputs")
+    add_program(e)
+    e.add_argument("--input", action="append", default=[], metavar="VAR=INT",
+                   help="an input value, INT as -?[0-9]+; repeat for several inputs; "
+                        "unset inputs are 0")
+    e.add_argument("--max-steps", type=positive, default=DEFAULT_MAX_STEPS, metavar="N",
+                   help=f"step budget (default: {DEFAULT_MAX_STEPS:,})")
+    e.add_argument("--contracts", action="store_true", help="check the lemma contracts")
+
+    for name, module in COMMANDS.items():
+        command = importlib.import_module(module)
+        c = sub.add_parser(name, help=command.HELP, description=command.__doc__)
+        command.configure(c)
+    return ap, sub.choices
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The arguments; a usage error exits 2 with the usage of the command it belongs to."""
+    ap, commands = _parser()
+    args, extra = ap.parse_known_args(argv)
+    if extra:
+        commands[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit code."""
+    args = parse_args(argv)
+    if getattr(args, "contracts", False):
+        os.environ["SYMCERT_CONTRACTS"] = "1"
+    args.budget = Deadline(getattr(args, "timeout", None))
+    return args.budget.run(lambda: _dispatch(args))
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    from symcert.lang.errors import SymcertError
+
+    budget: Deadline = args.budget
+    try:
+        if args.command == "run":
+            return _run(args)
+        if args.command == "exec":
+            return _exec(args)
+        return int(importlib.import_module(COMMANDS[args.command]).main(args))
+    except SymcertError as err:
+        print(err, file=sys.stderr)
+        return err.exit_code
+    except BudgetExceeded:
+        print(f"symcert {args.command}: undecided: {budget.reason()}", file=sys.stderr)
+        return EXIT_UNDECIDED
+    except MemoryError:
+        print(f"symcert {args.command}: undecided: {budget.out_of_memory()}", file=sys.stderr)
+        return EXIT_UNDECIDED
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_PIPE
+    except OSError as err:
+        where = source_name(args.file) if hasattr(args, "file") else err.filename
+        print(f"{where}: cannot read: {err.strerror}", file=sys.stderr)
+        return 65
+    except Exception as err:  # an engine bug: say so loudly, with the evidence
+        import traceback
+
+        traceback.print_exc()
+        print(f"symcert: internal error: {type(err).__name__}: {err}\n"
+              "This is a bug in symcert, not in your program; please report it.",
+              file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+def _silence_stdout() -> None:
+    """The reader of the output went away (`symcert oracle F | head -1`): point stdout at
+    /dev/null, so that flushing it at exit does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass  # stdout is not a file descriptor (e.g. captured in a test): nothing to flush
+
+
+class _Progress:
+    """A one-line progress display on a terminal (stderr), refreshed a few times a second."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.start = time.perf_counter()
+        self.last = self.start
+        self.shown = False
+
+    def update(self, states: int, frontier: int) -> None:
+        now = time.perf_counter()
+        if not self.enabled or now - self.last < 0.25:
+            return
+        self.last = now
+        rate = states / max(now - self.start, 1e-9)
+        sys.stderr.write(f"\r  explored {states:,} states, frontier {frontier:,}, "
+                         f"{rate:,.0f} states/s ")
+        sys.stderr.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+
+
+class _Reporter:
+    """The observer of `symcert run` (`verdict.Observer`): each phase of the check is a phase of
+    the deadline, progress goes to the display, and a confirmed bug is printed at once."""
+
+    def __init__(self, deadline: Deadline, progress: _Progress, name: str, as_json: bool) -> None:
+        self.deadline = deadline
+        self.progress = progress
+        self.name = name
+        self.as_json = as_json
+
+    def phase(self, name: str) -> None:
+        self.deadline.enter(name)
+
+    def explored(self, states: int, frontier: int) -> None:
+        self.progress.update(states, frontier)
+
+    def confirmed(self, found: Any, states: int) -> None:
+        self.progress.clear()
+        sys.stdout.write(_bug_report(found, self.name, self.as_json, states))
+        sys.stdout.flush()
+
+
+def _run(args: argparse.Namespace) -> int:
+    """`symcert run`: `verdict.check` within the deadline, and its verdict formatted."""
+    from symcert.engine.bugfinder import ReplayMismatch
+    from symcert.engine.explore import Strategy
+    from symcert.engine.verdict import Budget, Cause, Check, Kind, Reason, Stats, Verdict
+
+    deadline: Deadline = args.budget
+    name = source_name(args.file)
+    start = time.perf_counter()
+    budget = Budget(args.max_states, Strategy(args.strategy), args.all_bugs)
+    progress = _Progress(sys.stderr.isatty() and not args.json)
+    check: Check | None = None
+    try:
+        program = read_program(args)
+        check = Check(program, budget, start=start)
+        verdict = check.run(_Reporter(deadline, progress, name, args.json))
+    except (BudgetExceeded, MemoryError) as stop:
+        reason = (Reason(Cause.TIME, deadline.reason()) if isinstance(stop, BudgetExceeded)
+                  else Reason(Cause.MEMORY, deadline.out_of_memory()))
+        verdict = (check.stopped(reason) if check is not None else
+                   Verdict(Kind.UNDECIDED, False, budget,
+                           Stats(seconds=time.perf_counter() - start), reason=reason))
+    except ReplayMismatch:
+        progress.clear()
+        raise
+    deadline.enter("reporting")
+    progress.clear()
+    reason = verdict.reason
+    if reason is not None and reason.cause is Cause.STATES:
+        reason = Reason(Cause.STATES,
+                        f"the state budget (--max-states {args.max_states:,}) ran out")
+    stats = verdict.stats
+    if args.json:
+        print(json.dumps({"event": "done", "verdict": verdict.kind.value,
+                          "exhaustive": verdict.exhaustive,
+                          "reason": None if reason is None else reason.message,
+                          "states": stats.states, "strategy": budget.strategy.value,
+                          "seconds": round(stats.seconds, 6),
+                          "solver_queries": stats.solver_queries,
+                          "solver_seconds": round(stats.solver_seconds, 6)}), flush=True)
+        return verdict.exit_code
+    order = "breadth-first" if budget.strategy is Strategy.BFS else "depth-first"
+    summary = f"explored {stats.states:,} symbolic states ({order}) in {stats.seconds:.2f} s"
+    if verdict.kind is Kind.BUG:
+        if budget.all_bugs and verdict.exhaustive:
+            summary += "; exploration was exhaustive"
+        print(f"  {summary}")
+    elif verdict.kind is Kind.SAFE:
+        print(f"{name}: no bug: every assertion holds for all inputs")
+        print(f"  exhaustive: {summary}")
+    else:
+        print(f"{name}: undecided: {reason}")
+        print(f"  no bug found so far; {summary}")
+    return verdict.exit_code
+
+
+def _bug_report(found: Any, name: str, as_json: bool, explored: int) -> str:
+    """The report of a confirmed bug, a JSON line or three lines of text, to be written at once
+    (a deadline cannot cut it in the middle)."""
+    from symcert.core.terms import free_vars
+
+    pc = found.bug.pc
+    names = sorted(set().union(*(free_vars(c) for c in pc.conjuncts())) if pc.length else set())
+    pos = found.failing.pos
+    line, column = (pos.line, pos.column) if pos else (0, 0)
+    if as_json:
+        return json.dumps({"event": "bug", "file": name, "line": line, "column": column,
+                           "message": found.describe(),
+                           "input": {x: json_int(found.input(x)) for x in names},
+                           "replay_steps": found.final.steps, "path_condition": text(pc),
+                           "states": explored}) + "\n"
+    shown = ", ".join(f"{x} = {show_int(found.input(x))}" for x in names)
+    return (f"{name}:{line}:{column}: bug: {found.describe()}\n"
+            f"  input:  {shown or 'any (the bug does not depend on the input)'}\n"
+            f"  replay: concrete run from this input reaches the failing statement after "
+            f"{found.final.steps} steps\n")
+
+
+def _input_values(items: Sequence[str]) -> dict[str, int]:
+    """The values of `--input VAR=INT`: INT is `-?[0-9]+`, as long as a literal of a program
+    may be, each VAR given once."""
+    from symcert.lang.errors import InputError
+    from symcert.lang.parser import MAX_DIGITS
+
+    values: dict[str, int] = {}
+    for item in items:
+        var, sep, value = (part.strip() for part in item.partition("="))
+        if not sep or not NAME.fullmatch(var) or not INTEGER.fullmatch(value):
+            raise InputError(f"symcert exec: bad --input {item!r}: expected VAR=INT with INT "
+                             "an optional - and decimal digits, for example --input x=-3")
+        if var in values:
+            raise InputError(f"symcert exec: --input {var} is given twice")
+        if len(value.lstrip("-")) > MAX_DIGITS:
+            raise InputError(f"symcert exec: bad --input {var}: more than {MAX_DIGITS:,} digits")
+        values[var] = int(value)
+    return values
+
+
+def _exec(args: argparse.Namespace) -> int:
+    from symcert.core.concrete import Env, State, head, is_stuck, trace
+    from symcert.lang.syntax import Assert, Fail, Skip, inputs
+
+    budget: Deadline = args.budget
+    name = source_name(args.file)
+    values = _input_values(args.input)
+    state = None
+    try:
+        program = read_program(args)
+        read = inputs(program)
+        for var in sorted(values.keys() - read):
+            print(f"symcert exec: warning: the program has no input {var} (its inputs: "
+                  f"{', '.join(sorted(read)) or 'none'}); --input {var} has no effect",
+                  file=sys.stderr)
+        unset = sorted(read - values.keys())
+        if unset:
+            print(f"note: inputs not given default to 0: {', '.join(unset)}")
+        state = State(Env.of(values), program)
+        budget.enter("running")
+        for state in trace(state, args.max_steps):
+            pass
+    except BudgetExceeded:
+        if state is None:
+            print(f"{name}: undecided: {budget.reason()}")
+        else:
+            print(f"stopped: {budget.reason()}, after {state.steps:,} steps: {_final(state)}")
+        return EXIT_UNDECIDED
+    budget.enter("reporting")
+    if isinstance(state.prog, Skip):
+        print(f"finished after {state.steps} steps: {_final(state)}")
+        return 0
+    if is_stuck(state.prog):
+        failing = head(state.prog)
+        assert isinstance(failing, Fail)
+        pos = failing.pos
+        where = f"{name}:{pos.line}:{pos.column}" if pos else name
+        what = (f"assertion `{failing.origin.cond}` fails" if isinstance(failing.origin, Assert)
+                else "`fail` reached")
+        print(f"{where}: {what} after {state.steps} steps: {_final(state)}")
+        return 1
+    print(f"stopped: the step budget (--max-steps {args.max_steps:,}) ran out: {_final(state)}")
+    return EXIT_UNDECIDED
+
+
+def _final(state: Any) -> str:
+    """The variables of a concrete state, big integers summarised."""
+    return (", ".join(f"{k} = {show_int(v)}" for k, v in sorted(state.env.bindings))
+            or "all variables 0")
+
+
+def entry() -> None:
+    """Console-script entry point."""
+    sys.exit(main())

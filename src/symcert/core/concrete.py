@@ -1,0 +1,207 @@
+"""Concrete small-step semantics of IMP, `⟨V, p⟩ → ⟨V', p'⟩` (seed 000, Fig. 2).
+
+`V : Vars → ℤ` is total: a variable never assigned and not given as input reads 0.
+`step` is the (deterministic) relation as a function: it returns None exactly when no rule
+applies, which happens for `skip` (finished) and for a program whose next statement is `fail`
+(stuck, W-D2.6 and W-F9).
+"""
+
+from __future__ import annotations
+
+import enum
+import operator
+from dataclasses import dataclass, field
+from typing import Callable, Iterator, Mapping
+
+from symcert.core.algebra import fold_a, fold_b
+from symcert.lang.syntax import AExpr, Assert, Assign, BExpr, Fail, If, Pos, Seq, Skip, Stmt, While
+from symcert.core.terms import COMPARE
+
+
+@dataclass(frozen=True, slots=True)
+class Env:
+    """A concrete environment `V`: a finite map of variables, every other variable being 0."""
+
+    bindings: tuple[tuple[str, int], ...] = ()
+
+    @staticmethod
+    def of(values: Mapping[str, int]) -> Env:
+        """Build an environment; bindings to 0 are dropped so equal maps are equal values."""
+        return Env(tuple(sorted((k, v) for k, v in values.items() if v != 0)))
+
+    def __call__(self, name: str) -> int:
+        for k, v in self.bindings:
+            if k == name:
+                return v
+        return 0
+
+    def update(self, name: str, value: int) -> Env:
+        """`V[name := value]`."""
+        values = dict(self.bindings)
+        values[name] = value
+        return Env.of(values)
+
+    def as_dict(self) -> dict[str, int]:
+        """The non-zero bindings as a dict."""
+        return dict(self.bindings)
+
+    def __str__(self) -> str:
+        return "{" + ", ".join(f"{k} = {v}" for k, v in self.bindings) + "}"
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """A concrete state `σ = ⟨V, p⟩`."""
+
+    env: Env
+    prog: Stmt
+    steps: int = field(default=0, compare=False)
+
+
+class Values:
+    """The data algebra `D` of seed 000 Fig. 2: integers and booleans; variables read in `V`.
+    `and`/`or` short-circuit: the right operand is evaluated only when the left does not
+    decide. (Operations that are already functions of the right signature are bound as
+    static methods: one Python frame less per node.)"""
+
+    var = staticmethod(operator.call)  # `env(name)`, so subclasses of Env (obligations.V0) count
+    neg = staticmethod(operator.neg)
+    add = staticmethod(operator.add)
+    sub = staticmethod(operator.sub)
+
+    def integer(self, env: Env, value: int) -> int:
+        return value
+
+    def cmp(self, op: str, a: int, b: int) -> bool:
+        return COMPARE[op](a, b)
+
+    def boolean(self, env: Env, value: bool) -> bool:
+        return value
+
+    def not_(self, a: bool) -> bool:
+        return not a
+
+    def and_(self, a: bool, b: Callable[[], bool]) -> bool:
+        return a and b()
+
+    def or_(self, a: bool, b: Callable[[], bool]) -> bool:
+        return a or b()
+
+
+VALUES = Values()
+
+
+def aeval(env: Env, e: AExpr) -> int:
+    """`⟦e⟧_V` for an arithmetic expression or symbolic term."""
+    return fold_a(VALUES, env, e)
+
+
+def beval(env: Env, b: BExpr) -> bool:
+    """`⟦b⟧_V` for a boolean expression or path-condition conjunct."""
+    return fold_b(VALUES, env, b)
+
+
+def step(state: State) -> State | None:
+    """One step `σ → σ'` of Fig. 2, or None when no rule applies (finished or stuck)."""
+    result = _step(state.env, state.prog)
+    if result is None:
+        return None
+    return State(result[0], result[1], state.steps + 1)
+
+
+def _step(env: Env, p: Stmt) -> tuple[Env, Stmt] | None:
+    match p:
+        case Skip() | Fail():
+            return None
+        case Assign(x, e):
+            return env.update(x, aeval(env, e)), Skip()
+        case If(b, p1, p2):
+            return env, (p1 if beval(env, b) else p2)
+        case While(b, body):
+            return env, (Seq(body, p) if beval(env, b) else Skip())
+        case Assert(b):
+            return env, (Skip() if beval(env, b) else Fail(p.pos, p))
+        case Seq(Skip(), q):
+            return env, q
+        case Seq(p1, q):
+            inner = _step(env, p1)
+            if inner is None:
+                return None
+            return inner[0], Seq(inner[1], q)
+    raise TypeError(f"not a statement: {p!r}")
+
+
+def head(p: Stmt) -> Stmt:
+    """The statement to execute next: the leftmost one of a sequence."""
+    while isinstance(p, Seq):
+        p = p.first
+    return p
+
+
+def is_stuck(p: Stmt) -> bool:
+    """Whether a state with program `p` is an error state: its next statement is `fail` (Fig. 9)."""
+    return isinstance(head(p), Fail)
+
+
+def trace(state: State, max_steps: int) -> Iterator[State]:
+    """The concrete run from `state`, at most `max_steps` steps long, the start included."""
+    yield state
+    for _ in range(max_steps):
+        nxt = step(state)
+        if nxt is None:
+            return
+        state = nxt
+        yield state
+
+
+def run_concrete(state: State, max_steps: int) -> State:
+    """The state a concrete run reaches after at most `max_steps` steps."""
+    for state in trace(state, max_steps):
+        pass
+    return state
+
+
+# --- how a run ends (the final states of seed 001's concretization, T-D1) ------------------
+
+
+class Ending(enum.Enum):
+    """How a terminated concrete run ended."""
+
+    NORMAL = "normal"
+    FAIL = "fail"
+
+
+@dataclass(frozen=True, slots=True)
+class Final:
+    """A concrete final state: the store and how the run ended (`where`: the failing statement)."""
+
+    env: Env
+    ending: Ending
+    where: Pos | None = field(default=None, compare=False)
+
+    def __str__(self) -> str:
+        store = str(self.env) if self.env.bindings else "{all variables 0}"
+        if self.ending is Ending.NORMAL:
+            return f"{store} (terminated normally)"
+        at = f" at {self.where.line}:{self.where.column}" if self.where else ""
+        return f"{store} (stuck at `fail`{at})"
+
+
+def final_of(state: State) -> Final:
+    """The `Final` of a terminated concrete state (finished or stuck)."""
+    if is_stuck(state.prog):
+        failing = head(state.prog)
+        assert isinstance(failing, Fail)
+        return Final(state.env, Ending.FAIL, failing.pos)
+    return Final(state.env, Ending.NORMAL)
+
+
+def run_to_end(env: Env, p: Stmt, fuel: int) -> Final | None:
+    """The final state of the concrete run of `p` from `env`; None if `fuel` steps do not end it."""
+    last = None
+    for last in trace(State(env, p), fuel):
+        pass
+    assert last is not None
+    if not (isinstance(last.prog, Skip) or is_stuck(last.prog)):
+        return None
+    return final_of(last)

@@ -1,0 +1,202 @@
+"""Symbolic states `⟨φ, S, p⟩` of seed 000 (Sect. 1.3, Fig. 3): path conditions, stores, states,
+concretization `V∘S` (W-D2.2) and what a valuation satisfies.
+
+Path conditions grow by appending one conjunct (DESIGN rule 4), so W-L2.2 has a syntactic
+witness: the parent's conjuncts are a prefix of the child's. `rule_count` says how many
+successors Fig. 3 gives a program (zero for a finished or stuck one); `explore.expand` computes
+them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import icontract
+
+from symcert.core import terms
+from symcert.core.concrete import Env, aeval, beval
+from symcert.spec.concretization import concretize_pointwise
+from symcert.spec.switch import CONTRACTS
+from symcert.lang.syntax import (
+    AExpr,
+    Assert,
+    Assign,
+    BExpr,
+    Fail,
+    If,
+    Seq,
+    Skip,
+    Stmt,
+    Var,
+    While,
+    shape,
+    variables,
+)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class PathCondition:
+    """A path condition `φ`: a conjunction kept as a persistent list of conjuncts.
+
+    A child shares its parent's list and adds one cell, so memory per state is what the step
+    added and `extends` (W-L2.2) is a pointer walk. Equality is iterative. The hash combines
+    the parent's with the last conjunct's `syntax.shape` and is stored at construction: it holds
+    no literal value and no name, so it stays a concrete int when CrossHair makes them symbolic
+    (a stored hash of symbolic values crashed it: CROSSHAIR.md rule 11).
+    """
+
+    last: BExpr | None = None
+    parent: PathCondition | None = None
+    length: int = 0
+    _shape: int = field(default=0, compare=False, repr=False)
+
+    @staticmethod
+    def of(*conjuncts: BExpr) -> PathCondition:
+        """The path condition with these conjuncts, in order."""
+        pc = TRUE_PC
+        for c in conjuncts:
+            pc = pc.extend(c)
+        return pc
+
+    def extend(self, conjunct: BExpr) -> PathCondition:
+        """`φ and conjunct`."""
+        return PathCondition(conjunct, self, self.length + 1,
+                             hash((self._shape, shape(conjunct))))
+
+    def conjuncts(self) -> tuple[BExpr, ...]:
+        """The conjuncts, oldest first."""
+        out: list[BExpr] = []
+        pc: PathCondition | None = self
+        while pc is not None and pc.last is not None:
+            out.append(pc.last)
+            pc = pc.parent
+        return tuple(reversed(out))
+
+    def ancestor(self, length: int) -> PathCondition:
+        """The prefix of this path condition with `length` conjuncts."""
+        pc = self
+        while pc.length > length and pc.parent is not None:
+            pc = pc.parent
+        return pc
+
+    def extends(self, other: PathCondition) -> bool:
+        """Whether `other`'s conjuncts are a prefix of this one's (so `self ⊨ other`)."""
+        return self.length >= other.length and self.ancestor(other.length) == other
+
+    def __hash__(self) -> int:
+        return self._shape
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PathCondition):
+            return NotImplemented
+        a, b = self, other
+        while a is not b:
+            if a.length != b.length or a._shape != b._shape or a.last != b.last:
+                return False
+            if a.parent is None or b.parent is None:
+                return a.parent is b.parent
+            a, b = a.parent, b.parent
+        return True
+
+    def __str__(self) -> str:
+        parts = self.conjuncts()
+        return " and ".join(f"({terms.show(c)})" for c in parts) if parts else "true"
+
+
+TRUE_PC = PathCondition()
+
+
+@dataclass(frozen=True, slots=True)
+class Store:
+    """A symbolic store `S`: a finite map; unmapped variables map to themselves (`id`)."""
+
+    bindings: tuple[tuple[str, AExpr], ...] = ()
+
+    def __call__(self, name: str) -> AExpr:
+        for k, v in self.bindings:
+            if k == name:
+                return v
+        return Var(name)
+
+    def update(self, name: str, term: AExpr) -> Store:
+        """`S[name := term]`; binding a variable to itself restores the identity."""
+        rest = tuple((k, v) for k, v in self.bindings if k != name)
+        if term == Var(name):
+            return Store(rest)
+        return Store(tuple(sorted(rest + ((name, term),))))
+
+    def __str__(self) -> str:
+        return "{" + ", ".join(f"{k} ↦ {terms.show(v)}" for k, v in self.bindings) + "}"
+
+
+ID = Store()
+
+
+@dataclass(frozen=True, slots=True)
+class SymState:
+    """A symbolic state `σ̂ = ⟨φ, S, p⟩`.
+
+    `depth` counts the `→sym` steps from the initial state, `model` is a valuation known to
+    satisfy `φ` (or None), `ghost` the concrete input that follows this path (ghost.py); none
+    takes part in equality: they describe how the state was found.
+    """
+
+    pc: PathCondition
+    store: Store
+    prog: Stmt
+    depth: int = field(default=0, compare=False)
+    model: Env | None = field(default=None, compare=False, repr=False)
+    ghost: Env | None = field(default=None, compare=False, repr=False)
+    """A ghost interpretation ρ of the symbolic inputs with `ρ ⊨ φ` (seed 004, M-I1), or None."""
+
+
+def initial(p: Stmt) -> SymState:
+    """The initial state `⟨true, id, p⟩`."""
+    return SymState(TRUE_PC, ID, p)
+
+
+@icontract.ensure(concretize_pointwise, "W-D2.2 store concretization", enabled=CONTRACTS)
+def concretize(valuation: Env, store: Store, names: frozenset[str]) -> Env:
+    """`V∘S` restricted to `names` (W-D2.2): `(V∘S)(x) = ⟦S(x)⟧_V`."""
+    return Env.of({x: aeval(valuation, store(x)) for x in names})
+
+
+def satisfies(valuation: Env, pc: PathCondition) -> bool:
+    """`⟦φ⟧_V = true`."""
+    pc_: PathCondition | None = pc
+    while pc_ is not None and pc_.last is not None:
+        if not beval(valuation, pc_.last):
+            return False
+        pc_ = pc_.parent
+    return True
+
+
+def pc_names(pc: PathCondition) -> frozenset[str]:
+    """The symbolic inputs a path condition mentions."""
+    out: frozenset[str] = frozenset()
+    for c in pc.conjuncts():
+        out |= terms.free_vars(c)
+    return out
+
+
+def state_names(s: SymState) -> frozenset[str]:
+    """Every variable a symbolic state mentions: program, store (both sides), path condition."""
+    out = variables(s.prog) | pc_names(s.pc)
+    for k, t in s.store.bindings:
+        out |= {k} | terms.free_vars(t)
+    return out
+
+
+def rule_count(p: Stmt) -> int:
+    """How many successors the rules of Fig. 3 give a state with program `p`."""
+    while isinstance(p, Seq) and not isinstance(p.first, Skip):
+        p = p.first
+    match p:
+        case Skip() | Fail():
+            return 0
+        case Assign() | Seq():
+            return 1
+        case If() | While() | Assert():
+            return 2
+    raise TypeError(f"not a statement: {p!r}")
+

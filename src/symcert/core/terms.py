@@ -1,0 +1,184 @@
+"""Symbolic terms (seed 000, Sect. 1.3): expressions over the symbolic inputs, in pure Python.
+
+A term is an IMP expression whose variables name symbolic inputs (the paper's `S : Vars → expr`).
+The smart constructors below fold constants, so that a loop counter `i = i + 1` keeps a term of
+constant size (`i + 3`, not `((i + 1) + 1) + 1`). Folding preserves the value of a term under
+every valuation; compositionality (W-L2.1) is what checks it.
+
+`TERMS` gathers the smart constructors as the symbolic algebra `D^sym` of the expression fold
+(algebra.py): folding an expression with the variables read in a store `S` is `⟦e⟧_S` (Fig. 3),
+and with any substitution it is `e[σ]` (seed 004).
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Callable
+
+from symcert.lang.syntax import (AExpr, Add, And, BExpr, Bool, Cmp, Int, Neg, Not, Or, Sub, Var,
+                            operands)
+
+Term = AExpr
+Formula = BExpr
+
+COMPARE = {
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
+
+
+def add(a: Term, b: Term) -> Term:
+    """`a + b`, with constants folded into a trailing `+ c`."""
+    if isinstance(a, Int) and isinstance(b, Int):
+        return Int(a.value + b.value)
+    if isinstance(a, Int):
+        a, b = b, a
+    if isinstance(b, Int):
+        if b.value == 0:
+            return a
+        if isinstance(a, Add) and isinstance(a.right, Int):
+            return add(a.left, Int(a.right.value + b.value))
+    return Add(a, b)
+
+
+def sub(a: Term, b: Term) -> Term:
+    """`a - b`; subtracting a constant adds its opposite."""
+    if isinstance(b, Int):
+        return add(a, Int(-b.value))
+    if isinstance(a, Int) and a.value == 0:
+        return neg(b)
+    return Sub(a, b)
+
+
+def neg(a: Term) -> Term:
+    """`-a`."""
+    if isinstance(a, Int):
+        return Int(-a.value)
+    if isinstance(a, Neg):
+        return a.operand
+    return Neg(a)
+
+
+def cmp(op: str, a: Term, b: Term) -> Formula:
+    """`a op b`, decided when both sides are constants."""
+    if isinstance(a, Int) and isinstance(b, Int):
+        return Bool(COMPARE[op](a.value, b.value))
+    return Cmp(op, a, b)
+
+
+def conj(a: Formula, b: Formula) -> Formula:
+    """`a and b`."""
+    if isinstance(a, Bool):
+        return b if a.value else a
+    if isinstance(b, Bool):
+        return a if b.value else b
+    return And(a, b)
+
+
+def disj(a: Formula, b: Formula) -> Formula:
+    """`a or b`."""
+    if isinstance(a, Bool):
+        return a if a.value else b
+    if isinstance(b, Bool):
+        return b if b.value else a
+    return Or(a, b)
+
+
+def negate(a: Formula) -> Formula:
+    """`not a`."""
+    if isinstance(a, Bool):
+        return Bool(not a.value)
+    if isinstance(a, Not):
+        return a.operand
+    return Not(a)
+
+
+class Terms:
+    """The symbolic algebra: leaves are literals and the terms a substitution gives variables,
+    operations are the smart constructors above."""
+
+    def integer(self, subst: Callable[[str], Term], value: int) -> Term:
+        return Int(value)
+
+    def var(self, subst: Callable[[str], Term], name: str) -> Term:
+        return subst(name)
+
+    def neg(self, a: Term) -> Term:
+        return neg(a)
+
+    def add(self, a: Term, b: Term) -> Term:
+        return add(a, b)
+
+    def sub(self, a: Term, b: Term) -> Term:
+        return sub(a, b)
+
+    def cmp(self, op: str, a: Term, b: Term) -> Formula:
+        return cmp(op, a, b)
+
+    def boolean(self, subst: Callable[[str], Term], value: bool) -> Formula:
+        return Bool(value)
+
+    def not_(self, a: Formula) -> Formula:
+        return negate(a)
+
+    def and_(self, a: Formula, b: Callable[[], Formula]) -> Formula:
+        return conj(a, b())
+
+    def or_(self, a: Formula, b: Callable[[], Formula]) -> Formula:
+        return disj(a, b())
+
+
+TERMS = Terms()
+
+
+def free_vars(t: Term | Formula) -> frozenset[str]:
+    """The symbolic variables a term mentions."""
+    found: set[str] = set()
+    todo: list[Term | Formula] = [t]
+    seen: set[int] = set()  # shared compound subterms are visited once
+    while todo:
+        node = todo.pop()
+        if isinstance(node, Var):
+            found.add(node.name)
+        elif (kids := operands(node)) and id(node) not in seen:
+            seen.add(id(node))
+            todo.extend(kids)
+    return frozenset(found)
+
+
+SHOW_LIMIT = 2_000
+"""The largest term, in tree nodes, that `show` prints in full."""
+
+
+def tree_size(t: Term | Formula) -> int:
+    """How many nodes `t` has as a tree, i.e. what `str(t)` prints (shared subterms counted
+    at every occurrence, each computed once)."""
+    sizes: dict[int, int] = {}
+    todo: list[Term | Formula] = [t]
+    while todo:
+        node = todo[-1]
+        if id(node) in sizes:
+            todo.pop()
+            continue
+        kids = operands(node)
+        missing = [k for k in kids if id(k) not in sizes]
+        if missing:
+            todo.extend(missing)
+            continue
+        todo.pop()
+        sizes[id(node)] = 1 + sum(sizes[id(k)] for k in kids)
+    return sizes[id(t)]
+
+
+def show(t: Term | Formula) -> str:
+    """`str(t)`, or a summary when its tree exceeds `SHOW_LIMIT` nodes (`x = x + x` run 100
+    times makes a term of 2^100 leaves: printing it would never end)."""
+    size = tree_size(t)
+    if size <= SHOW_LIMIT:
+        return str(t)
+    over = ", ".join(sorted(free_vars(t))) or "no inputs"
+    return f"<a term of {size if size < 10**9 else f'{size:.2e}'} nodes over {over}>"

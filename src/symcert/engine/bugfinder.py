@@ -1,0 +1,144 @@
+"""The bug finder: `display`, `find_bugs` (seed 000, Figs. 8–9) and witnesses.
+
+`find_bugs(p)` maps `display` over `run([⟨true, id, p⟩])`: `BugFound` for a stuck state (its next
+statement is `fail`, Fig. 9), `Pending` for any other state, `Finished` forever once the stream
+is exhausted (W-T3.7). A BugFound is only a *candidate* until `witness` turns its model into a
+concrete input and `replay` runs the concrete interpreter from that input to the same stuck
+state; a disagreement there is an engine bug (W-T3.5 at run time) and raises `ReplayMismatch`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import islice
+from typing import Iterator
+
+import icontract
+
+from symcert.core.concrete import Env, State, head, is_stuck, run_concrete
+from symcert.engine.explore import RunStats, Strategy, run
+from symcert.spec.bugs import (
+    find_bugs_terminates_soundly,
+    find_bugs_valid,
+    replay_reaches_bug,
+)
+from symcert.spec.concretization import stuck_means_fail
+from symcert.spec.switch import CONTRACTS, lemma
+from symcert.solver.z3backend import Sat, Solver
+from symcert.core.state import SymState, initial
+from symcert.engine.status import BugFound, Finished, Pending, Status
+from symcert.lang.syntax import Assert, Fail, Stmt
+
+
+class ReplayMismatch(Exception):
+    """The concrete interpreter disagrees with a reported bug: the engine is wrong."""
+
+
+@lemma("W-F9", "W-D2.5/2.6")
+def display_flags_stuck(s: SymState | None, result: Status) -> bool:
+    """`display` reports BugFound exactly for the stuck states, those whose program is not `skip`
+    and to which no concrete rule applies: `display(σ̂) = BugFound ⟺ Stuck(σ̂.p)` (Fig. 9)."""
+    return s is None or stuck_means_fail(s.prog, isinstance(result, BugFound))
+
+
+@icontract.ensure(display_flags_stuck, "W-F9 stuck means fail", enabled=CONTRACTS)
+def display(s: SymState | None) -> Status:
+    """The status message for one element of the state stream (Fig. 8); a state is stuck when
+    its next statement is `fail` (`concrete.is_stuck`, Fig. 9).
+
+    :param s: a state of the stream, or None once the stream is exhausted.
+    """
+    if s is None:
+        return Finished()
+    return BugFound(s) if is_stuck(s.prog) else Pending(s)
+
+
+def find_bugs(
+    p: Stmt,
+    strategy: Strategy = Strategy.BFS,
+    solver: Solver | None = None,
+    stats: RunStats | None = None,
+) -> Iterator[Status]:
+    """The stream of status messages for program `p` (Fig. 8): infinite, `Finished` at the end.
+
+    :param p: the program.
+    :param strategy: the search order of the underlying `run`.
+    :param solver: prunes UNSAT states; None explores the unpruned symbolic semantics.
+    :param stats: counters updated as the stream advances.
+    """
+    for s in run([initial(p)], strategy, solver, stats):
+        yield display(s)
+
+
+@icontract.require(lambda n: n >= 0, enabled=CONTRACTS)
+@icontract.ensure(lambda n, result: len(result) == n, enabled=CONTRACTS)
+@icontract.ensure(find_bugs_terminates_soundly, "W-T3.7 sound termination of the bug finder",
+                  enabled=CONTRACTS)
+@icontract.ensure(find_bugs_valid, "W-T3.5 relatively sound bug discovery", enabled=CONTRACTS)
+def find_bugs_n(
+    p: Stmt, n: int, strategy: Strategy = Strategy.BFS, solver: Solver | None = None
+) -> list[Status]:
+    """The first `n` status messages of `find_bugs(p)`, eagerly.
+
+    :param p: the program.
+    :param n: how many messages to take.
+    """
+    return list(islice(find_bugs(p, strategy, solver), n))
+
+
+@dataclass(frozen=True)
+class Witness:
+    """A confirmed bug: the input that triggers it and the concrete run's final state."""
+
+    bug: SymState
+    input: Env
+    final: State
+
+    @property
+    def failing(self) -> Fail:
+        """The `fail` statement reached (its `origin` is the failed `assert`, if any)."""
+        failing = head(self.bug.prog)
+        assert isinstance(failing, Fail)
+        return failing
+
+    def describe(self) -> str:
+        """`assertion `c` fails` or `fail reached`."""
+        origin = self.failing.origin
+        if isinstance(origin, Assert):
+            return f"assertion `{origin.cond}` fails"
+        return "`fail` reached"
+
+
+@icontract.ensure(replay_reaches_bug, "W-T3.5 relatively sound bug discovery (replay)",
+                  enabled=CONTRACTS)
+def replay(p: Stmt, bug_state: SymState, input_env: Env) -> State:
+    """Run `p` concretely from `input_env` for as many steps as the symbolic path to the bug.
+
+    :param p: the program.
+    :param bug_state: the stuck symbolic state reported by `find_bugs`.
+    :param input_env: the concrete input taken from a model of the bug's path condition.
+    """
+    # Not for CrossHair: its precondition (bug_state reachable from p) is no cheap predicate.
+    # crosshair: off
+    return run_concrete(State(input_env, p), bug_state.depth)
+
+
+def witness(p: Stmt, bug: BugFound, solver: Solver) -> Witness | None:
+    """Confirm a BugFound by a model of its path condition and a concrete replay.
+
+    :return: the witness, or None when the solver cannot decide the path condition (UNKNOWN).
+    :raises ReplayMismatch: when the replay does not reach the same stuck state: an engine bug.
+    """
+    model = bug.state.model
+    if model is None:
+        answer, model = solver.check(bug.state.pc)
+        if answer is not Sat.SAT or model is None:
+            return None
+    final = replay(p, bug.state, model)
+    if not (final.steps == bug.state.depth and final.prog == bug.state.prog
+            and is_stuck(final.prog)):
+        raise ReplayMismatch(
+            f"input {model} reaches `{head(final.prog)}` after {final.steps} steps, but the "
+            f"symbolic state at depth {bug.state.depth} is stuck at `fail`"
+        )
+    return Witness(bug.state, model, final)

@@ -1,0 +1,241 @@
+"""The symbolic executor: `expand` (seed 000, Fig. 7) and the state stream `run` (Fig. 6).
+
+`run(l)` yields the states of a worklist, breadth-first by default (the paper's order, which
+W-L3.1 needs) or depth-first on request, then `None` forever once the worklist is empty
+(W-T3.3). It is a loop over a deque, never a recursion, so memory is the frontier. Given a
+solver, it prunes a successor whose path condition is UNSAT; UNKNOWN keeps it (M-S1). A
+successor whose new conjunct already holds under its parent's model needs no solver call.
+`run_n` is its eager twin, on which the stream lemmas are stated.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import deque
+from dataclasses import dataclass, replace
+from itertools import islice
+from typing import Callable, Iterable, Iterator
+
+import icontract
+
+from symcert.core.concrete import beval, head
+from symcert.spec.expansion import (
+    bfs_successor_bound,
+    expand_complete,
+    expand_complete_sampled,
+    expand_monotone,
+    expand_sound,
+    expand_sound_sampled,
+    run_reachable_from,
+    run_terminates_soundly,
+)
+from symcert.spec.switch import CONTRACTS
+from symcert.solver.z3backend import Sat, Solver
+from symcert.core.state import PathCondition, Store, SymState
+from symcert.core.symbolic import sym_beval, sym_update
+from symcert.lang.syntax import Assert, Assign, Bool, Fail, If, Seq, Skip, Stmt, While
+from symcert.core.terms import negate
+
+
+class Strategy(enum.Enum):
+    """Which frontier state `run` expands next."""
+
+    BFS = "bfs"
+    DFS = "dfs"
+
+
+@dataclass
+class RunStats:
+    """Counters a caller can watch while the stream runs."""
+
+    yielded: int = 0
+    frontier: int = 0
+    pruned: int = 0
+    unknown: int = 0
+    model_reuse: int = 0
+
+
+@icontract.ensure(expand_sound, "W-T3.1 correct expansion", enabled=CONTRACTS)
+@icontract.ensure(expand_complete, "W-T3.1 correct expansion", enabled=CONTRACTS)
+@icontract.ensure(expand_monotone, "W-L2.2 monotone path conditions", enabled=CONTRACTS)
+@icontract.ensure(expand_sound_sampled, "W-L2.3 one-step soundness", enabled=CONTRACTS)
+@icontract.ensure(expand_complete_sampled, "W-L2.5 one-step completeness", enabled=CONTRACTS)
+def expand(state: SymState) -> list[SymState]:
+    """The successors of a symbolic state under `→sym` (Fig. 7).
+
+    :param state: the state `⟨φ, S, p⟩` to step.
+    :return: zero, one or two successor states, each one step deeper.
+    """
+    children = _expand(state.pc, state.store, state.prog, state.depth + 1)
+    return children if state.ghost is None else _carry_ghost(state, children)
+
+
+def _carry_ghost(parent: SymState, children: list[SymState]) -> list[SymState]:
+    """Ghost mode (seed 004): a successor keeps ρ only on the branch ρ takes (`ρ ⊨ φ'`)."""
+    rho = parent.ghost
+    assert rho is not None
+    return [replace(t, ghost=rho) if t.pc is parent.pc or beval(rho, t.pc.last) else t
+            for t in children]
+
+
+def _expand(phi: PathCondition, store: Store, p: Stmt, depth: int) -> list[SymState]:
+    match p:
+        case Skip() | Fail():
+            return []
+        case Seq(Skip(), q):
+            return [SymState(phi, store, q, depth)]
+        case Assign(x, e):
+            return [SymState(phi, sym_update(store, x, e), Skip(), depth)]
+        case Seq(p1, q):
+            return [SymState(t.pc, t.store, Seq(t.prog, q), depth)
+                    for t in _expand(phi, store, p1, depth)]
+        case While(b, body):
+            cond = sym_beval(store, b)
+            return [SymState(phi.extend(cond), store, Seq(body, p), depth),
+                    SymState(phi.extend(negate(cond)), store, Skip(), depth)]
+        case If(b, p1, p2):
+            cond = sym_beval(store, b)
+            return [SymState(phi.extend(cond), store, p1, depth),
+                    SymState(phi.extend(negate(cond)), store, p2, depth)]
+        case Assert(b):
+            cond = sym_beval(store, b)
+            return [SymState(phi.extend(cond), store, Skip(), depth),
+                    SymState(phi.extend(negate(cond)), store, Fail(p.pos, p), depth)]
+    raise TypeError(f"not a statement: {p!r}")
+
+
+def _feasible(child: SymState, parent: SymState, solver: Solver,
+              stats: RunStats) -> SymState | None:
+    """The child with a model if its path condition may be satisfiable, None if UNSAT."""
+    if child.pc is parent.pc:
+        return _with_model(child, parent)
+    new = child.pc.last
+    assert new is not None
+    if isinstance(new, Bool):
+        return _with_model(child, parent) if new.value else None
+    if parent.model is not None and beval(parent.model, new):
+        stats.model_reuse += 1
+        return _with_model(child, parent)
+    # The parent's model lets a conjunct independent of the parent's path be decided alone.
+    answer, model = solver.check(child.pc,
+                                 parent.model if child.pc.parent is parent.pc else None)
+    if answer is Sat.UNSAT:
+        return None
+    if answer is Sat.UNKNOWN:
+        stats.unknown += 1
+    return SymState(child.pc, child.store, child.prog, child.depth, model, child.ghost)
+
+
+def _with_model(child: SymState, parent: SymState) -> SymState:
+    return SymState(child.pc, child.store, child.prog, child.depth, parent.model, child.ghost)
+
+
+def _initial_check(state: SymState, solver: Solver) -> SymState | None:
+    if state.model is not None:
+        return state
+    answer, model = solver.check(state.pc)
+    if answer is Sat.UNSAT:
+        return None
+    return SymState(state.pc, state.store, state.prog, state.depth, model, state.ghost)
+
+
+Watch = Callable[[SymState, SymState, Sat], None]
+"""Told of every successor `run` generates: the parent, the successor, and whether its path
+condition is SAT (kept), UNKNOWN (kept) or UNSAT (pruned). `symcert tree` draws from it."""
+
+LoopCounts = tuple[tuple[int, int], ...]
+"""How many times the path has entered each loop it is inside (the loop's `id`, the count)."""
+
+
+def run(
+    l: Iterable[SymState],
+    strategy: Strategy = Strategy.BFS,
+    solver: Solver | None = None,
+    stats: RunStats | None = None,
+    unroll: int | None = None,
+    watch: Watch | None = None,
+) -> Iterator[SymState | None]:
+    """The stream of states reachable from the worklist `l` (Fig. 6), then None forever.
+
+    :param l: the initial worklist.
+    :param strategy: BFS (a FIFO queue, as in the paper) or DFS (a stack).
+    :param solver: prunes UNSAT successors when given; without it, nothing is pruned.
+    :param stats: counters updated as the stream advances.
+    :param unroll: when given, a path that would enter a loop more than `unroll` times in a row
+        is dropped (loop unrolling, seed 001 T-X1: precise, not exhaustive); a loop's count
+        starts again each time the loop is reached anew.
+    :param watch: told of every successor and the solver's answer on it.
+    """
+    stats = stats if stats is not None else RunStats()
+    frontier: deque[SymState] = deque()
+    for s in l:
+        checked = _initial_check(s, solver) if solver is not None else s
+        if checked is not None:
+            frontier.append(checked)
+        else:
+            stats.pruned += 1
+    loops: dict[int, LoopCounts] = {}  # with `unroll`: each frontier state's counts, by id
+    take = frontier.popleft if strategy is Strategy.BFS else frontier.pop
+    while frontier:
+        state = take()
+        stats.yielded += 1
+        stats.frontier = len(frontier)
+        yield state
+        children = expand(state)
+        counts = (_entered(state, children, loops.pop(id(state), ()), unroll)
+                  if unroll is not None else None)
+        order = range(len(children) - 1, -1, -1) if strategy is Strategy.DFS else range(len(children))
+        for i in order:
+            child = children[i]
+            if counts is not None and counts[i] is None:
+                continue  # one iteration past the unrolling threshold: dropped
+            unknown = stats.unknown
+            kept = _feasible(child, state, solver, stats) if solver is not None else child
+            if watch is not None:
+                watch(state, child, Sat.UNSAT if kept is None
+                      else Sat.UNKNOWN if stats.unknown > unknown else Sat.SAT)
+            if kept is None:
+                stats.pruned += 1
+                continue
+            if counts is not None:
+                loops[id(kept)] = counts[i]  # type: ignore[assignment]
+            frontier.append(kept)
+    stats.frontier = 0
+    while True:
+        yield None
+
+
+def _entered(state: SymState, children: list[SymState], counts: LoopCounts,
+             bound: int) -> list[LoopCounts | None]:
+    """The loop counts of each child (None: past the bound). Stepping a `while` makes two
+    children, entering then leaving (Fig. 7): entering adds one to the loop's count, leaving
+    forgets it, so a loop reached again later starts from 0."""
+    loop = head(state.prog)
+    if not isinstance(loop, While):
+        return [counts] * len(children)
+    key = id(loop)
+    rest = tuple((k, n) for k, n in counts if k != key)
+    entered = dict(counts).get(key, 0) + 1
+    return [rest + ((key, entered),) if entered <= bound else None, rest]
+
+
+@icontract.require(lambda n: n >= 0, enabled=CONTRACTS)
+@icontract.ensure(lambda n, result: len(result) == n, enabled=CONTRACTS)
+@icontract.ensure(run_terminates_soundly, "W-T3.3 sound termination of SE", enabled=CONTRACTS)
+@icontract.ensure(lambda l, result: run_reachable_from(l, result, expand),
+                  "W-T3.2 relative soundness of SE (W-D3.1)", enabled=CONTRACTS)
+@icontract.ensure(lambda l, strategy, solver, result: bfs_successor_bound(
+    l, strategy is Strategy.BFS, solver is not None, result, expand),
+    "W-L3.1 reachability of successors (BFS bound; W-T3.4)", enabled=CONTRACTS)
+def run_n(
+    l: list[SymState],
+    n: int,
+    strategy: Strategy = Strategy.BFS,
+    solver: Solver | None = None,
+) -> list[SymState | None]:
+    """The first `n` elements of `run(l)`, eagerly: the twin the stream lemmas are stated on.
+
+    :param l: the initial worklist.
+    :param n: how many elements to take.
+    """
+    return list(islice(run(l, strategy, solver), n))

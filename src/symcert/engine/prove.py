@@ -1,0 +1,152 @@
+"""Proving from the leaves of an exhaustive symbolic execution (seed 001, T-L2).
+
+Exhaustive exploration by the stream `run` (Fig. 6; it prunes only UNSAT-backed branches, M-S1)
+reaches every `assert b` of the program under each path `⟨φ, S⟩` leading to it. The proof
+obligation there is the validity of `φ → {S}b`, asked as the unsatisfiability of `φ ∧ ¬{S}b`; an
+explicit `fail` gives the obligation `¬φ`. The verdict is the library's (`verdict.decide`):
+
+- SAFE (proved) only when the exploration ended (the stream reported `None`) and every
+  obligation is UNSAT-backed: by T-L2 the assertions then hold for every input;
+- BUG (a counterexample) when an obligation is SAT: its model is replayed concretely to the
+  failing statement (`witness`, which raises `ReplayMismatch` should the engine be wrong);
+- UNDECIDED otherwise: a budget ran out, or the solver answered UNKNOWN.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import icontract
+
+from symcert.engine.bugfinder import witness
+from symcert.engine.status import BugFound
+from symcert.core.concrete import head
+from symcert.engine.explore import RunStats, expand, run
+from symcert.spec.concretization import sample_valuations
+from symcert.spec.switch import CONTRACTS, lemma
+from symcert.solver.z3backend import Sat, Solver
+from symcert.core.state import SymState, initial
+from symcert.core.symbolic import sym_beval
+from symcert.lang.syntax import Assert, Fail, Pos, Stmt, inputs
+from symcert.core.terms import negate
+from symcert.core.concrete import Ending, run_to_end
+from symcert.engine.verdict import (
+    Budget,
+    Cause,
+    Kind,
+    Reason,
+    Verdict,
+    decide,
+    measure,
+    state_budget_ran_out,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Obligation:
+    """One query `φ → {S}b` (or `¬φ` for `fail`) and the solver's answer for its negation."""
+
+    where: Pos | None
+    statement: Stmt
+    state: SymState
+    answer: Sat
+
+    def __str__(self) -> str:
+        at = f"{self.where.line}:{self.where.column}: " if self.where else ""
+        return f"{at}`{self.statement}` under path condition {self.state.pc}"
+
+
+@dataclass(frozen=True)
+class Proof:
+    """What `prove` found.
+
+    :param verdict: SAFE (proved), BUG (with the replayed counterexample) or UNDECIDED.
+    :param obligations: how many obligations were asked.
+    :param undecided: the obligations the solver could not decide.
+    """
+
+    verdict: Verdict
+    obligations: int
+    undecided: tuple[Obligation, ...]
+
+
+@lemma("T-L2")
+def proof_sound(p: Stmt, result: Proof) -> bool:
+    """A proved program fails on no sampled input: `PROVED ⇒ ∀σ. run(σ, p) does not reach fail`
+    (checked on the fixed sample valuations, within a step budget)."""
+    if result.verdict.kind is not Kind.SAFE:
+        return True
+    for sigma in sample_valuations(inputs(p)):
+        final = run_to_end(sigma, p, 10_000)
+        if final is not None and final.ending is Ending.FAIL:
+            return False
+    return True
+
+
+def _obligation(state: SymState, solver: Solver) -> Obligation | None:
+    """The obligation of a state about to run `assert b` or an explicit `fail`, if any."""
+    stmt = head(state.prog)
+    if isinstance(stmt, Assert):
+        query = state.pc.extend(negate(sym_beval(state.store, stmt.cond)))
+    elif isinstance(stmt, Fail) and stmt.origin is None:
+        query = state.pc
+    else:
+        return None
+    return Obligation(stmt.pos, stmt, state, solver.check(query)[0])
+
+
+def _failing(state: SymState) -> SymState:
+    """The stuck successor of a state about to run `assert b` or `fail`."""
+    if isinstance(head(state.prog), Fail):
+        return state
+    return expand(state)[1]
+
+
+@icontract.ensure(proof_sound, "T-L2 proofs need exhaustiveness", enabled=CONTRACTS)
+def prove(p: Stmt, max_states: int, timeout: float | None = None,
+          solver: Solver | None = None) -> Proof:
+    """Prove every assertion of `p` from the leaves of its exhaustive symbolic execution (T-L2).
+
+    :param p: the program.
+    :param max_states: the exploration budget.
+    :param timeout: a wall-clock budget in seconds, or None.
+    :param solver: the solver (a fresh default one if None).
+    """
+    # Not for CrossHair: the wall-clock budget makes two runs on the same arguments take
+    # different paths (CrossHair stops with NotDeterministic), and a default Solver is z3.
+    # crosshair: off
+    solver = solver if solver is not None else Solver()
+    budget = Budget(max_states)
+    progress = RunStats()
+    start = time.perf_counter()
+    states = asked = 0
+    undecided: list[Obligation] = []
+    stopped: Reason | None = None
+    for state in run([initial(p)], solver=solver, stats=progress):
+        if state is None:
+            break
+        if states >= max_states:
+            stopped = state_budget_ran_out(budget)
+            break
+        if timeout is not None and time.perf_counter() - start > timeout:
+            stopped = Reason(Cause.TIME, f"the time budget ({timeout:g} s) ran out")
+            break
+        states += 1
+        ob = _obligation(state, solver)
+        if ob is None:
+            continue
+        asked += 1
+        if ob.answer is Sat.UNKNOWN:
+            undecided.append(ob)
+        elif ob.answer is Sat.SAT:
+            found = witness(p, BugFound(_failing(state)), solver)
+            if found is None:
+                undecided.append(ob)
+            else:
+                verdict = decide(budget, measure(states, progress, solver, start), (found,),
+                                 False, None, len(undecided))
+                return Proof(verdict, asked, tuple(undecided))
+    verdict = decide(budget, measure(states, progress, solver, start), (), stopped is None,
+                     stopped, len(undecided))
+    return Proof(verdict, asked, tuple(undecided))

@@ -1,0 +1,302 @@
+"""The verdict on a program: a bug, safe, or undecided and why (seed 000, Figs. 8–10).
+
+`check(p, budget)` runs the bug finder `find_bugs` (Fig. 8) within a `Budget` and turns its
+stream of status messages into a `Verdict`, by the policy of Fig. 10 made total:
+
+- BUG only for a `BugFound` whose path condition has a model that replays concretely to the
+  failing `fail`/`assert` (`bugfinder.witness`, W-T3.5): never a false alarm;
+- SAFE only when the stream reached `Finished` (the exploration was exhaustive, W-T3.7; the
+  stream prunes a state only when its path condition is UNSAT) and every `BugFound` was decided:
+  never a false "safe" (W-T3.8);
+- UNDECIDED otherwise, with the `Reason`: the state budget ran out, the solver answered UNKNOWN
+  for a path condition leading to `fail` (UNKNOWN is never turned into a bug nor into safe), or,
+  for a caller that interrupts the check (the CLI's `--timeout`), time or memory ran out.
+
+A `Check` is one check under way: `run` gives its verdict, and `stopped(reason)` the verdict so
+far when the caller interrupted `run` (bugs confirmed before the interruption still count).
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import icontract
+
+from symcert.engine.bugfinder import Witness, find_bugs, witness
+from symcert.lang.errors import EXIT_BUG, EXIT_OK, EXIT_UNDECIDED
+from symcert.engine.explore import RunStats, Strategy
+from symcert.solver.z3backend import Solver
+from symcert.spec.bugs import has_bug_sound
+from symcert.spec.switch import CONTRACTS
+from symcert.engine.status import Answer, BugFound, Finished
+from symcert.lang.syntax import Stmt
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """What one check may spend. There is no loop limit: `run` unrolls a loop as long as its
+    path stays feasible, so the state budget bounds loops too. Wall-clock time is the caller's
+    to bound (the CLI's `--timeout`); `Check.stopped` turns it into a verdict.
+
+    :param max_states: how many symbolic states may be explored (0 explores none).
+    :param strategy: the search order: BFS (the paper's; finds every reachable bug) or DFS.
+    :param all_bugs: keep exploring after the first bug; each failing statement is reported once.
+    """
+
+    max_states: int = 100_000
+    strategy: Strategy = Strategy.BFS
+    all_bugs: bool = False
+
+    def __post_init__(self) -> None:
+        if self.max_states < 0:
+            raise ValueError(f"max_states must be >= 0, not {self.max_states}")
+
+
+class Kind(enum.Enum):
+    """The three answers; each maps to an exit code of the CLI (`Verdict.exit_code`)."""
+
+    BUG = "bug"
+    SAFE = "safe"
+    UNDECIDED = "undecided"
+
+
+class Cause(enum.Enum):
+    """What left a check undecided."""
+
+    STATES = "states"
+    """The state budget (`Budget.max_states`) ran out."""
+    SOLVER = "solver"
+    """The solver answered UNKNOWN for a path condition leading to `fail`."""
+    TIME = "time"
+    """The caller's time budget ran out."""
+    MEMORY = "memory"
+    """Memory ran out."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """Why a check is undecided: the cause, and a sentence for a user."""
+
+    cause: Cause
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    """What a check spent.
+
+    :param states: the symbolic states explored.
+    :param frontier: the states still waiting when the check stopped (0 when exhaustive).
+    :param pruned: the successors dropped because their path condition is UNSAT.
+    :param unknown: the path conditions the solver could not decide (those states were kept).
+    :param seconds: the wall-clock time of the exploration.
+    :param solver_queries: the path conditions that went to the solver.
+    :param solver_seconds: the time spent in the solver.
+    """
+
+    states: int = 0
+    frontier: int = 0
+    pruned: int = 0
+    unknown: int = 0
+    seconds: float = 0.0
+    solver_queries: int = 0
+    solver_seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The answer on one program.
+
+    :param kind: BUG, SAFE or UNDECIDED.
+    :param exhaustive: whether every reachable state was explored.
+    :param budget: the budget the check had.
+    :param stats: what the check spent.
+    :param bugs: the confirmed bugs, in the order found (one unless `budget.all_bugs`); each
+        carries its input and the concrete run that reaches the failing statement.
+    :param reason: why the check is undecided (None unless UNDECIDED).
+    """
+
+    kind: Kind
+    exhaustive: bool
+    budget: Budget
+    stats: Stats
+    bugs: tuple[Witness, ...] = ()
+    reason: Reason | None = None
+
+    def __post_init__(self) -> None:
+        if (self.kind is Kind.BUG) != bool(self.bugs):
+            raise ValueError("a BUG verdict needs a confirmed bug, and only it has one")
+        if (self.kind is Kind.UNDECIDED) != (self.reason is not None):
+            raise ValueError("an UNDECIDED verdict needs a reason, and only it has one")
+        if self.kind is Kind.SAFE and not self.exhaustive:
+            raise ValueError("a SAFE verdict needs an exhaustive exploration")
+
+    @property
+    def witness(self) -> Witness | None:
+        """The first confirmed bug, if any."""
+        return self.bugs[0] if self.bugs else None
+
+    @property
+    def exit_code(self) -> int:
+        """The CLI's exit code: 0 safe, 1 bug, 3 undecided."""
+        return {Kind.SAFE: EXIT_OK, Kind.BUG: EXIT_BUG, Kind.UNDECIDED: EXIT_UNDECIDED}[self.kind]
+
+
+def state_budget_ran_out(budget: Budget) -> Reason:
+    """The reason of a check whose state budget ran out."""
+    return Reason(Cause.STATES, f"the state budget ({budget.max_states:,} states) ran out")
+
+
+def solver_unknown(count: int) -> Reason:
+    """The reason of an exhaustive check with `count` undecided path conditions to `fail`."""
+    return Reason(Cause.SOLVER,
+                  f"the solver could not decide {count} path condition(s) leading to `fail`")
+
+
+class Observer(Protocol):
+    """What a caller sees while a check runs. The CLI's observer shows progress, prints each bug
+    when it is confirmed, and names the phase in which a deadline struck."""
+
+    def phase(self, name: str) -> None:
+        """The check now does `name`: "exploring", "replaying a bug" or "reporting a bug"."""
+
+    def explored(self, states: int, frontier: int) -> None:
+        """`states` states were explored; `frontier` wait."""
+
+    def confirmed(self, found: Witness, states: int) -> None:
+        """A bug was confirmed after `states` states; it counts once this returns."""
+
+
+class Quiet:
+    """The observer that sees nothing."""
+
+    def phase(self, name: str) -> None:
+        pass
+
+    def explored(self, states: int, frontier: int) -> None:
+        pass
+
+    def confirmed(self, found: Witness, states: int) -> None:
+        pass
+
+
+def decide(budget: Budget, stats: Stats, bugs: tuple[Witness, ...], exhaustive: bool,
+           stopped: Reason | None, unconfirmed: int) -> Verdict:
+    """The verdict policy: BUG for a confirmed bug; SAFE when exhaustive and every path to
+    `fail` was decided (UNSAT); otherwise UNDECIDED, for the reason exploration `stopped` or,
+    when it did not stop early, for the `unconfirmed` paths the solver could not decide.
+
+    :param bugs: the bugs confirmed by replay.
+    :param exhaustive: whether the stream finished.
+    :param stopped: why the exploration stopped early, unless it stopped at a bug.
+    :param unconfirmed: the paths to `fail` on which the solver answered UNKNOWN.
+    """
+    if bugs:
+        return Verdict(Kind.BUG, exhaustive, budget, stats, bugs)
+    if exhaustive and not unconfirmed:
+        return Verdict(Kind.SAFE, True, budget, stats)
+    reason = stopped if stopped is not None else solver_unknown(unconfirmed)
+    return Verdict(Kind.UNDECIDED, exhaustive, budget, stats, reason=reason)
+
+
+def measure(states: int, progress: RunStats, solver: Solver, start: float) -> Stats:
+    """The statistics of an exploration that began at `start` (`time.perf_counter`); a solver
+    that keeps no `stats` (a stub answering `check` only, as CrossHair's plugin has) counts 0."""
+    asked = getattr(solver, "stats", None)
+    return Stats(states, progress.frontier, progress.pruned, progress.unknown,
+                 time.perf_counter() - start, asked.queries if asked else 0,
+                 asked.z3_seconds if asked else 0.0)
+
+
+@dataclass
+class Check:
+    """One check of `program` under way.
+
+    :param program: the program.
+    :param budget: what the check may spend.
+    :param solver: prunes UNSAT states and gives the models of bugs.
+    :param start: when the check began (`time.perf_counter()`), for `Stats.seconds`.
+    """
+
+    program: Stmt
+    budget: Budget = Budget()
+    solver: Solver = field(default_factory=Solver)
+    start: float = field(default_factory=time.perf_counter)
+    progress: RunStats = field(default_factory=RunStats, init=False)
+    states: int = field(default=0, init=False)
+    bugs: list[Witness] = field(default_factory=list, init=False)
+    unconfirmed: int = field(default=0, init=False)
+
+    def run(self, observer: Observer = Quiet()) -> Verdict:
+        """Explore until the stream finishes, the budget runs out or (unless `all_bugs`) a bug is
+        confirmed; return the verdict."""
+        reported: set[tuple[int, int]] = set()
+        observer.phase("exploring")
+        for status in find_bugs(self.program, self.budget.strategy, self.solver, self.progress):
+            if isinstance(status, Finished):
+                return self._verdict(exhaustive=True, stopped=None)
+            if self.states >= self.budget.max_states:
+                return self._verdict(exhaustive=False, stopped=state_budget_ran_out(self.budget))
+            self.states += 1
+            if isinstance(status, BugFound):
+                observer.phase("replaying a bug")
+                found = witness(self.program, status, self.solver)
+                if found is None:
+                    self.unconfirmed += 1
+                elif _where(found) not in reported:
+                    reported.add(_where(found))
+                    observer.phase("reporting a bug")
+                    observer.confirmed(found, self.states)
+                    self.bugs.append(found)
+                    if not self.budget.all_bugs:
+                        return self._verdict(exhaustive=False, stopped=None)
+                observer.phase("exploring")
+            observer.explored(self.states, self.progress.frontier)
+        raise AssertionError("find_bugs is an infinite stream")
+
+    def stopped(self, reason: Reason) -> Verdict:
+        """The verdict when the caller interrupted `run` for `reason` (time or memory)."""
+        return self._verdict(exhaustive=False, stopped=reason)
+
+    def _verdict(self, exhaustive: bool, stopped: Reason | None) -> Verdict:
+        stats = measure(self.states, self.progress, self.solver, self.start)
+        return decide(self.budget, stats, tuple(self.bugs), exhaustive, stopped,
+                      self.unconfirmed)
+
+
+def _where(found: Witness) -> tuple[int, int]:
+    """The line and column of the failing statement ((0, 0) if it has no position)."""
+    pos = found.failing.pos
+    return (pos.line, pos.column) if pos else (0, 0)
+
+
+def check(program: Stmt, budget: Budget = Budget(), solver: Solver | None = None) -> Verdict:
+    """Find a bug in `program` with an input that triggers it, or prove it safe, within `budget`.
+
+    :param program: the program (from `parse` or `parse_file`).
+    :param budget: the state budget, the search order, and whether to look for every bug.
+    :param solver: the solver (a default z3 one if None).
+    :return: BUG with replayed witnesses, SAFE after an exhaustive exploration, or UNDECIDED
+        with the reason.
+    """
+    return Check(program, budget, solver if solver is not None else Solver()).run()
+
+
+@icontract.require(lambda max_states: max_states >= 0, enabled=CONTRACTS)
+@icontract.ensure(has_bug_sound, "W-T3.8 T-soundness (never a false YES)", enabled=CONTRACTS)
+def has_bug(p: Stmt, max_states: int, solver: Solver | None = None) -> Answer:
+    """T-sound bug detection (Fig. 10): YES only for a replayed bug, NO only when exhaustive;
+    the kind of `check`'s verdict.
+
+    :param p: the program.
+    :param max_states: how many states may be explored; when they run out the answer is UNKNOWN.
+    :param solver: the solver (a default z3 one if None).
+    """
+    kind = check(p, Budget(max_states), solver).kind
+    return {Kind.BUG: Answer.YES, Kind.SAFE: Answer.NO, Kind.UNDECIDED: Answer.UNKNOWN}[kind]

@@ -1,0 +1,536 @@
+# crosshair: off
+# (lark makes its input concrete, so CrossHair has nothing to search: Hypothesis round trips test it)
+"""IMP source text to AST (seed 000, Fig. 1), with errors that point at the spot.
+
+The LALR parser applies its callbacks while it reduces, so no parse tree is built and no
+recursion happens in the parser itself, however deep the input nests. Nesting deeper than
+`MAX_DEPTH` is rejected with a ParseError, since every later pass recurses over expressions.
+
+Budgets keep a hostile input from exhausting the machine; going over one is a LimitError
+(a ParseError, exit 65) that names the limit and, for the first two, the option that raises it:
+- `max_input_bytes` (default `MAX_INPUT_BYTES`): the size of the source in bytes;
+- `max_program_size` (default `MAX_PROGRAM_SIZE`): the syntax nodes the parser holds at once,
+  that is the program and its macro bodies after expansion (and a call's arguments until the
+  call replaces them), counted as trees as they are built and before an expansion is made, so
+  a macro that doubles its body 25 times stops at the limit, not after 2^25 statements;
+- `MAX_DIGITS`: the digits of an integer literal (CPython converts them in quadratic time).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+import icontract
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from symcert.lang.errors import LimitError, ParseError
+from symcert.spec.printing import parse_round_trip
+from symcert.spec.switch import CONTRACTS
+from symcert.lang.syntax import (
+    Add,
+    AExpr,
+    And,
+    Assert,
+    Assign,
+    BExpr,
+    Bool,
+    Cmp,
+    Fail,
+    If,
+    Int,
+    Neg,
+    Not,
+    Or,
+    Pos,
+    Seq,
+    Skip,
+    Stmt,
+    Sub,
+    Var,
+    While,
+    seq_of,
+    spine,
+)
+
+MAX_DEPTH = 10_000
+MAX_DIGITS = 100_000
+MAX_INPUT_BYTES = 8_000_000
+MAX_PROGRAM_SIZE = 2_500_000
+
+sys.set_int_max_str_digits(max(MAX_DIGITS, sys.get_int_max_str_digits()))
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 8 * MAX_DEPTH))
+
+_TOO_DEEP = (f"the program nests deeper than {MAX_DEPTH} levels here: each operator, `not`, "
+             "unary `-` and `if` or `while` adds a level, so a chain such as `a and b and c` "
+             "of n operators nests n levels")
+
+
+def _at(children: list[Any]) -> Pos | None:
+    """The position of the first child: a keyword token or a node."""
+    first = children[0]
+    return _tpos(first) if isinstance(first, Token) else first.pos
+
+
+def _tpos(tok: Token) -> Pos:
+    return Pos(tok.line or 0, tok.column or 0)
+
+
+def _cut(text: str, width: int = 40) -> str:
+    """`text`, or its first `width - 1` characters and `…`."""
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
+def _quote(text: object) -> str:
+    """`text` in backquotes, cut to 40 characters."""
+    return f"`{_cut(str(text))}`"
+
+
+_CONTROL_NAMES = ("NUL SOH STX ETX EOT ENQ ACK BEL BS HT LF VT FF CR SO SI DLE DC1 DC2 DC3 DC4 "
+                  "NAK SYN ETB CAN EM SUB ESC FS GS RS US").split()
+
+
+def _char(ch: str) -> str:
+    """A character as a message shows it: `x`, or U+0000 (NUL) when it cannot be seen."""
+    if ch.isprintable() and not ch.isspace():
+        return f"`{ch}`"
+    code = ord(ch)
+    name = (_CONTROL_NAMES[code] if code < 0x20 else "DEL" if code == 0x7F
+            else unicodedata.name(ch, ""))
+    return f"U+{code:04X}" + (f" ({name})" if name else "")
+
+
+class _Build(Transformer[Token, Stmt]):
+    """Builds AST nodes during the LALR reductions; remembers which literals were parenthesized
+    and counts the nodes built against the program-size budget."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parenthesized: set[int] = set()
+        self.macros: dict[str, _Macro] = {}
+        self.size = 0
+        self.max_size = 0
+
+    def reset(self, max_size: int = 0) -> None:
+        """Forget the last parse; the next one may build `max_size` nodes."""
+        self.parenthesized.clear()
+        self.macros.clear()
+        self.size, self.max_size = 0, max_size
+
+    def _grow(self, nodes: int, where: Pos | None) -> None:
+        """Count `nodes` more nodes (fewer when negative), or stop at the budget."""
+        self.size += nodes
+        if self.size > self.max_size:
+            raise _SourceError(f"the program grows beyond the limit of {self.max_size:,} syntax "
+                               "nodes here (macro expansions included); raise it with "
+                               "--max-program-size N", where or Pos(1, 1), LimitError)
+
+    def start(self, c: list[Any]) -> Stmt:
+        return c[-1]
+
+    def macro(self, c: list[Any]) -> None:
+        name, params, body = c[1], [str(t) for t in c[2:-1] if t is not None], c[-1]
+        where = _tpos(c[0])
+        if name in self.macros:
+            raise _SourceError(f"macro {_quote(name)} is already defined", _tpos(name))
+        if len(set(params)) != len(params):
+            raise _SourceError(f"macro {_quote(name)} has a repeated parameter", _tpos(name))
+        reads: Counter[str] = Counter()
+        assigned = set()
+        size = 0
+        for depth, level in enumerate(_levels(body), 1):
+            if depth > MAX_DEPTH:
+                raise _SourceError(_TOO_DEEP, level[0].pos or where)
+            size += len(level)
+            for node in level:
+                if isinstance(node, Var):
+                    reads[node.name] += 1
+                elif isinstance(node, Assign):
+                    assigned.add(node.name)
+        stray = sorted((assigned | reads.keys()) - set(params))
+        if stray:
+            raise _SourceError(f"macro {_quote(name)} uses {_quote(stray[0])}, which is not one "
+                               f"of its parameters ({_cut(', '.join(params) or 'none', 80)})",
+                               where)
+        self.macros[str(name)] = _Macro(tuple(params), body, size, tuple(reads[p] for p in params))
+
+    def call(self, c: list[Any]) -> Stmt:
+        name, args = str(c[0]), [a for a in c[1:] if a is not None]
+        where = _tpos(c[0])
+        macro = self.macros.get(name)
+        if macro is None:
+            raise _SourceError(f"unknown macro {_quote(name)} (macros are defined before the "
+                               "program)", where)
+        if len(args) != len(macro.params):
+            raise _SourceError(f"macro {_quote(name)} takes {len(macro.params)} argument(s), "
+                               f"{len(args)} given", where)
+        sizes = [_size(a) for a in args]
+        self._grow(macro.size + sum(n * (s - 1) for n, s in zip(macro.reads, sizes)) - sum(sizes),
+                   where)
+        return _substitute(macro.body, dict(zip(macro.params, args)), name, where)
+
+    def seq(self, c: list[Stmt]) -> Stmt:
+        self._grow(len(c) - 1, c[0].pos)
+        return seq_of([s for child in c for s in spine(child)])  # a macro call may be a Seq
+
+    def skip(self, c: list[Any]) -> Stmt:
+        self._grow(1, _at(c))
+        return Skip(_at(c))
+
+    def fail(self, c: list[Any]) -> Stmt:
+        self._grow(1, _at(c))
+        return Fail(_at(c))
+
+    def assert_(self, c: list[Any]) -> Stmt:
+        self._grow(1, _at(c))
+        return Assert(c[1], _at(c))
+
+    def assign(self, c: list[Any]) -> Stmt:
+        self._grow(1, _at(c))
+        return Assign(sys.intern(str(c[0])), c[1], _at(c))
+
+    def if_(self, c: list[Any]) -> Stmt:
+        self._grow(1, _at(c))
+        return If(c[1], c[2], c[3], _at(c))
+
+    def while_(self, c: list[Any]) -> Stmt:
+        self._grow(1, _at(c))
+        return While(c[1], c[2], _at(c))
+
+    def or_(self, c: list[BExpr]) -> BExpr:
+        self._grow(len(c) - 1, c[0].pos)
+        result = c[0]
+        for r in c[1:]:
+            result = Or(result, r, result.pos)
+        return result
+
+    def and_(self, c: list[BExpr]) -> BExpr:
+        self._grow(len(c) - 1, c[0].pos)
+        result = c[0]
+        for r in c[1:]:
+            result = And(result, r, result.pos)
+        return result
+
+    def not_(self, c: list[BExpr]) -> BExpr:
+        self._grow(1, _at(c))
+        return Not(c[1], _at(c))
+
+    def true(self, c: list[Any]) -> BExpr:
+        self._grow(1, _at(c))
+        return Bool(True, _at(c))
+
+    def false(self, c: list[Any]) -> BExpr:
+        self._grow(1, _at(c))
+        return Bool(False, _at(c))
+
+    def compare(self, c: list[Any]) -> BExpr:
+        self._grow(1, _at(c))
+        return Cmp(str(c[1]), c[0], c[2], _at(c))
+
+    def arith(self, c: list[Any]) -> AExpr:
+        self._grow(len(c) // 2, c[0].pos)
+        result = c[0]
+        for i in range(1, len(c), 2):
+            op, right = c[i], c[i + 1]
+            pos = _tpos(op)
+            result = Add(result, right, pos) if op == "+" else Sub(result, right, pos)
+        return result
+
+    def neg(self, c: list[Any]) -> AExpr:
+        operand = c[1]
+        if isinstance(operand, Int) and operand.value >= 0 and id(operand) not in self.parenthesized:
+            return Int(-operand.value, _at(c))
+        self._grow(1, _at(c))
+        return Neg(operand, _at(c))
+
+    def int_(self, c: list[Token]) -> AExpr:
+        self._grow(1, _tpos(c[0]))
+        return Int(int(c[0]), _tpos(c[0]))
+
+    def var(self, c: list[Token]) -> AExpr:
+        self._grow(1, _tpos(c[0]))
+        return Var(sys.intern(str(c[0])), _tpos(c[0]))
+
+    def paren(self, c: list[AExpr]) -> AExpr:
+        self.parenthesized.add(id(c[0]))
+        return c[0]
+
+
+@dataclass(frozen=True, slots=True)
+class _Macro:
+    """A PyWiSE macro: a statement with parameters, expanded where it is called. `size` is the
+    body's node count and `reads[i]` how often it reads parameter i, which give an expansion's
+    size before it is built."""
+
+    params: tuple[str, ...]
+    body: Stmt
+    size: int
+    reads: tuple[int, ...]
+
+
+class _SourceError(Exception):
+    """An error found while lexing or reducing (a misused macro, a bad literal, a budget);
+    `parse` turns it into a ParseError of class `kind` at `pos`."""
+
+    def __init__(self, message: str, pos: Pos, kind: type[ParseError] = ParseError) -> None:
+        super().__init__(message)
+        self.message, self.pos, self.kind = message, pos, kind
+
+
+def _literal(tok: Token) -> Token:
+    """The lexer's check of an integer token: digits only, at most MAX_DIGITS of them."""
+    if not tok.isdigit():  # the grammar lets a digit-led word such as `1e3` through as one token
+        raise _SourceError(f"{_quote(tok)} is not a number, and a variable's name starts with a "
+                           "letter or `_`", _tpos(tok))
+    if len(tok) > MAX_DIGITS:
+        raise _SourceError(f"an integer literal of {len(tok)} digits is over the limit of "
+                           f"{MAX_DIGITS} digits", _tpos(tok), LimitError)
+    return tok
+
+
+def _substitute(body: Stmt, args: dict[str, AExpr], name: str, where: Pos) -> Stmt:
+    """The body of macro `name` with each parameter replaced by its argument (shared, not
+    copied); `where` is the call."""
+
+    def sub(node: Any) -> Any:
+        match node:
+            case Var(x):
+                return args[x]
+            case Int() | Bool() | Skip() | Fail():
+                return node
+            case Add(l, r):
+                return Add(sub(l), sub(r), node.pos)
+            case Sub(l, r):
+                return Sub(sub(l), sub(r), node.pos)
+            case Neg(e):
+                return Neg(sub(e), node.pos)
+            case Cmp(op, l, r):
+                return Cmp(op, sub(l), sub(r), node.pos)
+            case And(l, r):
+                return And(sub(l), sub(r), node.pos)
+            case Or(l, r):
+                return Or(sub(l), sub(r), node.pos)
+            case Not(b):
+                return Not(sub(b), node.pos)
+            case Assign(x, e):
+                target = args[x]
+                if not isinstance(target, Var):
+                    shown = _quote(target) if _size(target) <= 50 else "an expression"
+                    raise _SourceError(f"macro {_quote(name)} assigns its parameter {_quote(x)}, "
+                                       f"so its argument must be a variable, not {shown}", where)
+                return Assign(target.name, sub(e), node.pos)
+            case Seq():
+                return seq_of([sub(s) for s in spine(node)])
+            case Assert(b):
+                return Assert(sub(b), node.pos)
+            case If(b, s1, s2):
+                return If(sub(b), sub(s1), sub(s2), node.pos)
+            case While(b, s1):
+                return While(sub(b), sub(s1), node.pos)
+        raise TypeError(f"not a node: {node!r}")
+
+    return sub(body)
+
+
+_BUILD = _Build()
+_GRAMMAR = Lark.open(
+    "grammar.lark",
+    rel_to=__file__,
+    parser="lalr",
+    lexer="basic",
+    strict=True,
+    maybe_placeholders=False,
+    transformer=_BUILD,
+    lexer_callbacks={"INT": _literal},
+)
+
+_FRIENDLY = {
+    "NAME": "a variable",
+    "INT": "an integer",
+    "CMP_OP": "a comparison",
+    "$END": "end of input",
+}
+
+
+def _expected(names: set[str]) -> str:
+    shown = set()
+    for name in names:
+        if name in _FRIENDLY:
+            shown.add(_FRIENDLY[name])
+            continue
+        pattern = _GRAMMAR.get_terminal(name).pattern
+        shown.add(f"`{pattern.value}`" if pattern.type == "str" else name)
+    return ", ".join(sorted(shown))
+
+
+def _line_text(text: str, line: int) -> str:
+    """Line `line` (1-based) of `text`, without its line break."""
+    start = 0
+    for _ in range(line - 1):
+        start = text.find("\n", start) + 1
+        if start == 0:
+            return ""
+    end = text.find("\n", start)
+    return text[start:end if end >= 0 else len(text)].rstrip("\r")
+
+
+def _error(text: str, filename: str, line: int, column: int, message: str,
+           kind: type[ParseError] = ParseError) -> ParseError:
+    return kind(filename, line, column, message, _line_text(text, line))
+
+
+def _too_large(head: bytes, filename: str, limit: int) -> LimitError:
+    """The error for an input longer than `limit` bytes, of which `head` are the first."""
+    before = head.decode("utf-8", errors="replace")
+    line_start = before.rfind("\n") + 1
+    return LimitError(filename, before.count("\n") + 1, len(before) - line_start + 1,
+                      f"the input is longer than the limit of {limit:,} bytes, which it reaches "
+                      "here; raise it with --max-input-bytes N",
+                      before[line_start:].rstrip("\r"))
+
+
+def _translate(err: UnexpectedInput, text: str, filename: str) -> ParseError:
+    """Turn lark's exception into a ParseError with a message a user can act on."""
+    if not text.strip():
+        return _error(text, filename, 1, 1, "empty program; expected a statement")
+    if isinstance(err, UnexpectedCharacters):
+        ch = text[err.pos_in_stream]
+        message = f"unexpected character {_char(ch)}"
+        if ch in "*/%":
+            message += f" (`{ch}` is not supported yet)"
+        elif ch.isalpha():
+            message += " (a variable's name is made of ASCII letters, digits and `_`)"
+        return _error(text, filename, err.line, err.column, message)
+    assert isinstance(err, (UnexpectedToken, UnexpectedEOF))
+    expected = set(err.expected)
+    if isinstance(err, UnexpectedToken) and err.interactive_parser is not None:
+        expected = set(err.interactive_parser.accepts())
+    token = err.token if isinstance(err, UnexpectedToken) else None
+    if token is None or token.type == "$END":
+        line = text.count("\n") + 1
+        column = len(text) - text.rfind("\n")
+        found, offset = "end of input", len(text)
+    else:
+        line, column, found = token.line, token.column, _quote(token)
+        offset = token.start_pos
+    message = f"unexpected {found}; expected {_expected(expected)}"
+    if token is not None and token.type == "MACRO":
+        message += " (macros are defined before the program)"
+    elif token is not None and token.type != "NAME" and token.isidentifier() \
+            and "NAME" in expected:
+        message += f" ({_quote(token)} is a keyword, not a variable)"
+    elif text[:offset].rstrip().endswith(";"):
+        message += " (`;` separates statements, it does not end them)"
+    return _error(text, filename, line or 1, column or 1, message)
+
+
+def _children(node: Any) -> tuple[Any, ...]:
+    """The AST nodes directly below `node`, a sequence's excepted."""
+    match node:
+        case Add(l, r) | Sub(l, r) | Cmp(_, l, r) | And(l, r) | Or(l, r):
+            return (l, r)
+        case Neg(e) | Not(e) | Assign(_, e) | Assert(e):
+            return (e,)
+        case If(b, s1, s2):
+            return (b, s1, s2)
+        case While(b, s):
+            return (b, s)
+    return ()
+
+
+def _levels(root: Any) -> Iterator[list[Any]]:
+    """The nodes of the tree `root` level by level, from 1 (a shared node once per
+    occurrence); the statements of a sequence are on the sequence's level."""
+    level = [root]
+    while level:
+        below: list[Any] = []
+        for node in level:  # a sequence appends its two parts to the level being walked
+            if isinstance(node, Seq):
+                level += (node.first, node.second)
+            else:
+                below += _children(node)
+        yield level
+        level = below
+
+
+def _size(root: Any) -> int:
+    """The number of nodes of the tree `root`."""
+    return sum(map(len, _levels(root)))
+
+
+def _too_deep(root: Any) -> Pos | None:
+    """The position of a node nested deeper than MAX_DEPTH in `root`, if there is one."""
+    for depth, level in enumerate(_levels(root), 1):
+        if depth > MAX_DEPTH:
+            return level[0].pos or Pos(1, 1)
+    return None
+
+
+@icontract.ensure(lambda result: parse_round_trip(result, parse),
+                  "printing round trip: parse(str(p)) == p", enabled=CONTRACTS)
+def parse(text: str, filename: str = "<input>", *, max_input_bytes: int = MAX_INPUT_BYTES,
+          max_program_size: int = MAX_PROGRAM_SIZE) -> Stmt:
+    """Parse IMP source text into a program.
+
+    :param text: the whole source; all of it must be consumed. A leading byte-order mark is
+        skipped.
+    :param filename: the name used in error messages.
+    :param max_input_bytes: the most UTF-8 bytes `text` may have (the CLI's
+        `--max-input-bytes`).
+    :param max_program_size: the most syntax nodes the parser may hold: the program and its
+        macro bodies after expansion (the CLI's `--max-program-size`).
+    :raises ParseError: on any syntax error, with line, column and the offending line; a
+        LimitError when the input goes over a budget.
+    """
+    encoded = text.encode("utf-8", errors="surrogatepass")
+    if len(encoded) > max_input_bytes:
+        raise _too_large(encoded[:max_input_bytes], filename, max_input_bytes)
+    text = text.removeprefix("\ufeff")
+    _BUILD.reset(max_program_size)
+    try:
+        program: Stmt = _GRAMMAR.parse(text)
+    except UnexpectedInput as err:
+        raise _translate(err, text, filename) from None
+    except _SourceError as err:
+        raise _error(text, filename, err.pos.line, err.pos.column, err.message,
+                     err.kind) from None
+    finally:
+        _BUILD.reset()
+    where = _too_deep(program)
+    if where is not None:
+        raise _error(text, filename, where.line, where.column, _TOO_DEEP)
+    return program
+
+
+def parse_file(path: str | os.PathLike[str], *, max_input_bytes: int = MAX_INPUT_BYTES,
+               max_program_size: int = MAX_PROGRAM_SIZE) -> Stmt:
+    """Read and parse an IMP file (see `parse_bytes`); no more than `max_input_bytes + 1`
+    bytes are read."""
+    name = os.fspath(path)
+    with open(name, "rb") as f:
+        data = f.read(max_input_bytes + 1)
+    return parse_bytes(data, name, max_input_bytes=max_input_bytes,
+                       max_program_size=max_program_size)
+
+
+def parse_bytes(data: bytes, filename: str, *, max_input_bytes: int = MAX_INPUT_BYTES,
+                max_program_size: int = MAX_PROGRAM_SIZE) -> Stmt:
+    """Parse the bytes of an IMP source (see `parse` for the budgets): more than
+    `max_input_bytes` is a LimitError, non-UTF-8 bytes a ParseError at their position."""
+    if len(data) > max_input_bytes:
+        raise _too_large(data[:max_input_bytes], filename, max_input_bytes)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        before = data[: err.start].decode("utf-8", errors="replace")
+        line = before.count("\n") + 1
+        column = len(before) - (before.rfind("\n") + 1) + 1
+        raise _error(data.decode("utf-8", errors="replace"), filename, line, column,
+                     f"the file is not valid UTF-8 (byte 0x{data[err.start]:02x})") from None
+    return parse(text, filename, max_input_bytes=max_input_bytes,
+                 max_program_size=max_program_size)

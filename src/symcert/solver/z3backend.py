@@ -1,0 +1,539 @@
+# crosshair: off
+# (z3 inside analysed code makes CrossHair fall back to concrete values; the plugin stubs Solver)
+"""The only module that imports z3: satisfiability of path conditions, three-valued.
+
+`Sat` is SAT, UNSAT or UNKNOWN (WiSE's `Inductive sat`). The UNKNOWN policy, written once:
+an UNKNOWN path condition is kept during exploration (M-S1: unknown counts as maybe), is never
+reported as a bug (no model, so no replay) and makes a run that meets it undecided rather than
+safe only when it stands behind a possible bug (W-T3.8: never a false YES, never a false NO).
+Results are deterministic: a fixed random seed and a resource limit instead of wall-clock time.
+
+Speed (issue 6). A query costs what its path condition added since the previous one, not its
+length:
+
+- **Incremental solving.** The z3 assertion stack mirrors one path condition, one scope per
+  conjunct (`_stack[i]` is the node of length `i + 1`). To decide `φ`, the solver pops the scopes
+  above the longest prefix that `φ` shares with the stack (node identity: path conditions are
+  persistent cons-lists) and pushes the rest. Along a path (DFS) or between cousins (BFS) that
+  is O(1) amortized pushes, and a shared prefix is never re-translated nor re-asserted.
+- **Translation cache.** `translate` caches z3 terms by symbolic term (bounded, two generations),
+  and the expression fold's memo of subterms (by node identity) is kept between translations.
+- **Answer cache.** `check` caches answers by path condition (bounded, two generations).
+- **Constraint independence.** When the caller passes a model of the parent path condition and
+  the new conjunct shares no variable with it, the conjunct is decided alone (its answer cached by
+  conjunct) and its model is merged into the parent's: `φ ∧ c` is SAT iff both are, UNSAT if `c`
+  is.
+- **Bounds.** A last conjunct that bounds one variable `x` (`x + k op c`, possibly negated),
+  when every other conjunct mentioning `x` also just bounds it, is decided without z3: the
+  bounds of each path-condition node are kept (cached, built from the parent's), the interval
+  of `x` is intersected, and the parent's model with `x` moved into the interval is the model.
+  Loop counters against an input (`k < n` at iteration k) never reach z3, so the cost per state
+  does not grow with the path.
+- Models are read through z3's C API (the Python wrappers cost more than small queries).
+- No z3 object ever leaves this module: answers are `Sat` and `Env` (plain data).
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Generic, Hashable, TypeVar
+
+import icontract
+import z3
+from z3 import z3core
+
+from symcert.core.concrete import Env, beval
+from symcert.solver.interrupts import Z3_CALLS
+from symcert.spec.switch import CONTRACTS, lemma
+from symcert.core.state import PathCondition
+from symcert.core.algebra import fold
+from symcert.lang.syntax import Add, AExpr, BExpr, Cmp, Int, Not, Var
+from symcert.core.terms import COMPARE, free_vars
+
+DEFAULT_RLIMIT = 5_000_000
+UNDECIDED_RLIMIT = 1000
+"""Below this resource limit z3 cannot decide even two bounds: the solver then stands for an
+undecided one and decides nothing without z3."""
+CACHE_SIZE = 1 << 16
+"""Entries per generation of each cache: memory stays bounded on million-state runs."""
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class Sat(enum.Enum):
+    """A solver's answer."""
+
+    SAT = "sat"
+    UNSAT = "unsat"
+    UNKNOWN = "unknown"
+
+
+@dataclass
+class SolverStats:
+    """What the solver was asked and how long z3 took.
+
+    `queries` counts the path conditions that went to z3 (`cache_hits` did not); `z3_seconds` is
+    the time spent inside z3 on them (push, pop, assert, check, model); `translate_seconds` the
+    time spent building z3 terms. `independent` counts queries decided by a conjunct alone.
+    """
+
+    queries: int = 0
+    cache_hits: int = 0
+    z3_seconds: float = 0.0
+    unknown: int = 0
+    translate_seconds: float = 0.0
+    translations: int = 0
+    translation_hits: int = 0
+    pushes: int = 0
+    pops: int = 0
+    independent: int = 0
+    independent_hits: int = 0
+    max_stack: int = 0
+    intervals: int = 0
+
+
+class _Cache(Generic[K, V]):
+    """A bounded map: two generations of at most `size` entries; a hit in the old one is
+    promoted, and when the young one fills up the old one is dropped."""
+
+    __slots__ = ("size", "young", "old")
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.young: dict[K, V] = {}
+        self.old: dict[K, V] = {}
+
+    def get(self, key: K) -> V | None:
+        value = self.young.get(key)
+        if value is not None:
+            return value
+        value = self.old.get(key)
+        if value is not None:
+            self.put(key, value)
+        return value
+
+    def put(self, key: K, value: V) -> None:
+        if len(self.young) >= self.size:
+            self.old = self.young
+            self.young = {}
+        self.young[key] = value
+
+    def __len__(self) -> int:
+        return len(self.young) + len(self.old)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.young or key in self.old
+
+
+@lemma("M-S1")
+def unsat_spares_parent_model(pc: PathCondition, parent_model: Env | None,
+                              result: tuple[Sat, Env | None]) -> bool:
+    """M-S1 spot-checked where the fast paths decide: an UNSAT answer must not be refuted by
+    the caller's model of `pc.parent` satisfying the new conjunct too (that would be a solution);
+    a SAT answer carries a model of the new conjunct."""
+    answer, model = result
+    last = pc.last
+    if last is None:
+        return True
+    if answer is Sat.UNSAT:
+        return parent_model is None or not beval(parent_model, last)
+    return answer is not Sat.SAT or (model is not None and beval(model, last))
+
+
+@dataclass
+class Solver:
+    """Decides path conditions with z3, incrementally, caching translations and answers.
+
+    :param rlimit: z3's resource limit per query (deterministic, unlike a timeout).
+    :param cache_size: entries per generation of each cache.
+    :param independence: decide a conjunct independent of the rest of the path alone (and
+        use the parent's model for the bounds below).
+    :param bounds: decide single-variable bounds without z3; by default on, except under a
+        resource limit below `UNDECIDED_RLIMIT`, which callers use to stand for a solver that
+        decides nothing (the UNKNOWN policy's tests): then every query goes to z3.
+    """
+
+    rlimit: int = DEFAULT_RLIMIT
+    stats: SolverStats = field(default_factory=SolverStats)
+    cache_size: int = CACHE_SIZE
+    independence: bool = True
+    bounds: bool | None = None
+
+    def __post_init__(self) -> None:
+        if self.bounds is None:
+            self.bounds = self.rlimit >= UNDECIDED_RLIMIT
+        with Z3_CALLS:
+            self._z3 = self._new_z3()
+            self._alone_z3 = self._new_z3()
+        self._terms: _Cache[object, z3.ExprRef] = _Cache(self.cache_size)
+        self._memo: dict[int, z3.ExprRef] = {}
+        self._roots: list[AExpr | BExpr] = []
+        self._answers: _Cache[PathCondition, tuple[Sat, Env | None]] = _Cache(self.cache_size)
+        self._alone: _Cache[BExpr, tuple[Sat, Env | None]] = _Cache(self.cache_size)
+        self._vars: _Cache[BExpr, frozenset[str]] = _Cache(self.cache_size)
+        self._pc_vars: _Cache[PathCondition, frozenset[str]] = _Cache(self.cache_size)
+        self._bounds: _Cache[PathCondition, _Bounds] = _Cache(self.cache_size)
+        # The path condition mirrored by the z3 assertion stack: `_stack[i]` has length i + 1.
+        self._stack: list[PathCondition] = []
+
+    def _new_z3(self) -> z3.Solver:
+        s = z3.Solver()
+        s.set("random_seed", 0)
+        s.set("rlimit", self.rlimit)
+        return s
+
+    # --- public interface ----------------------------------------------------------------
+
+    @icontract.ensure(unsat_spares_parent_model, "M-S1 sound maybe_sat", enabled=CONTRACTS)
+    def check(self, pc: PathCondition,
+              parent_model: Env | None = None) -> tuple[Sat, Env | None]:
+        """Decide `pc`; on SAT also return a model over its free variables (missing ones 0).
+
+        :param pc: the path condition.
+        :param parent_model: optionally, a valuation known to satisfy `pc.parent` (all of `pc`
+            but its last conjunct); it lets an independent last conjunct be decided alone.
+        """
+        with Z3_CALLS:  # no interruption between two z3 calls (interrupts.py)
+            return self._check(pc, parent_model)
+
+    def _check(self, pc: PathCondition, parent_model: Env | None) -> tuple[Sat, Env | None]:
+        cached = self._answers.get(pc)
+        if cached is not None:
+            self.stats.cache_hits += 1
+            return cached
+        answer: tuple[Sat, Env | None] | None = None
+        if self.independence and parent_model is not None and pc.parent is not None \
+                and pc.last is not None:
+            if self.bounds:
+                answer = self._check_interval(pc, parent_model)
+            if answer is None:
+                answer = self._check_independent(pc, parent_model)
+        if answer is None:
+            answer = self._check_stack(pc)
+        self._answers.put(pc, answer)
+        return answer
+
+    def translate(self, t: AExpr | BExpr) -> z3.ExprRef:
+        """The z3 term for a symbolic term (cached)."""
+        with Z3_CALLS:
+            return self._translate_cached(t)
+
+    def _translate_cached(self, t: AExpr | BExpr) -> z3.ExprRef:
+        cached = self._terms.get(t)
+        if cached is not None:
+            self.stats.translation_hits += 1
+            return cached
+        start = time.perf_counter()
+        result = self._translate(t)
+        self.stats.translate_seconds += time.perf_counter() - start
+        self.stats.translations += 1
+        self._terms.put(t, result)
+        return result
+
+    def free_vars(self, t: BExpr) -> frozenset[str]:
+        """The free variables of a conjunct (cached)."""
+        found = self._vars.get(t)
+        if found is None:
+            found = free_vars(t)
+            self._vars.put(t, found)
+        return found
+
+    def pc_vars(self, pc: PathCondition) -> frozenset[str]:
+        """The free variables of a path condition (cached by node, built from the nearest
+        cached ancestor: O(1) amortized along a path, without touching the z3 stack)."""
+        todo: list[PathCondition] = []
+        node: PathCondition | None = pc
+        found: frozenset[str] | None = None
+        while node is not None and node.last is not None:
+            found = self._pc_vars.get(node)
+            if found is not None:
+                break
+            todo.append(node)
+            node = node.parent
+        acc = found if found is not None else frozenset()
+        for node in reversed(todo):
+            assert node.last is not None
+            new = self.free_vars(node.last)
+            acc = acc if new <= acc else acc | new
+            self._pc_vars.put(node, acc)
+        return acc
+
+    @property
+    def depth(self) -> int:
+        """How many conjuncts the z3 assertion stack holds now."""
+        return len(self._stack)
+
+    # --- incremental stack ---------------------------------------------------------------
+
+    def _sync(self, pc: PathCondition) -> None:
+        """Make the z3 assertion stack hold exactly the conjuncts of `pc`."""
+        stack = self._stack
+        todo: list[PathCondition] = []
+        node: PathCondition | None = pc
+        while node is not None and node.length > 0:
+            i = node.length - 1
+            if i < len(stack) and stack[i] is node:
+                break
+            todo.append(node)
+            node = node.parent
+        keep = node.length if node is not None else 0
+        s = self._z3
+        if len(stack) > keep:
+            start = time.perf_counter()
+            s.pop(len(stack) - keep)
+            self.stats.z3_seconds += time.perf_counter() - start
+            self.stats.pops += len(stack) - keep
+            del stack[keep:]
+        for node in reversed(todo):
+            assert node.last is not None
+            term = self.translate(node.last)
+            start = time.perf_counter()
+            s.push()
+            s.add(term)
+            self.stats.z3_seconds += time.perf_counter() - start
+            self.stats.pushes += 1
+            stack.append(node)
+        if len(stack) > self.stats.max_stack:
+            self.stats.max_stack = len(stack)
+
+    def _check_stack(self, pc: PathCondition) -> tuple[Sat, Env | None]:
+        self._sync(pc)
+        self.stats.queries += 1
+        start = time.perf_counter()
+        try:
+            return self._decide(self._z3)
+        finally:
+            self.stats.z3_seconds += time.perf_counter() - start
+
+    def _decide(self, s: z3.Solver) -> tuple[Sat, Env | None]:
+        result = s.check()
+        if result == z3.sat:
+            return Sat.SAT, _model_env(s.model())
+        if result == z3.unsat:
+            return Sat.UNSAT, None
+        self.stats.unknown += 1
+        return Sat.UNKNOWN, None
+
+    # --- constraint independence ---------------------------------------------------------
+
+    def _check_independent(self, pc: PathCondition,
+                           parent_model: Env) -> tuple[Sat, Env | None] | None:
+        """Decide `pc` from its last conjunct alone when that shares no variable with the rest;
+        None when it does (or when the rest is not known)."""
+        c = pc.last
+        parent = pc.parent
+        assert c is not None and parent is not None
+        mine = self.free_vars(c)
+        if not mine.isdisjoint(self.pc_vars(parent)):
+            return None
+        self.stats.independent += 1
+        alone = self._alone.get(c)
+        if alone is None:
+            self.stats.queries += 1
+            s = self._alone_z3
+            term = self.translate(c)
+            start = time.perf_counter()
+            s.push()
+            try:
+                s.add(term)
+                alone = self._decide(s)
+            finally:
+                s.pop()
+                self.stats.z3_seconds += time.perf_counter() - start
+            self._alone.put(c, alone)
+        else:
+            self.stats.independent_hits += 1
+        answer, model = alone
+        if answer is not Sat.SAT:
+            return answer, None
+        assert model is not None
+        # `c` mentions none of the parent's variables, so overriding them keeps the parent's
+        # conjuncts true; every variable of `c` takes the value of c's own model.
+        values = parent_model.as_dict()
+        for x in mine:
+            values[x] = model(x)
+        return Sat.SAT, Env.of(values)
+
+    # --- bounds: single-variable conjuncts decided without z3 -----------------------------
+
+    def pc_bounds(self, pc: PathCondition) -> _Bounds:
+        """The interval each variable of `pc` is confined to by its single-variable conjuncts,
+        and which variables also occur elsewhere (cached by node, like `pc_vars`)."""
+        todo: list[PathCondition] = []
+        node: PathCondition | None = pc
+        found: _Bounds | None = None
+        while node is not None and node.last is not None:
+            found = self._bounds.get(node)
+            if found is not None:
+                break
+            todo.append(node)
+            node = node.parent
+        acc = found if found is not None else _NO_BOUNDS
+        for node in reversed(todo):
+            assert node.last is not None
+            acc = acc.add(node.last, self.free_vars(node.last))
+            self._bounds.put(node, acc)
+        return acc
+
+    def _check_interval(self, pc: PathCondition,
+                        parent_model: Env) -> tuple[Sat, Env | None] | None:
+        """Decide `pc` when its last conjunct bounds one variable `x` that every other conjunct
+        mentioning it also only bounds: `x`'s constraints are then an interval, independent of
+        the rest, which `parent_model` satisfies. Empty interval: UNSAT; else SAT with the
+        parent's model, `x` moved into the interval. None when the conjunct is not of that
+        kind."""
+        c = pc.last
+        assert c is not None and pc.parent is not None
+        bound = interval_of(c)
+        if bound is None:
+            return None
+        x, lo, hi = bound
+        parent = self.pc_bounds(pc.parent)
+        if x in parent.mixed:
+            return None
+        plo, phi = parent.box.get(x, (None, None))
+        lo = plo if lo is None else lo if plo is None else max(lo, plo)
+        hi = phi if hi is None else hi if phi is None else min(hi, phi)
+        self.stats.intervals += 1
+        if lo is not None and hi is not None and lo > hi:
+            return Sat.UNSAT, None
+        v = parent_model(x)
+        if lo is not None and v < lo:
+            v = lo
+        if hi is not None and v > hi:
+            v = hi
+        return Sat.SAT, parent_model.update(x, v)
+
+    # --- translation ---------------------------------------------------------------------
+
+    def _translate(self, t: AExpr | BExpr) -> z3.ExprRef:
+        # Subterms are shared across the terms of a run (store terms, conjuncts), so the fold's
+        # memo is kept between calls: `_roots` keeps every root translated with it alive, hence
+        # every id in it names the node it was stored for. Both are dropped together.
+        if len(self._memo) >= self.cache_size:
+            self._memo, self._roots = {}, []
+        self._roots.append(t)
+        return fold(Z3, None, t, self._memo)  # type: ignore[no-any-return]
+
+
+class Z3Terms:
+    """The algebra of z3 terms (the expression fold, algebra.py): a variable is the z3 integer
+    constant of its name."""
+
+    def integer(self, ctx: None, value: int) -> z3.ArithRef:
+        return z3.IntVal(value)
+
+    def var(self, ctx: None, name: str) -> z3.ArithRef:
+        return z3.Int(name)
+
+    def neg(self, a: z3.ArithRef) -> z3.ArithRef:
+        return -a
+
+    def add(self, a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:
+        return a + b
+
+    def sub(self, a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:
+        return a - b
+
+    def cmp(self, op: str, a: z3.ArithRef, b: z3.ArithRef) -> z3.BoolRef:
+        return COMPARE[op](a, b)  # type: ignore[no-any-return]
+
+    def boolean(self, ctx: None, value: bool) -> z3.BoolRef:
+        return z3.BoolVal(value)
+
+    def not_(self, a: z3.BoolRef) -> z3.BoolRef:
+        return z3.Not(a)
+
+    def and_(self, a: z3.BoolRef, b: Callable[[], z3.BoolRef]) -> z3.BoolRef:
+        return z3.And(a, b())
+
+    def or_(self, a: z3.BoolRef, b: Callable[[], z3.BoolRef]) -> z3.BoolRef:
+        return z3.Or(a, b())
+
+
+Z3 = Z3Terms()
+
+
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+_NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
+
+
+def interval_of(c: BExpr) -> tuple[str, int | None, int | None] | None:
+    """`(x, lo, hi)` when `c` says exactly `lo <= x <= hi` (None: unbounded on that side), for
+    `c` a comparison of `x` or `x + k` with a constant, possibly negated; otherwise None."""
+    op_neg = False
+    if isinstance(c, Not):
+        c, op_neg = c.operand, True
+    if not isinstance(c, Cmp):
+        return None
+    op, a, b = c.op, c.left, c.right
+    if op_neg:
+        op = _NEGATE[op]
+    if isinstance(a, Int):
+        a, b, op = b, a, _FLIP[op]
+    if not isinstance(b, Int):
+        return None
+    d = b.value
+    if isinstance(a, Add) and isinstance(a.right, Int):
+        a, d = a.left, d - a.right.value
+    if not isinstance(a, Var):
+        return None
+    match op:
+        case "<":
+            return a.name, None, d - 1
+        case "<=":
+            return a.name, None, d
+        case ">":
+            return a.name, d + 1, None
+        case ">=":
+            return a.name, d, None
+        case "==":
+            return a.name, d, d
+    return None
+
+
+@dataclass(frozen=True)
+class _Bounds:
+    """What the conjuncts of a path condition say about single variables: `box[x]` the
+    interval its single-variable conjuncts allow, `mixed` the variables some other conjunct
+    mentions (their constraints are not an interval)."""
+
+    box: dict[str, tuple[int | None, int | None]]
+    mixed: frozenset[str]
+
+    def add(self, c: BExpr, names: frozenset[str]) -> _Bounds:
+        """The bounds after conjoining `c` (with free variables `names`)."""
+        bound = interval_of(c)
+        if bound is None:
+            if names <= self.mixed:
+                return self
+            return _Bounds(self.box, self.mixed | names)
+        x, lo, hi = bound
+        plo, phi = self.box.get(x, (None, None))
+        lo = plo if lo is None else lo if plo is None else max(lo, plo)
+        hi = phi if hi is None else hi if phi is None else min(hi, phi)
+        box = dict(self.box)
+        box[x] = (lo, hi)
+        return _Bounds(box, self.mixed)
+
+
+_NO_BOUNDS = _Bounds({}, frozenset())
+
+
+def _model_env(model: z3.ModelRef) -> Env:
+    """The integer constants of a z3 model as an environment (absent ones read 0, as z3's
+    model completion would give). Read through z3's C API: the Python wrappers cost more than
+    the query on small path conditions (profile of issue 6); the model owns the handles."""
+    ctx, m = model.ctx.ref(), model.model
+    values: dict[str, int] = {}
+    for i in range(z3core.Z3_model_get_num_consts(ctx, m)):
+        d = z3core.Z3_model_get_const_decl(ctx, m, i)
+        v = z3core.Z3_model_get_const_interp(ctx, m, d)
+        if z3core.Z3_get_ast_kind(ctx, v) == z3.Z3_NUMERAL_AST and \
+                z3core.Z3_get_sort_kind(ctx, z3core.Z3_get_sort(ctx, v)) == z3.Z3_INT_SORT:
+            name = z3core.Z3_get_symbol_string(ctx, z3core.Z3_get_decl_name(ctx, d))
+            values[name] = int(z3core.Z3_get_numeral_string(ctx, v))
+    return Env.of(values)

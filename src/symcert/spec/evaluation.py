@@ -1,0 +1,49 @@
+"""Predicates about symbolic evaluation: compositionality, W-L2.1 and B-L1 (seed 000 Fig. 3,
+seed 003), spot-checked at the sample valuations of `spec.concretization`."""
+
+from __future__ import annotations
+
+from symcert.core.concrete import aeval, beval
+from symcert.spec.concretization import sample_valuations
+from symcert.spec.switch import lemma
+from symcert.core.state import Store, concretize
+from symcert.lang.syntax import AExpr, BExpr, variables
+from symcert.core.terms import free_vars
+
+
+@lemma("W-L2.1", "B-L1")
+def aeval_compositional(store: Store, e: AExpr, result: AExpr) -> bool:
+    """At fixed sample valuations `V`, `⟦⟦e⟧_S⟧_V = ⟦e⟧_{V∘S}`."""
+    names = variables(e)
+    inputs = frozenset().union(*(variables(store(x)) for x in names)) if names else frozenset()
+    for v in sample_valuations(inputs | names):
+        composed = concretize(v, store, names)
+        if aeval(v, result) != aeval(composed, e):
+            return False
+    return True
+
+
+@lemma("W-L2.1", "B-L1")
+def beval_compositional(store: Store, b: BExpr, result: BExpr) -> bool:
+    """At fixed sample valuations `V`, `⟦⟦b⟧_S⟧_V = ⟦b⟧_{V∘S}`."""
+    names = variables(b)
+    inputs = frozenset().union(*(variables(store(x)) for x in names)) if names else frozenset()
+    for v in sample_valuations(inputs | names):
+        composed = concretize(v, store, names)
+        if beval(v, result) != beval(composed, b):
+            return False
+    return True
+
+
+@lemma("W-L2.1")
+def update_compositional(store: Store, x: str, e: AExpr, result: Store) -> bool:
+    """At fixed sample valuations `V`, `V∘(S[x := ⟦e⟧_S]) = (V∘S)[x := ⟦e⟧_{V∘S}]`."""
+    names = variables(e) | {x} | frozenset(k for k, _ in store.bindings)
+    inputs = names.union(*(free_vars(store(y)) for y in names))
+    for v in sample_valuations(inputs):
+        before = concretize(v, store, names)
+        expected = before.update(x, aeval(before, e))
+        if concretize(v, result, names) != expected:
+            return False
+    return True
+

@@ -1,0 +1,246 @@
+"""Predicates about one step and the stream: `expand` (Fig. 7; W-T3.1, W-L2.2, W-L2.3, W-L2.5),
+the correspondence W-D2.3, and `run` on finite prefixes (Fig. 6; W-T3.2-3.4, W-L3.1, W-T2.x).
+
+The stream predicates take the step relation (`Successors`, which is `explore.expand`) as an
+argument, so this module lies below the engine it speaks about."""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from symcert.core.concrete import Env, State, aeval, beval, run_concrete, step, trace
+from symcert.spec.concretization import sample_valuations
+from symcert.spec.switch import lemma
+from symcert.core.state import SymState, concretize, initial, rule_count, satisfies, state_names
+from symcert.lang.syntax import BExpr, Stmt, variables
+from symcert.core.terms import free_vars, negate
+
+
+Successors = Callable[[SymState], "list[SymState]"]
+"""The step relation `→sym` as a function, `explore.expand` (W-T3.1)."""
+
+
+@lemma("W-T3.1")
+def expand_sound(state: SymState, result: Sequence[SymState]) -> bool:
+    """The successors are one `→sym` step each (Fig. 3's shape, read off the states, not a second
+    transcription of the rules): one step deeper, and either one successor on the same path
+    condition or two that split it, `φ ∧ c` and `φ ∧ not c`. With W-L2.3 at every valuation
+    (`expand_sound_sampled`, against the concrete semantics) this is `σ̂' ∈ expand(σ̂) ⇒ σ̂ →sym σ̂'`."""
+    if not all(t.depth == state.depth + 1 for t in result):
+        return False
+    if len(result) == 1:
+        return result[0].pc == state.pc
+    if len(result) == 2:
+        a, b = (_added(state, t) for t in result)
+        return len(a) == len(b) == 1 and b[0] == negate(a[0])
+    return not result
+
+
+@lemma("W-T3.1")
+def expand_complete(state: SymState, result: Sequence[SymState]) -> bool:
+    """`expand` returns one distinct successor per applicable rule of Fig. 3; with W-L2.5 at
+    every valuation (`expand_complete_sampled`) every `→sym` step is among them:
+    `σ̂ →sym σ̂' ⇒ σ̂' ∈ expand(σ̂)`."""
+    return len(set(result)) == len(result) == rule_count(state.prog)
+
+
+@lemma("W-L2.2")
+def expand_monotone(state: SymState, result: Sequence[SymState]) -> bool:
+    """A step keeps the path condition as a prefix and adds at most one conjunct: `φ' ⊨ φ`."""
+    return all(t.pc.extends(state.pc) and t.pc.length <= state.pc.length + 1 for t in result)
+
+
+def _concrete_of(valuation: Env, s: SymState, names: frozenset[str]) -> State:
+    return State(concretize(valuation, s.store, names), s.prog)
+
+
+@lemma("W-L2.3")
+def expand_sound_at(state: SymState, valuation: Env, result: Sequence[SymState]) -> bool:
+    """Every successor whose path condition `V` satisfies is a concrete step of the
+    concretization: `σ̂ →sym σ̂' ∧ V ⊨ φ' ⇒ ⟨V∘S, p⟩ → ⟨V∘S', p'⟩`."""
+    for t in result:
+        if not satisfies(valuation, t.pc):
+            continue
+        names = (state_names(state) | state_names(t)
+                 | frozenset(k for k, _ in valuation.bindings))
+        nxt = step(_concrete_of(valuation, state, names))
+        if nxt is None or nxt != _concrete_of(valuation, t, names):
+            return False
+    return True
+
+
+@lemma("W-L2.5")
+def expand_complete_at(state: SymState, valuation: Env, result: Sequence[SymState]) -> bool:
+    """If `V0 ⊨ φ`, the concrete step of `⟨V0∘S, p⟩`, when there is one, corresponds under `V0`
+    to some successor: `σ ≃_{V0} σ̂ ∧ σ → σ' ⇒ ∃σ̂' ∈ expand(σ̂). σ' ≃_{V0} σ̂'`."""
+    if not satisfies(valuation, state.pc):
+        return True
+    names = state_names(state) | frozenset(k for k, _ in valuation.bindings)
+    nxt = step(_concrete_of(valuation, state, names))
+    if nxt is None:
+        return True
+    return any(corresponds(nxt, valuation, t) for t in result)
+
+
+def _added(state: SymState, t: SymState) -> tuple[BExpr, ...]:
+    """The conjuncts `t`'s path condition adds to `state`'s (one at most, by W-L2.2)."""
+    out = []
+    pc = t.pc
+    while pc.length > state.pc.length and pc.last is not None and pc.parent is not None:
+        out.append(pc.last)
+        pc = pc.parent
+    return tuple(out)
+
+
+def _local_names(state: SymState, result: Sequence[SymState]) -> frozenset[str]:
+    out = variables(state.prog)
+    for s in (state, *result):
+        for k, t in s.store.bindings:
+            out |= {k} | free_vars(t)
+        for c in _added(state, s):
+            out |= free_vars(c)
+    return out
+
+
+@lemma("W-L2.3", "W-T3.1")
+def expand_sound_sampled(state: SymState, result: Sequence[SymState]) -> bool:
+    """The runtime spot check of W-L2.3, at three fixed valuations, in its local form: for
+    every successor whose *added* conjunct `V` satisfies, `⟨V∘S, p⟩ → ⟨V∘S', p'⟩`. It drops
+    the hypothesis `V ⊨ φ` (the concrete step does not read `φ`), so it implies W-L2.3 and
+    costs nothing per conjunct already on the path (deep states stay cheap)."""
+    names = _local_names(state, result)
+    for v in sample_valuations(names):
+        for t in result:
+            if not all(beval(v, c) for c in _added(state, t)):
+                continue
+            nxt = step(_concrete_of(v, state, names))
+            if nxt is None or nxt != _concrete_of(v, t, names):
+                return False
+    return True
+
+
+@lemma("W-L2.5", "W-T3.1")
+def expand_complete_sampled(state: SymState, result: Sequence[SymState]) -> bool:
+    """The runtime spot check of W-L2.5, at three fixed valuations, in its local form: the
+    concrete step of `⟨V∘S, p⟩`, when there is one, is the concretization of a successor whose
+    added conjunct `V` satisfies (which implies W-L2.5 for every `V ⊨ φ`)."""
+    names = _local_names(state, result)
+    for v in sample_valuations(names):
+        nxt = step(_concrete_of(v, state, names))
+        if nxt is None:
+            continue
+        if not any(all(beval(v, c) for c in _added(state, t))
+                   and nxt == _concrete_of(v, t, names) for t in result):
+            return False
+    return True
+
+
+@lemma("W-D2.3")
+def corresponds(state: State, v0: Env, sym_state: SymState) -> bool:
+    """`⟨V, p⟩ ≃_{V0} ⟨φ, S, p'⟩`: same program, `V = V0∘S` on every variable, `⟦φ⟧_{V0}`.
+
+    Outside the names mentioned by either side or bound by `V0`, both sides are 0 or the identity.
+    """
+    names = (state_names(sym_state) | variables(state.prog)
+             | frozenset(k for k, _ in state.env.bindings) | frozenset(k for k, _ in v0.bindings))
+    return (
+        state.prog == sym_state.prog
+        and satisfies(v0, sym_state.pc)
+        and all(state.env(x) == aeval(v0, sym_state.store(x)) for x in names)
+    )
+
+
+@lemma("W-L2.4", "W-T2.2", "W-T2.1", "B-T1")
+def many_step_sound(p: Stmt, sym_state: SymState, v0: Env) -> bool:
+    """A state `⟨true, id, p⟩ →*sym σ̂` (`depth` steps) whose path condition `V0` satisfies is
+    reached by the concrete run from `⟨V0, p⟩` in the same number of steps, and corresponds."""
+    if not satisfies(v0, sym_state.pc):
+        return True
+    final = run_concrete(State(v0, p), sym_state.depth)
+    return final.steps == sym_state.depth and corresponds(final, v0, sym_state)
+
+
+@lemma("W-T3.3")
+def run_terminates_soundly(result: Sequence[SymState | None]) -> bool:
+    """`run(l) ⊨ □(None → □None)`: after the first None, only None."""
+    if None not in result:
+        return True
+    first = result.index(None)
+    return all(s is None for s in result[first:])
+
+
+@lemma("W-D3.1", "W-T3.2")
+def run_reachable_from(l: Sequence[SymState], result: Sequence[SymState | None],
+                       expand: Successors) -> bool:
+    """`run(l) ⊨ □ReachableFrom(l)`: each state is in `l` or a `→sym` step (`expand`, which
+    W-T3.1 makes the relation) of an earlier one."""
+    seen: list[SymState] = []
+    for s in result:
+        if s is None:
+            continue
+        if s not in l and not any(s in expand(parent) for parent in seen):
+            return False
+        seen.append(s)
+    return True
+
+
+def bfs_queue_sizes(l: Sequence[SymState], result: Sequence[SymState | None]) -> list[int]:
+    """`|queue|` right after breadth-first `run(l)` (no pruning) takes element `i` off it."""
+    sizes = []
+    appended = len(l)
+    for i, s in enumerate(result):
+        if s is None:
+            break
+        sizes.append(appended - (i + 1))
+        appended += rule_count(s.prog)
+    return sizes
+
+
+@lemma("W-L3.1", "W-T3.4")
+def bfs_successor_bound(l: Sequence[SymState], bfs: bool, pruned: bool,
+                        result: Sequence[SymState | None], expand: Successors) -> bool:
+    """Breadth-first `run(l)` without pruning yields each direct successor of the state at index
+    `i` at an index at most `i + |queue| + 2` (fairness, W-L3.1), where `|queue|` is the
+    worklist's size after taking `i`. Other strategies and pruned runs are not constrained."""
+    if not bfs or pruned:
+        return True
+    for i, q in enumerate(bfs_queue_sizes(l, result)):
+        s = result[i]
+        assert s is not None
+        first = i + q + 1
+        children = expand(s)
+        if first + len(children) > len(result):
+            break
+        # The exact positions a FIFO worklist gives them, within the bound i + |queue| + 2.
+        if list(result[first:first + len(children)]) != children:
+            return False
+    return True
+
+
+@lemma("W-L2.6", "W-T2.3", "W-T2.1", "W-D2.4", "W-T3.4", "B-T2")
+def bfs_complete(p: Stmt, v0: Env, k: int, result: Sequence[SymState | None],
+                 expand: Successors) -> bool:
+    """Each state of the concrete run from `⟨V0, p⟩` within `k` steps corresponds (W-D2.3) to a
+    state of the breadth-first stream `result = run_n([⟨true, id, p⟩], n)` (no pruning) found
+    within W-L3.1's bound: at index 0, then at most `i + |queue_i| + 2` after its predecessor's
+    index `i`. False also when the prefix is too short to decide (pick `n ≥ 2^(k+1)`)."""
+    sizes = bfs_queue_sizes([initial(p)], result)
+    states = list(trace(State(v0, p), k))
+    if not result or result[0] is None or not corresponds(states[0], v0, result[0]):
+        return False
+    i = 0
+    for sigma in states[1:]:
+        if i >= len(sizes):
+            return False
+        bound = i + sizes[i] + 2
+        parent = result[i]
+        assert parent is not None
+        for j in range(i + 1, min(bound, len(result) - 1) + 1):
+            t = result[j]
+            if t is not None and t in expand(parent) and corresponds(sigma, v0, t):
+                i = j
+                break
+        else:
+            return False
+    return True
+
