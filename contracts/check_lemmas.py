@@ -15,7 +15,8 @@ from symcert.spec.expansion import expand_complete_at, expand_sound_at
 from symcert.spec.switch import lemma
 from symcert.core.state import Store, SymState, concretize
 from symcert.core.symbolic import sym_aeval, sym_beval, sym_update
-from symcert.lang.syntax import AExpr, BExpr, variables
+from symcert.lang.structure import variables
+from symcert.lang.syntax import AExpr, BExpr
 from symcert.core.terms import free_vars
 
 

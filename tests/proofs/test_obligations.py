@@ -18,7 +18,20 @@ from symcert.checking import obligations, provers, smtlib
 from symcert.checking.obligations import EXPR_CASES, RULES, Obligation, missing, problems
 from symcert.core.state import rule_count
 from symcert.lang.syntax import (
-    CMP_OPS, AExpr, Assert, Assign, BExpr, Cmp, Fail, If, Int, Seq, Skip, Stmt, Var, While,
+    CMP_OPS,
+    AExpr,
+    Assert,
+    Assign,
+    BExpr,
+    Cmp,
+    Fail,
+    If,
+    Int,
+    Seq,
+    Skip,
+    Stmt,
+    Var,
+    While,
 )
 
 ROOT = Path(__file__).resolve().parents[2]

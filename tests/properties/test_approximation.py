@@ -32,7 +32,8 @@ from symcert.seed004.interp import (
 )
 from symcert.solver.z3backend import Sat, Solver
 from symcert.core.state import PathCondition, initial, satisfies
-from symcert.lang.syntax import Add, AExpr, BExpr, Cmp, Int, Neg, Skip, Stmt, Sub, Var, inputs
+from symcert.lang.structure import inputs
+from symcert.lang.syntax import Add, AExpr, BExpr, Cmp, Int, Neg, Skip, Stmt, Sub, Var
 
 limits = st.integers(0, 3)
 # None: the inputs are declared (the main engine's reading); empty: every read-before-write is

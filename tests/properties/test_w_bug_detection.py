@@ -12,7 +12,8 @@ from symcert.core.concrete import State, head, run_concrete
 from symcert.spec.bugs import bug_detection_agrees, has_bug_sound
 from symcert.spec.concretization import sample_valuations
 from symcert.core.state import satisfies
-from symcert.lang.syntax import Fail, variables
+from symcert.lang.structure import variables
+from symcert.lang.syntax import Fail
 
 K = 6
 

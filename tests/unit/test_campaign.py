@@ -24,7 +24,8 @@ from symcert.lang.parser import parse
 from symcert.solver.z3backend import Solver
 from symcert.core.state import SymState
 from symcert.core.symbolic import sym_aeval
-from symcert.lang.syntax import Add, Int, Not, Skip, While, variables
+from symcert.lang.structure import variables
+from symcert.lang.syntax import Add, Int, Not, Skip, While
 from symcert.core.concrete import run_to_end
 
 

@@ -134,7 +134,7 @@ def test_python_dash_m_and_no_traceback_on_binary_input(tmp_path):
 
 def test_inputs_are_the_variables_read_before_assigned():
     from symcert.lang.parser import parse
-    from symcert.lang.syntax import inputs
+    from symcert.lang.structure import inputs
 
     assert inputs(parse("x = a; y = x + b")) == {"a", "b"}
     assert inputs(parse("if c < 0 then x = 1 else skip fi; y = x")) == {"c", "x"}

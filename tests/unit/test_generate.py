@@ -18,9 +18,23 @@ from symcert.checking import campaign, generate
 from symcert.core.concrete import Env
 from symcert.checking.generate import Choices, RandomChoices, Shape, clamp
 from symcert.core.state import TRUE_PC, Store, SymState
+from symcert.lang.structure import children, variables, with_children
 from symcert.lang.syntax import (
-    CMP_OPS, AExpr, Assert, Assign, BExpr, Bool, Cmp, If, Int, Node, Seq, Skip, Stmt, Var, While,
-    children, variables, with_children,
+    CMP_OPS,
+    AExpr,
+    Assert,
+    Assign,
+    BExpr,
+    Bool,
+    Cmp,
+    If,
+    Int,
+    Node,
+    Seq,
+    Skip,
+    Stmt,
+    Var,
+    While,
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "properties"))

@@ -23,7 +23,8 @@ from symcert.engine.ghost import (
 from symcert.lang.parser import parse
 from symcert.solver.z3backend import Solver
 from symcert.core.state import initial
-from symcert.lang.syntax import Var, variables
+from symcert.lang.structure import variables
+from symcert.lang.syntax import Var
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 BRANCHY = parse("x = x + 1; if x > 3 then y = 1 else y = 2 fi; assert y == 1")

@@ -10,8 +10,26 @@ from symcert.core.concrete import Env, State, run_concrete
 from symcert.lang.errors import EXIT_DATA, LimitError, ParseError, excerpt
 from symcert.lang.parser import (MAX_DEPTH, MAX_DIGITS, MAX_INPUT_BYTES, MAX_PROGRAM_SIZE, parse,
                              parse_file)
-from symcert.lang.syntax import (Add, And, Assert, Assign, Bool, Cmp, Fail, If, Int, Neg, Not, Or, Seq,
-                            Skip, Sub, Var, While, spine)
+from symcert.lang.syntax import (
+    Add,
+    And,
+    Assert,
+    Assign,
+    Bool,
+    Cmp,
+    Fail,
+    If,
+    Int,
+    Neg,
+    Not,
+    Or,
+    Seq,
+    Skip,
+    Sub,
+    Var,
+    While,
+    spine,
+)
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.imp"))
 

@@ -38,9 +38,8 @@ from symcert.seed004.interp import (
 from symcert.checking.oracles import Counterexample, check_exhaustiveness, check_precision
 from symcert.solver.z3backend import Sat, Solver
 from symcert.core.state import TRUE_PC, PathCondition, Store, SymState, initial, rule_count
-from symcert.lang.syntax import (
-    AExpr, BExpr, Bool, Int, Node, Skip, Stmt, children, inputs, with_children,
-)
+from symcert.lang.structure import children, inputs, with_children
+from symcert.lang.syntax import AExpr, BExpr, Bool, Int, Node, Skip, Stmt
 from symcert.core.concrete import Ending, Final, run_to_end
 from symcert.checking.transitions import Transition, concr, run_outputs
 

@@ -27,8 +27,27 @@ from typing import Protocol, Sequence, TypeVar
 from symcert.core.concrete import Env, beval
 from symcert.core.state import PathCondition, Store, SymState
 from symcert.lang.syntax import (
-    CMP_OPS, Add, AExpr, And, Assert, Assign, BExpr, Bool, Cmp, Fail, If, Int, Neg, Not, Or, Seq,
-    Skip, Stmt, Sub, Var, While,
+    CMP_OPS,
+    Add,
+    AExpr,
+    And,
+    Assert,
+    Assign,
+    BExpr,
+    Bool,
+    Cmp,
+    Fail,
+    If,
+    Int,
+    Neg,
+    Not,
+    Or,
+    Seq,
+    Skip,
+    Stmt,
+    Sub,
+    Var,
+    While,
 )
 from symcert.core.terms import negate
 

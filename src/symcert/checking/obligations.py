@@ -37,6 +37,7 @@ from symcert.checking.smtlib import SMT_TEXT, Script, SymBool, SymInt, conj, dis
 from symcert.solver.z3backend import Sat
 from symcert.core.state import ID, PathCondition, Store, SymState, concretize
 from symcert.core.symbolic import sym_aeval, sym_beval, sym_update
+from symcert.lang.structure import variables
 from symcert.lang.syntax import (
     CMP_OPS,
     Add,
@@ -61,7 +62,6 @@ from symcert.lang.syntax import (
     Var,
     While,
     show_stmt,
-    variables,
 )
 from symcert.core.terms import TERMS, free_vars
 

@@ -26,7 +26,8 @@ from symcert.engine.explore import expand, run
 from symcert.seed004.interp import Behaviour, concretize_result, exec_symbolic
 from symcert.solver.z3backend import Sat, Solver
 from symcert.core.state import SymState, concretize, rule_count, satisfies, state_names
-from symcert.lang.syntax import BExpr, Bool, Cmp, Int, Var, inputs
+from symcert.lang.structure import inputs
+from symcert.lang.syntax import BExpr, Bool, Cmp, Int, Var
 from symcert.core.terms import disj
 
 DEFAULT_FUEL = 10_000

@@ -300,7 +300,8 @@ def _input_values(items: Sequence[str]) -> dict[str, int]:
 
 def _exec(args: argparse.Namespace) -> int:
     from symcert.core.concrete import Env, State, head, is_stuck, trace
-    from symcert.lang.syntax import Assert, Fail, Skip, inputs
+    from symcert.lang.structure import inputs
+    from symcert.lang.syntax import Assert, Fail, Skip
 
     budget: Deadline = args.budget
     name = source_name(args.file)

@@ -17,6 +17,7 @@ from symcert.core import terms
 from symcert.core.concrete import Env, aeval, beval
 from symcert.spec.concretization import concretize_pointwise
 from symcert.spec.switch import CONTRACTS
+from symcert.lang.structure import variables
 from symcert.lang.syntax import (
     AExpr,
     Assert,
@@ -30,7 +31,6 @@ from symcert.lang.syntax import (
     Var,
     While,
     shape,
-    variables,
 )
 
 

@@ -15,8 +15,21 @@ from __future__ import annotations
 import operator
 from typing import Callable
 
-from symcert.lang.syntax import (AExpr, Add, And, BExpr, Bool, Cmp, Int, Neg, Not, Or, Sub, Var,
-                            operands)
+from symcert.lang.syntax import (
+    AExpr,
+    Add,
+    And,
+    BExpr,
+    Bool,
+    Cmp,
+    Int,
+    Neg,
+    Not,
+    Or,
+    Sub,
+    Var,
+    operands,
+)
 
 Term = AExpr
 Formula = BExpr
@@ -182,3 +195,41 @@ def show(t: Term | Formula) -> str:
         return str(t)
     over = ", ".join(sorted(free_vars(t))) or "no inputs"
     return f"<a term of {size if size < 10**9 else f'{size:.2e}'} nodes over {over}>"
+
+
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+_NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
+
+
+def interval_of(c: BExpr) -> tuple[str, int | None, int | None] | None:
+    """`(x, lo, hi)` when `c` says exactly `lo <= x <= hi` (None: unbounded on that side), for
+    `c` a comparison of `x` or `x + k` with a constant, possibly negated; otherwise None."""
+    op_neg = False
+    if isinstance(c, Not):
+        c, op_neg = c.operand, True
+    if not isinstance(c, Cmp):
+        return None
+    op, a, b = c.op, c.left, c.right
+    if op_neg:
+        op = _NEGATE[op]
+    if isinstance(a, Int):
+        a, b, op = b, a, _FLIP[op]
+    if not isinstance(b, Int):
+        return None
+    d = b.value
+    if isinstance(a, Add) and isinstance(a.right, Int):
+        a, d = a.left, d - a.right.value
+    if not isinstance(a, Var):
+        return None
+    match op:
+        case "<":
+            return a.name, None, d - 1
+        case "<=":
+            return a.name, None, d
+        case ">":
+            return a.name, d + 1, None
+        case ">=":
+            return a.name, d, None
+        case "==":
+            return a.name, d, d
+    return None

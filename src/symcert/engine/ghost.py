@@ -27,7 +27,8 @@ from symcert.engine.explore import Strategy, run
 from symcert.spec.switch import CONTRACTS, lemma
 from symcert.solver.z3backend import Solver
 from symcert.core.state import SymState, concretize, initial, satisfies
-from symcert.lang.syntax import AExpr, Stmt, variables
+from symcert.lang.structure import variables
+from symcert.lang.syntax import AExpr, Stmt
 from symcert.core.terms import free_vars
 
 

@@ -28,7 +28,8 @@ from symcert.spec.switch import CONTRACTS, lemma
 from symcert.solver.z3backend import Sat, Solver
 from symcert.core.state import SymState, initial
 from symcert.core.symbolic import sym_beval
-from symcert.lang.syntax import Assert, Fail, Pos, Stmt, inputs
+from symcert.lang.structure import inputs
+from symcert.lang.syntax import Assert, Fail, Pos, Stmt
 from symcert.core.terms import negate
 from symcert.core.concrete import Ending, run_to_end
 from symcert.engine.verdict import (

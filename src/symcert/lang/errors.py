@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -74,3 +75,57 @@ class InputError(SymcertError):
     """A malformed command-line input such as `--input x=abc`."""
 
     exit_code = EXIT_USAGE
+
+
+# --- how the parser words its errors ---------------------------------------------------------
+
+
+def cut(text: str, width: int = 40) -> str:
+    """`text`, or its first `width - 1` characters and `…`."""
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
+def quote(text: object) -> str:
+    """`text` in backquotes, cut to 40 characters."""
+    return f"`{cut(str(text))}`"
+
+
+_CONTROL_NAMES = ("NUL SOH STX ETX EOT ENQ ACK BEL BS HT LF VT FF CR SO SI DLE DC1 DC2 DC3 DC4 "
+                  "NAK SYN ETB CAN EM SUB ESC FS GS RS US").split()
+
+
+def describe_char(ch: str) -> str:
+    """A character as a message shows it: `x`, or U+0000 (NUL) when it cannot be seen."""
+    if ch.isprintable() and not ch.isspace():
+        return f"`{ch}`"
+    code = ord(ch)
+    name = (_CONTROL_NAMES[code] if code < 0x20 else "DEL" if code == 0x7F
+            else unicodedata.name(ch, ""))
+    return f"U+{code:04X}" + (f" ({name})" if name else "")
+
+
+def line_text(text: str, line: int) -> str:
+    """Line `line` (1-based) of `text`, without its line break."""
+    start = 0
+    for _ in range(line - 1):
+        start = text.find("\n", start) + 1
+        if start == 0:
+            return ""
+    end = text.find("\n", start)
+    return text[start:end if end >= 0 else len(text)].rstrip("\r")
+
+
+def error_at(text: str, filename: str, line: int, column: int, message: str,
+             kind: type[ParseError] = ParseError) -> ParseError:
+    """The error of `kind` at `line`:`column` of `text`, quoting that line."""
+    return kind(filename, line, column, message, line_text(text, line))
+
+
+def too_large(head: bytes, filename: str, limit: int) -> LimitError:
+    """The error for an input longer than `limit` bytes, of which `head` are the first."""
+    before = head.decode("utf-8", errors="replace")
+    line_start = before.rfind("\n") + 1
+    return LimitError(filename, before.count("\n") + 1, len(before) - line_start + 1,
+                      f"the input is longer than the limit of {limit:,} bytes, which it reaches "
+                      "here; raise it with --max-input-bytes N",
+                      before[line_start:].rstrip("\r"))

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import os
 import sys
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterator
@@ -29,7 +28,9 @@ import icontract
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from symcert.lang.errors import LimitError, ParseError
+from symcert.lang.errors import (
+    LimitError, ParseError, cut, describe_char, error_at, quote, too_large,
+)
 from symcert.spec.printing import parse_round_trip
 from symcert.spec.switch import CONTRACTS
 from symcert.lang.syntax import (
@@ -81,30 +82,6 @@ def _tpos(tok: Token) -> Pos:
     return Pos(tok.line or 0, tok.column or 0)
 
 
-def _cut(text: str, width: int = 40) -> str:
-    """`text`, or its first `width - 1` characters and `…`."""
-    return text if len(text) <= width else text[:width - 1] + "…"
-
-
-def _quote(text: object) -> str:
-    """`text` in backquotes, cut to 40 characters."""
-    return f"`{_cut(str(text))}`"
-
-
-_CONTROL_NAMES = ("NUL SOH STX ETX EOT ENQ ACK BEL BS HT LF VT FF CR SO SI DLE DC1 DC2 DC3 DC4 "
-                  "NAK SYN ETB CAN EM SUB ESC FS GS RS US").split()
-
-
-def _char(ch: str) -> str:
-    """A character as a message shows it: `x`, or U+0000 (NUL) when it cannot be seen."""
-    if ch.isprintable() and not ch.isspace():
-        return f"`{ch}`"
-    code = ord(ch)
-    name = (_CONTROL_NAMES[code] if code < 0x20 else "DEL" if code == 0x7F
-            else unicodedata.name(ch, ""))
-    return f"U+{code:04X}" + (f" ({name})" if name else "")
-
-
 class _Build(Transformer[Token, Stmt]):
     """Builds AST nodes during the LALR reductions; remembers which literals were parenthesized
     and counts the nodes built against the program-size budget."""
@@ -137,9 +114,9 @@ class _Build(Transformer[Token, Stmt]):
         name, params, body = c[1], [str(t) for t in c[2:-1] if t is not None], c[-1]
         where = _tpos(c[0])
         if name in self.macros:
-            raise _SourceError(f"macro {_quote(name)} is already defined", _tpos(name))
+            raise _SourceError(f"macro {quote(name)} is already defined", _tpos(name))
         if len(set(params)) != len(params):
-            raise _SourceError(f"macro {_quote(name)} has a repeated parameter", _tpos(name))
+            raise _SourceError(f"macro {quote(name)} has a repeated parameter", _tpos(name))
         reads: Counter[str] = Counter()
         assigned = set()
         size = 0
@@ -154,8 +131,8 @@ class _Build(Transformer[Token, Stmt]):
                     assigned.add(node.name)
         stray = sorted((assigned | reads.keys()) - set(params))
         if stray:
-            raise _SourceError(f"macro {_quote(name)} uses {_quote(stray[0])}, which is not one "
-                               f"of its parameters ({_cut(', '.join(params) or 'none', 80)})",
+            raise _SourceError(f"macro {quote(name)} uses {quote(stray[0])}, which is not one "
+                               f"of its parameters ({cut(', '.join(params) or 'none', 80)})",
                                where)
         self.macros[str(name)] = _Macro(tuple(params), body, size, tuple(reads[p] for p in params))
 
@@ -164,10 +141,10 @@ class _Build(Transformer[Token, Stmt]):
         where = _tpos(c[0])
         macro = self.macros.get(name)
         if macro is None:
-            raise _SourceError(f"unknown macro {_quote(name)} (macros are defined before the "
+            raise _SourceError(f"unknown macro {quote(name)} (macros are defined before the "
                                "program)", where)
         if len(args) != len(macro.params):
-            raise _SourceError(f"macro {_quote(name)} takes {len(macro.params)} argument(s), "
+            raise _SourceError(f"macro {quote(name)} takes {len(macro.params)} argument(s), "
                                f"{len(args)} given", where)
         sizes = [_size(a) for a in args]
         self._grow(macro.size + sum(n * (s - 1) for n, s in zip(macro.reads, sizes)) - sum(sizes),
@@ -285,7 +262,7 @@ class _SourceError(Exception):
 def _literal(tok: Token) -> Token:
     """The lexer's check of an integer token: digits only, at most MAX_DIGITS of them."""
     if not tok.isdigit():  # the grammar lets a digit-led word such as `1e3` through as one token
-        raise _SourceError(f"{_quote(tok)} is not a number, and a variable's name starts with a "
+        raise _SourceError(f"{quote(tok)} is not a number, and a variable's name starts with a "
                            "letter or `_`", _tpos(tok))
     if len(tok) > MAX_DIGITS:
         raise _SourceError(f"an integer literal of {len(tok)} digits is over the limit of "
@@ -320,8 +297,8 @@ def _substitute(body: Stmt, args: dict[str, AExpr], name: str, where: Pos) -> St
             case Assign(x, e):
                 target = args[x]
                 if not isinstance(target, Var):
-                    shown = _quote(target) if _size(target) <= 50 else "an expression"
-                    raise _SourceError(f"macro {_quote(name)} assigns its parameter {_quote(x)}, "
+                    shown = quote(target) if _size(target) <= 50 else "an expression"
+                    raise _SourceError(f"macro {quote(name)} assigns its parameter {quote(x)}, "
                                        f"so its argument must be a variable, not {shown}", where)
                 return Assign(target.name, sub(e), node.pos)
             case Seq():
@@ -368,44 +345,18 @@ def _expected(names: set[str]) -> str:
     return ", ".join(sorted(shown))
 
 
-def _line_text(text: str, line: int) -> str:
-    """Line `line` (1-based) of `text`, without its line break."""
-    start = 0
-    for _ in range(line - 1):
-        start = text.find("\n", start) + 1
-        if start == 0:
-            return ""
-    end = text.find("\n", start)
-    return text[start:end if end >= 0 else len(text)].rstrip("\r")
-
-
-def _error(text: str, filename: str, line: int, column: int, message: str,
-           kind: type[ParseError] = ParseError) -> ParseError:
-    return kind(filename, line, column, message, _line_text(text, line))
-
-
-def _too_large(head: bytes, filename: str, limit: int) -> LimitError:
-    """The error for an input longer than `limit` bytes, of which `head` are the first."""
-    before = head.decode("utf-8", errors="replace")
-    line_start = before.rfind("\n") + 1
-    return LimitError(filename, before.count("\n") + 1, len(before) - line_start + 1,
-                      f"the input is longer than the limit of {limit:,} bytes, which it reaches "
-                      "here; raise it with --max-input-bytes N",
-                      before[line_start:].rstrip("\r"))
-
-
 def _translate(err: UnexpectedInput, text: str, filename: str) -> ParseError:
     """Turn lark's exception into a ParseError with a message a user can act on."""
     if not text.strip():
-        return _error(text, filename, 1, 1, "empty program; expected a statement")
+        return error_at(text, filename, 1, 1, "empty program; expected a statement")
     if isinstance(err, UnexpectedCharacters):
         ch = text[err.pos_in_stream]
-        message = f"unexpected character {_char(ch)}"
+        message = f"unexpected character {describe_char(ch)}"
         if ch in "*/%":
             message += f" (`{ch}` is not supported yet)"
         elif ch.isalpha():
             message += " (a variable's name is made of ASCII letters, digits and `_`)"
-        return _error(text, filename, err.line, err.column, message)
+        return error_at(text, filename, err.line, err.column, message)
     assert isinstance(err, (UnexpectedToken, UnexpectedEOF))
     expected = set(err.expected)
     if isinstance(err, UnexpectedToken) and err.interactive_parser is not None:
@@ -416,17 +367,17 @@ def _translate(err: UnexpectedInput, text: str, filename: str) -> ParseError:
         column = len(text) - text.rfind("\n")
         found, offset = "end of input", len(text)
     else:
-        line, column, found = token.line, token.column, _quote(token)
+        line, column, found = token.line, token.column, quote(token)
         offset = token.start_pos
     message = f"unexpected {found}; expected {_expected(expected)}"
     if token is not None and token.type == "MACRO":
         message += " (macros are defined before the program)"
     elif token is not None and token.type != "NAME" and token.isidentifier() \
             and "NAME" in expected:
-        message += f" ({_quote(token)} is a keyword, not a variable)"
+        message += f" ({quote(token)} is a keyword, not a variable)"
     elif text[:offset].rstrip().endswith(";"):
         message += " (`;` separates statements, it does not end them)"
-    return _error(text, filename, line or 1, column or 1, message)
+    return error_at(text, filename, line or 1, column or 1, message)
 
 
 def _children(node: Any) -> tuple[Any, ...]:
@@ -489,7 +440,7 @@ def parse(text: str, filename: str = "<input>", *, max_input_bytes: int = MAX_IN
     """
     encoded = text.encode("utf-8", errors="surrogatepass")
     if len(encoded) > max_input_bytes:
-        raise _too_large(encoded[:max_input_bytes], filename, max_input_bytes)
+        raise too_large(encoded[:max_input_bytes], filename, max_input_bytes)
     text = text.removeprefix("\ufeff")
     _BUILD.reset(max_program_size)
     try:
@@ -497,13 +448,13 @@ def parse(text: str, filename: str = "<input>", *, max_input_bytes: int = MAX_IN
     except UnexpectedInput as err:
         raise _translate(err, text, filename) from None
     except _SourceError as err:
-        raise _error(text, filename, err.pos.line, err.pos.column, err.message,
+        raise error_at(text, filename, err.pos.line, err.pos.column, err.message,
                      err.kind) from None
     finally:
         _BUILD.reset()
     where = _too_deep(program)
     if where is not None:
-        raise _error(text, filename, where.line, where.column, _TOO_DEEP)
+        raise error_at(text, filename, where.line, where.column, _TOO_DEEP)
     return program
 
 
@@ -523,14 +474,14 @@ def parse_bytes(data: bytes, filename: str, *, max_input_bytes: int = MAX_INPUT_
     """Parse the bytes of an IMP source (see `parse` for the budgets): more than
     `max_input_bytes` is a LimitError, non-UTF-8 bytes a ParseError at their position."""
     if len(data) > max_input_bytes:
-        raise _too_large(data[:max_input_bytes], filename, max_input_bytes)
+        raise too_large(data[:max_input_bytes], filename, max_input_bytes)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
         before = data[: err.start].decode("utf-8", errors="replace")
         line = before.count("\n") + 1
         column = len(before) - (before.rfind("\n") + 1) + 1
-        raise _error(data.decode("utf-8", errors="replace"), filename, line, column,
+        raise error_at(data.decode("utf-8", errors="replace"), filename, line, column,
                      f"the file is not valid UTF-8 (byte 0x{data[err.start]:02x})") from None
     return parse(text, filename, max_input_bytes=max_input_bytes,
                  max_program_size=max_program_size)

@@ -47,6 +47,7 @@ from symcert.spec.concretization import sample_valuations
 from symcert.spec.switch import CONTRACTS, lemma
 from symcert.solver.z3backend import Sat, Solver
 from symcert.core.state import TRUE_PC, PathCondition, satisfies
+from symcert.lang.structure import inputs
 from symcert.lang.syntax import (
     AExpr,
     Assert,
@@ -61,7 +62,6 @@ from symcert.lang.syntax import (
     Stmt,
     Var,
     While,
-    inputs,
     spine,
 )
 

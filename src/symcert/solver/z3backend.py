@@ -48,8 +48,9 @@ from symcert.core.concrete import Env, beval
 from symcert.solver.interrupts import Z3_CALLS
 from symcert.spec.switch import CONTRACTS, lemma
 from symcert.core.state import PathCondition
+from symcert.solver.intervals import NO_BOUNDS, Bounds, interval_of
 from symcert.core.algebra import fold
-from symcert.lang.syntax import Add, AExpr, BExpr, Cmp, Int, Not, Var
+from symcert.lang.syntax import AExpr, BExpr
 from symcert.core.terms import COMPARE, free_vars
 
 DEFAULT_RLIMIT = 5_000_000
@@ -175,7 +176,7 @@ class Solver:
         self._alone: _Cache[BExpr, tuple[Sat, Env | None]] = _Cache(self.cache_size)
         self._vars: _Cache[BExpr, frozenset[str]] = _Cache(self.cache_size)
         self._pc_vars: _Cache[PathCondition, frozenset[str]] = _Cache(self.cache_size)
-        self._bounds: _Cache[PathCondition, _Bounds] = _Cache(self.cache_size)
+        self._bounds: _Cache[PathCondition, Bounds] = _Cache(self.cache_size)
         # The path condition mirrored by the z3 assertion stack: `_stack[i]` has length i + 1.
         self._stack: list[PathCondition] = []
 
@@ -359,19 +360,19 @@ class Solver:
 
     # --- bounds: single-variable conjuncts decided without z3 -----------------------------
 
-    def pc_bounds(self, pc: PathCondition) -> _Bounds:
+    def pc_bounds(self, pc: PathCondition) -> Bounds:
         """The interval each variable of `pc` is confined to by its single-variable conjuncts,
         and which variables also occur elsewhere (cached by node, like `pc_vars`)."""
         todo: list[PathCondition] = []
         node: PathCondition | None = pc
-        found: _Bounds | None = None
+        found: Bounds | None = None
         while node is not None and node.last is not None:
             found = self._bounds.get(node)
             if found is not None:
                 break
             todo.append(node)
             node = node.parent
-        acc = found if found is not None else _NO_BOUNDS
+        acc = found if found is not None else NO_BOUNDS
         for node in reversed(todo):
             assert node.last is not None
             acc = acc.add(node.last, self.free_vars(node.last))
@@ -455,72 +456,6 @@ class Z3Terms:
 
 
 Z3 = Z3Terms()
-
-
-_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
-_NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
-
-
-def interval_of(c: BExpr) -> tuple[str, int | None, int | None] | None:
-    """`(x, lo, hi)` when `c` says exactly `lo <= x <= hi` (None: unbounded on that side), for
-    `c` a comparison of `x` or `x + k` with a constant, possibly negated; otherwise None."""
-    op_neg = False
-    if isinstance(c, Not):
-        c, op_neg = c.operand, True
-    if not isinstance(c, Cmp):
-        return None
-    op, a, b = c.op, c.left, c.right
-    if op_neg:
-        op = _NEGATE[op]
-    if isinstance(a, Int):
-        a, b, op = b, a, _FLIP[op]
-    if not isinstance(b, Int):
-        return None
-    d = b.value
-    if isinstance(a, Add) and isinstance(a.right, Int):
-        a, d = a.left, d - a.right.value
-    if not isinstance(a, Var):
-        return None
-    match op:
-        case "<":
-            return a.name, None, d - 1
-        case "<=":
-            return a.name, None, d
-        case ">":
-            return a.name, d + 1, None
-        case ">=":
-            return a.name, d, None
-        case "==":
-            return a.name, d, d
-    return None
-
-
-@dataclass(frozen=True)
-class _Bounds:
-    """What the conjuncts of a path condition say about single variables: `box[x]` the
-    interval its single-variable conjuncts allow, `mixed` the variables some other conjunct
-    mentions (their constraints are not an interval)."""
-
-    box: dict[str, tuple[int | None, int | None]]
-    mixed: frozenset[str]
-
-    def add(self, c: BExpr, names: frozenset[str]) -> _Bounds:
-        """The bounds after conjoining `c` (with free variables `names`)."""
-        bound = interval_of(c)
-        if bound is None:
-            if names <= self.mixed:
-                return self
-            return _Bounds(self.box, self.mixed | names)
-        x, lo, hi = bound
-        plo, phi = self.box.get(x, (None, None))
-        lo = plo if lo is None else lo if plo is None else max(lo, plo)
-        hi = phi if hi is None else hi if phi is None else min(hi, phi)
-        box = dict(self.box)
-        box[x] = (lo, hi)
-        return _Bounds(box, self.mixed)
-
-
-_NO_BOUNDS = _Bounds({}, frozenset())
 
 
 def _model_env(model: z3.ModelRef) -> Env:

@@ -13,7 +13,8 @@ from symcert.spec.concretization import sample_valuations
 from symcert.spec.switch import lemma
 from symcert.core.state import SymState, concretize, initial, satisfies
 from symcert.engine.status import BugFound, Finished
-from symcert.lang.syntax import Fail, Stmt, variables
+from symcert.lang.structure import variables
+from symcert.lang.syntax import Fail, Stmt
 
 
 @lemma("W-T3.7")

@@ -7,7 +7,8 @@ from symcert.core.concrete import aeval, beval
 from symcert.spec.concretization import sample_valuations
 from symcert.spec.switch import lemma
 from symcert.core.state import Store, concretize
-from symcert.lang.syntax import AExpr, BExpr, variables
+from symcert.lang.structure import variables
+from symcert.lang.syntax import AExpr, BExpr
 from symcert.core.terms import free_vars
 
 

@@ -12,7 +12,8 @@ from symcert.core.concrete import Env, State, aeval, beval, run_concrete, step, 
 from symcert.spec.concretization import sample_valuations
 from symcert.spec.switch import lemma
 from symcert.core.state import SymState, concretize, initial, rule_count, satisfies, state_names
-from symcert.lang.syntax import BExpr, Stmt, variables
+from symcert.lang.structure import variables
+from symcert.lang.syntax import BExpr, Stmt
 from symcert.core.terms import free_vars, negate
 
 

@@ -38,7 +38,7 @@ def main(args: argparse.Namespace) -> int:
     from symcert.lang.errors import EXIT_UNDECIDED, InputError
     from symcert.checking.oracles import is_probably_exhaustive, is_probably_precise
     from symcert.solver.z3backend import Solver
-    from symcert.lang.syntax import inputs
+    from symcert.lang.structure import inputs
     from symcert.checking.transitions import expand_step, interpreter, stream, unroll
 
     for flag, value, least in (("--runs", args.runs, 1), ("--max-states", args.max_states, 1),

@@ -28,7 +28,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     from symcert.engine.prove import prove
-    from symcert.lang.syntax import inputs
+    from symcert.lang.structure import inputs
     from symcert.engine.verdict import Kind
 
     name = source_name(args.file)

@@ -1,0 +1,113 @@
+"""The structure of IMP programs: direct subterms of any node (for generic walks, such as the
+campaign's shrinker), the variables a program mentions, and its inputs (the variables it may read
+before assigning them)."""
+
+from __future__ import annotations
+
+from dataclasses import fields, replace
+from typing import Sequence, get_args
+
+from symcert.lang.syntax import (
+    Add,
+    AExpr,
+    And,
+    Assert,
+    Assign,
+    BExpr,
+    Bool,
+    Cmp,
+    Fail,
+    If,
+    Int,
+    Neg,
+    Node,
+    Not,
+    Or,
+    Seq,
+    Skip,
+    Stmt,
+    Sub,
+    Var,
+    While,
+    spine,
+)
+
+
+_NODES = frozenset(get_args(AExpr) + get_args(BExpr) + get_args(Stmt))
+
+
+def children(n: Node) -> tuple[Node, ...]:
+    """The direct subterms of a node, in field order: an expression's operands, a statement's
+    condition, expression and sub-statements (none for leaves)."""
+    return tuple(getattr(n, f) for f in _child_fields(n))
+
+
+def with_children(n: Node, new: Sequence[Node]) -> Node:
+    """`n` with its direct subterms replaced by `new`, given in `children`'s order."""
+    return replace(n, **dict(zip(_child_fields(n), new)))
+
+
+def _child_fields(n: Node) -> tuple[str, ...]:
+    """The names of the fields holding `n`'s direct subterms (positions and the `origin` of a
+    `fail` are not subterms: they take no part in equality)."""
+    return tuple(f.name for f in fields(n)
+                 if f.init and f.compare and type(getattr(n, f.name)) in _NODES)
+
+
+def variables(p: Node) -> frozenset[str]:
+    """Every variable a program or expression reads or assigns."""
+    found: set[str] = set()
+    todo: list[object] = [p]
+    seen: set[int] = set()  # shared subterms are visited once
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        match node:
+            case Var(x):
+                found.add(x)
+            case Assign(x, e):
+                found.add(x)
+                todo.append(e)
+            case Int() | Bool() | Skip() | Fail():
+                pass
+            case Neg(a) | Not(a) | Assert(a):
+                todo.append(a)
+            case Add(a, b) | Sub(a, b) | And(a, b) | Or(a, b) | Cmp(_, a, b) | While(a, b):
+                todo.append(a)
+                todo.append(b)
+            case If(c, a, b):
+                todo.extend((c, a, b))
+            case Seq():
+                todo.extend(spine(node))
+    return frozenset(found)
+
+
+def inputs(p: Stmt) -> frozenset[str]:
+    """The variables whose initial value `p` may read: read on some path before any assignment."""
+    return _inputs(p, frozenset())[0]
+
+
+def _inputs(p: Stmt, assigned: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """(variables read before assigned, variables surely assigned after `p`)."""
+    read: frozenset[str] = frozenset()
+    for s in spine(p):
+        match s:
+            case Assign(x, e):
+                read |= variables(e) - assigned
+                assigned |= {x}
+            case Assert(b):
+                read |= variables(b) - assigned
+            case If(b, p1, p2):
+                r1, a1 = _inputs(p1, assigned)
+                r2, a2 = _inputs(p2, assigned)
+                read |= (variables(b) - assigned) | r1 | r2
+                assigned = a1 & a2
+            case While(b, body):
+                read |= (variables(b) - assigned) | _inputs(body, assigned)[0]
+            case Seq():  # a sequence nested as the first statement of another
+                r, assigned = _inputs(s, assigned)
+                read |= r
+    return read, assigned
+
