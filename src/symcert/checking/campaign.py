@@ -62,7 +62,7 @@ class Disagreement:
     detail: str
 
     def __str__(self) -> str:
-        store = str(self.input) if self.input.bindings else "{all inputs 0}"
+        store = self.input.show("inputs")
         what = f"{self.kind}: {self.detail}" if self.detail else self.kind
         return (f"{what}\n  input: {store}\n  program:\n"
                 + "\n".join("    " + line for line in str(self.program).splitlines()))

@@ -44,7 +44,7 @@ class Counterexample:
     state: Any
 
     def __str__(self) -> str:
-        store = str(self.input) if self.input.bindings else "{all inputs 0}"
+        store = self.input.show("inputs")
         if self.prop == "exhaustive":
             return (f"input {store}: the concrete run ends in {self.final}, "
                     "which no output state represents")
@@ -62,6 +62,15 @@ class Trials:
     decided: int
 
 
+def _before_after(t: Transition, inputs_: tuple[SymState, ...], sigma: Env, fuel: int,
+                  outputs: tuple[Any, ...] | None) -> tuple[list[Any], list[Any]] | None:
+    """The meanings from `σ` of the inputs and of the outputs, None if an input's is unknown."""
+    before = meanings(inputs_, sigma, fuel)
+    if any(m is None for _, m in before):
+        return None
+    return before, meanings(t(inputs_) if outputs is None else outputs, sigma, fuel, t.meaning)
+
+
 def check_exhaustiveness(t: Transition, inputs_: tuple[SymState, ...], sigma: Env,
                          fuel: int = DEFAULT_FUEL, outputs: tuple[Any, ...] | None = None,
                          ) -> Counterexample | Undecided | None:
@@ -73,10 +82,10 @@ def check_exhaustiveness(t: Transition, inputs_: tuple[SymState, ...], sigma: En
     :param sigma: the concrete initial store.
     :param outputs: `t(inputs_)` if already computed.
     """
-    before = meanings(inputs_, sigma, fuel)
-    after = meanings(t(inputs_) if outputs is None else outputs, sigma, fuel, t.meaning)
-    if any(m is None for _, m in before):
+    both = _before_after(t, inputs_, sigma, fuel, outputs)
+    if both is None:
         return Undecided.FUEL
+    before, after = both
     reached = frozenset().union(*(m for _, m in after if m is not None))
     undecided = any(m is None for _, m in after)
     for i, m in before:
@@ -99,10 +108,10 @@ def check_precision(t: Transition, inputs_: tuple[SymState, ...], sigma: Env,
     :param sigma: the concrete initial store.
     :param outputs: `t(inputs_)` if already computed.
     """
-    before = meanings(inputs_, sigma, fuel)
-    after = meanings(t(inputs_) if outputs is None else outputs, sigma, fuel, t.meaning)
-    if any(m is None for _, m in before):
+    both = _before_after(t, inputs_, sigma, fuel, outputs)
+    if both is None:
         return Undecided.FUEL
+    before, after = both
     reached = frozenset().union(*(m for _, m in before if m is not None))
     undecided = False
     for o, m in after:

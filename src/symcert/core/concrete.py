@@ -48,6 +48,10 @@ class Env:
     def __str__(self) -> str:
         return "{" + ", ".join(f"{k} = {v}" for k, v in self.bindings) + "}"
 
+    def show(self, what: str = "variables") -> str:
+        """`str(self)`, or `{all <what> 0}` for the empty environment."""
+        return str(self) if self.bindings else f"{{all {what} 0}}"
+
 
 @dataclass(frozen=True, slots=True)
 class State:
@@ -180,7 +184,7 @@ class Final:
     where: Pos | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
-        store = str(self.env) if self.env.bindings else "{all variables 0}"
+        store = self.env.show()
         if self.ending is Ending.NORMAL:
             return f"{store} (terminated normally)"
         at = f" at {self.where.line}:{self.where.column}" if self.where else ""

@@ -245,22 +245,11 @@ class Solver:
     def pc_vars(self, pc: PathCondition) -> frozenset[str]:
         """The free variables of a path condition (cached by node, built from the nearest
         cached ancestor: O(1) amortized along a path, without touching the z3 stack)."""
-        todo: list[PathCondition] = []
-        node: PathCondition | None = pc
-        found: frozenset[str] | None = None
-        while node is not None and node.last is not None:
-            found = self._pc_vars.get(node)
-            if found is not None:
-                break
-            todo.append(node)
-            node = node.parent
-        acc = found if found is not None else frozenset()
-        for node in reversed(todo):
-            assert node.last is not None
-            new = self.free_vars(node.last)
-            acc = acc if new <= acc else acc | new
-            self._pc_vars.put(node, acc)
-        return acc
+        def add(acc: frozenset[str], c: BExpr) -> frozenset[str]:
+            new = self.free_vars(c)
+            return acc if new <= acc else acc | new
+
+        return _along(pc, self._pc_vars, frozenset(), add)
 
     @property
     def depth(self) -> int:
@@ -363,21 +352,8 @@ class Solver:
     def pc_bounds(self, pc: PathCondition) -> Bounds:
         """The interval each variable of `pc` is confined to by its single-variable conjuncts,
         and which variables also occur elsewhere (cached by node, like `pc_vars`)."""
-        todo: list[PathCondition] = []
-        node: PathCondition | None = pc
-        found: Bounds | None = None
-        while node is not None and node.last is not None:
-            found = self._bounds.get(node)
-            if found is not None:
-                break
-            todo.append(node)
-            node = node.parent
-        acc = found if found is not None else NO_BOUNDS
-        for node in reversed(todo):
-            assert node.last is not None
-            acc = acc.add(node.last, self.free_vars(node.last))
-            self._bounds.put(node, acc)
-        return acc
+        return _along(pc, self._bounds, NO_BOUNDS,
+                      lambda acc, c: acc.add(c, self.free_vars(c)))
 
     def _check_interval(self, pc: PathCondition,
                         parent_model: Env) -> tuple[Sat, Env | None] | None:
@@ -456,6 +432,27 @@ class Z3Terms:
 
 
 Z3 = Z3Terms()
+
+
+def _along(pc: PathCondition, cache: _Cache[PathCondition, V], empty: V,
+           add: Callable[[V, BExpr], V]) -> V:
+    """A fact about `pc` folded conjunct by conjunct (`add`) from the nearest ancestor whose fact
+    `cache` holds, caching it at each node on the way: O(1) amortised along a path."""
+    todo: list[PathCondition] = []
+    node: PathCondition | None = pc
+    found: V | None = None
+    while node is not None and node.last is not None:
+        found = cache.get(node)
+        if found is not None:
+            break
+        todo.append(node)
+        node = node.parent
+    acc = found if found is not None else empty
+    for node in reversed(todo):
+        assert node.last is not None
+        acc = add(acc, node.last)
+        cache.put(node, acc)
+    return acc
 
 
 def _model_env(model: z3.ModelRef) -> Env:

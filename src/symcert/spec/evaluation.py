@@ -3,7 +3,8 @@ seed 003), spot-checked at the sample valuations of `spec.concretization`."""
 
 from __future__ import annotations
 
-from symcert.core.concrete import aeval, beval
+from symcert.core.algebra import fold
+from symcert.core.concrete import VALUES, aeval
 from symcert.spec.concretization import sample_valuations
 from symcert.spec.switch import lemma
 from symcert.core.state import Store, concretize
@@ -12,28 +13,24 @@ from symcert.lang.syntax import AExpr, BExpr
 from symcert.core.terms import free_vars
 
 
+def _composes(store: Store, e: AExpr | BExpr, result: AExpr | BExpr) -> bool:
+    """At the sample valuations `V` of the names involved, `⟦result⟧_V = ⟦e⟧_{V∘S}`."""
+    names = variables(e)
+    inputs = frozenset().union(*(variables(store(x)) for x in names)) if names else frozenset()
+    return all(fold(VALUES, v, result) == fold(VALUES, concretize(v, store, names), e)
+               for v in sample_valuations(inputs | names))
+
+
 @lemma("W-L2.1", "B-L1")
 def aeval_compositional(store: Store, e: AExpr, result: AExpr) -> bool:
     """At fixed sample valuations `V`, `⟦⟦e⟧_S⟧_V = ⟦e⟧_{V∘S}`."""
-    names = variables(e)
-    inputs = frozenset().union(*(variables(store(x)) for x in names)) if names else frozenset()
-    for v in sample_valuations(inputs | names):
-        composed = concretize(v, store, names)
-        if aeval(v, result) != aeval(composed, e):
-            return False
-    return True
+    return _composes(store, e, result)
 
 
 @lemma("W-L2.1", "B-L1")
 def beval_compositional(store: Store, b: BExpr, result: BExpr) -> bool:
     """At fixed sample valuations `V`, `⟦⟦b⟧_S⟧_V = ⟦b⟧_{V∘S}`."""
-    names = variables(b)
-    inputs = frozenset().union(*(variables(store(x)) for x in names)) if names else frozenset()
-    for v in sample_valuations(inputs | names):
-        composed = concretize(v, store, names)
-        if beval(v, result) != beval(composed, b):
-            return False
-    return True
+    return _composes(store, b, result)
 
 
 @lemma("W-L2.1")
