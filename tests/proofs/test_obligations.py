@@ -126,9 +126,9 @@ def test_rerecording_changes_only_what_a_proof_changed() -> None:
     """`--write` keeps the recorded time of an unchanged status, so the record stays stable."""
     old = {"obligation": "a", "prover": "z3", "version": "1", "limit": "rlimit 5",
            "status": "valid", "time": 0.5}
-    same = obligations._keep_times([{**old, "time": 0.9}], [old])
-    changed = obligations._keep_times([{**old, "status": "invalid", "time": 0.9}], [old])
-    upgraded = obligations._keep_times([{**old, "version": "2", "time": 0.9}], [old])
+    same = obligations.keep_times([{**old, "time": 0.9}], [old])
+    changed = obligations.keep_times([{**old, "status": "invalid", "time": 0.9}], [old])
+    upgraded = obligations.keep_times([{**old, "version": "2", "time": 0.9}], [old])
     assert same[0]["time"] == 0.5 and changed[0]["time"] == 0.9 and upgraded[0]["time"] == 0.9
 
 

@@ -1,0 +1,139 @@
+# crosshair: off
+"""Counterexamples as IMP states: a prover's model put back into the schematic values (the
+fold's algebra `INSTANCES`)."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from symcert.checking.obligations.common import Obligation
+from symcert.checking.smtlib import SymBool, SymInt
+from symcert.core.algebra import fold
+from symcert.core.concrete import VALUES, Env, State, beval, step
+from symcert.core.state import PathCondition, Store, SymState, concretize
+from symcert.lang.syntax import (
+    Add,
+    AExpr,
+    And,
+    Assert,
+    Assign,
+    BExpr,
+    Bool,
+    Cmp,
+    Fail,
+    If,
+    Int,
+    Neg,
+    Node,
+    Not,
+    Or,
+    Seq,
+    Skip,
+    Sub,
+    Var,
+    While,
+    show_stmt,
+)
+
+
+Model = dict[str, int | bool]
+
+
+class Instances:
+    """The expression fold's algebra (algebra.py) that rebuilds an expression with each
+    schematic literal replaced by its value under a prover's model."""
+
+    def integer(self, model: Model, value: int | SymInt) -> AExpr:
+        return Int(value.value(model) if isinstance(value, SymInt) else value)
+
+    def var(self, model: Model, name: str) -> AExpr:
+        return Var(name)
+
+    def neg(self, a: AExpr) -> AExpr:
+        return Neg(a)
+
+    def add(self, a: AExpr, b: AExpr) -> AExpr:
+        return Add(a, b)
+
+    def sub(self, a: AExpr, b: AExpr) -> AExpr:
+        return Sub(a, b)
+
+    def cmp(self, op: str, a: AExpr, b: AExpr) -> BExpr:
+        return Cmp(op, a, b)
+
+    def boolean(self, model: Model, value: bool | SymBool) -> BExpr:
+        return Bool(value.value(model) if isinstance(value, SymBool) else value)
+
+    def not_(self, a: BExpr) -> BExpr:
+        return Not(a)
+
+    def and_(self, a: BExpr, b: Callable[[], BExpr]) -> BExpr:
+        return And(a, b())
+
+    def or_(self, a: BExpr, b: Callable[[], BExpr]) -> BExpr:
+        return Or(a, b())
+
+
+INSTANCES = Instances()
+
+
+def instantiate(node: Node, model: Model) -> Node:
+    """`node` with every schematic literal replaced by its value under `model`."""
+    def go(n: Node) -> Node:
+        match n:
+            case Skip() | Fail():
+                return n
+            case Assert(a):
+                return Assert(go(a))  # type: ignore[arg-type]
+            case Seq(a, b) | While(a, b):
+                return type(n)(go(a), go(b))  # type: ignore[call-arg]
+            case Assign(x, e):
+                return Assign(x, go(e))  # type: ignore[arg-type]
+            case If(c, a, b):
+                return If(go(c), go(a), go(b))  # type: ignore[arg-type]
+        return fold(INSTANCES, model, n)  # type: ignore[arg-type]
+    return go(node)
+
+
+def _concrete_state(s: SymState, model: Model, names: tuple[str, ...]) -> tuple[State, bool]:
+    """`⟨V0∘S, p⟩` under the model's inputs `V0`, and whether `V0 ⊨ φ`."""
+    v0 = Env.of({k: v for k, v in model.items() if not isinstance(v, bool)})
+    store = Store(tuple((k, instantiate(t, model)) for k, t in s.store.bindings))  # type: ignore[misc]
+    prog = instantiate(s.prog, model)
+    holds = all(beval(v0, instantiate(c, model)) for c in s.pc.conjuncts())  # type: ignore[arg-type]
+    return State(concretize(v0, store, frozenset(names)), prog), holds  # type: ignore[arg-type]
+
+
+def _show(state: State | None) -> str:
+    if state is None:
+        return "no step (finished or stuck)"
+    return f"⟨{state.env}, {' '.join(show_stmt(state.prog).split())}⟩"
+
+
+def counterexample(ob: Obligation, model: Model) -> str:
+    """The refuting model of an obligation, printed as IMP states."""
+    values = ", ".join(f"{k} = {v}" for k, v in sorted(model.items()))
+    lines = [f"  model: {values}"]
+    if ob.state is None:
+        return "\n".join(lines)
+    sigma, _ = _concrete_state(ob.state, model, ob.names)
+    store = ", ".join(f"{k} ↦ {instantiate(t, model)}" for k, t in ob.state.store.bindings)
+    lines.append(f"  symbolic store  S  = {{{store}}}")
+    lines.append(f"  concrete state  σ  = {_show(sigma)}")
+    lines.append(f"  concrete step   σ → {_show(step(sigma))}")
+    if ob.successor is not None:
+        succ, holds = _concrete_state(ob.successor, model, ob.names)
+        pc = instantiate_pc(ob.successor.pc, model)
+        lines.append(f"  symbolic successor with φ' = {pc} ({'true' if holds else 'false'} "
+                     f"under the model) concretizes to {_show(succ)}")
+    if ob.value is not None:
+        v0 = Env.of({k: v for k, v in model.items() if not isinstance(v, bool)})
+        term = instantiate(ob.value, model)
+        result = fold(VALUES, v0, term)  # type: ignore[arg-type]
+        lines.append(f"  symbolic value  {term}, which is {result} under the model")
+    return "\n".join(lines)
+
+
+def instantiate_pc(pc: PathCondition, model: Model) -> str:
+    """A path condition with its schematic literals' values, as text."""
+    return " and ".join(f"({instantiate(c, model)})" for c in pc.conjuncts()) or "true"

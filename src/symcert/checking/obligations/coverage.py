@@ -1,0 +1,40 @@
+# crosshair: off
+"""Every obligation, and the coverage check: every rule and every expression constructor has
+its obligations."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from symcert.checking.obligations.common import EXPR_CASES, Obligation, RULES
+from symcert.checking.obligations.expressions import BOOL_RESULT, b_l1, g_m1, w_l2_1
+from symcert.checking.obligations.solver_rules import m_q1, m_q1_quantify, m_s1, m_s1_maybe_sat
+from symcert.checking.obligations.rules import statements
+
+
+def generate() -> list[Obligation]:
+    """Every proof obligation, in a stable order."""
+    obs = b_l1() + g_m1() + w_l2_1() + statements() + m_s1() + m_s1_maybe_sat() + m_q1() + m_q1_quantify()
+    names = [o.name for o in obs]
+    if len(set(names)) != len(names):
+        raise AssertionError("two obligations share a name")
+    return obs
+
+
+# --- coverage: every rule and every expression constructor has its obligations ----------------
+
+RULE_LEMMAS = ("W-L2.3", "W-L2.5")
+"""The lemmas every rule needs; W-L2.2 too for the rules that step."""
+
+
+def missing(obs: Iterable[Obligation], vacuous: frozenset[str] = frozenset()) -> list[str]:
+    """The (lemma, rule or case) pairs with no obligation, or only vacuous ones (named in
+    `vacuous`); empty when coverage is complete."""
+    have = {(o.lemma, o.rule.split("/")[0]) for o in obs if o.name not in vacuous}
+    need = [(lemma, rule) for rules in RULES.values() for rule in rules
+            for lemma in RULE_LEMMAS + (() if rule in ("skip", "fail") else ("W-L2.2",))]
+    need += [("B-L1", case) for case in EXPR_CASES]
+    need += [("G-M1", op) for op in ("neg", "add", "sub", "not", "and", "or", *BOOL_RESULT)]
+    need += [("W-L2.1", "update"), ("M-S1", "prune"), ("M-S1", "maybe_sat"),
+             ("M-Q1", "substitution"), ("M-Q1", "quantify")]
+    return [f"{lemma} {rule}" for lemma, rule in need if (lemma, rule) not in have]
