@@ -184,8 +184,8 @@ def run(
         children = expand(state)
         counts = (_entered(state, children, loops.pop(id(state), ()), unroll)
                   if unroll is not None else None)
-        order = range(len(children) - 1, -1, -1) if strategy is Strategy.DFS else range(len(children))
-        for i in order:
+        order = range(len(children))
+        for i in reversed(order) if strategy is Strategy.DFS else order:
             child = children[i]
             if counts is not None and counts[i] is None:
                 continue  # one iteration past the unrolling threshold: dropped
