@@ -10,14 +10,14 @@ from __future__ import annotations
 from icontract import ensure
 
 from symcert.core.concrete import Env, aeval, beval
-from symcert.engine.explore import expand
-from symcert.spec.expansion import expand_complete_at, expand_sound_at
-from symcert.spec.switch import lemma
 from symcert.core.state import Store, SymState, concretize
 from symcert.core.symbolic import sym_aeval, sym_beval, sym_update
+from symcert.core.terms import free_vars
+from symcert.engine.explore import expand
 from symcert.lang.structure import variables
 from symcert.lang.syntax import AExpr, BExpr
-from symcert.core.terms import free_vars
+from symcert.spec.expansion import expand_complete_at, expand_sound_at
+from symcert.spec.switch import lemma
 
 
 def _names(store: Store, *extra: frozenset[str]) -> frozenset[str]:

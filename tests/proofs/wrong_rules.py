@@ -12,9 +12,9 @@ from symcert.checking import obligations
 
 from symcert.core import terms
 
-from symcert.engine import explore
 from symcert.core.state import SymState
 from symcert.core.symbolic import sym_beval
+from symcert.engine import explore
 from symcert.lang.syntax import Add, Int, While
 
 _expand = explore._expand

@@ -15,8 +15,11 @@ from hypothesis import strategies as st
 
 from strategies import aexprs, bexprs, envs, programs
 from symcert.core.concrete import Env, State, is_stuck, trace
+from symcert.core.state import PathCondition, initial, satisfies
 from symcert.engine.explore import Strategy, run
 from symcert.engine.ghost import check_ghost_run, ghost_initial
+from symcert.lang.structure import inputs
+from symcert.lang.syntax import Add, AExpr, BExpr, Cmp, Int, Neg, Skip, Stmt, Sub, Var
 from symcert.seed004.interp import (
     Behaviour,
     Outcome,
@@ -31,9 +34,6 @@ from symcert.seed004.interp import (
     under_approximation,
 )
 from symcert.solver.z3backend import Sat, Solver
-from symcert.core.state import PathCondition, initial, satisfies
-from symcert.lang.structure import inputs
-from symcert.lang.syntax import Add, AExpr, BExpr, Cmp, Int, Neg, Skip, Stmt, Sub, Var
 
 limits = st.integers(0, 3)
 # None: the inputs are declared (the main engine's reading); empty: every read-before-write is

@@ -5,15 +5,15 @@ from __future__ import annotations
 from hypothesis import given
 
 from strategies import envs, programs
+from symcert.core.concrete import State, head, run_concrete
+from symcert.core.state import satisfies
 from symcert.engine.bugfinder import find_bugs_n
 from symcert.engine.status import Answer, BugFound
 from symcert.engine.verdict import has_bug
-from symcert.core.concrete import State, head, run_concrete
-from symcert.spec.bugs import bug_detection_agrees, has_bug_sound
-from symcert.spec.concretization import sample_valuations
-from symcert.core.state import satisfies
 from symcert.lang.structure import variables
 from symcert.lang.syntax import Fail
+from symcert.spec.bugs import bug_detection_agrees, has_bug_sound
+from symcert.spec.concretization import sample_valuations
 
 K = 6
 

@@ -9,10 +9,10 @@ from hypothesis import strategies as st
 
 from strategies import envs, programs
 from symcert.core.concrete import Env, State, step
-from symcert.engine.explore import Strategy, expand, run, run_n
-from symcert.spec.expansion import bfs_complete, bfs_successor_bound, corresponds
-from symcert.lang.parser import parse
 from symcert.core.state import initial
+from symcert.engine.explore import Strategy, expand, run, run_n
+from symcert.lang.parser import parse
+from symcert.spec.expansion import bfs_complete, bfs_successor_bound, corresponds
 
 K = 6
 

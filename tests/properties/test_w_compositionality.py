@@ -7,10 +7,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from strategies import aexprs, bexprs, checks, envs, names, stores
-from symcert.spec.concretization import concretize_pointwise
-from symcert.solver.z3backend import Solver
 from symcert.core.state import concretize
 from symcert.core.terms import free_vars
+from symcert.solver.z3backend import Solver
+from symcert.spec.concretization import concretize_pointwise
 
 
 @given(envs, stores(), names, aexprs)

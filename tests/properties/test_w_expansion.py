@@ -6,12 +6,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from strategies import checks, envs, programs, states_satisfied_by, sym_states
-from symcert.core.concrete import is_stuck
 from symcert.core.concrete import State, step
-from symcert.engine.explore import expand
-from symcert.spec.expansion import expand_complete, expand_sound
+from symcert.core.concrete import is_stuck
 from symcert.core.state import initial, satisfies
+from symcert.engine.explore import expand
 from symcert.lang.syntax import Skip
+from symcert.spec.expansion import expand_complete, expand_sound
 
 
 @given(sym_states)

@@ -6,10 +6,10 @@ from hypothesis import given
 
 from strategies import programs
 from symcert.core.concrete import State, run_concrete
-from symcert.engine.explore import run_n
-from symcert.spec.expansion import corresponds, many_step_sound
-from symcert.solver.z3backend import Sat, Solver
 from symcert.core.state import initial, satisfies
+from symcert.engine.explore import run_n
+from symcert.solver.z3backend import Sat, Solver
+from symcert.spec.expansion import corresponds, many_step_sound
 
 
 @given(programs)

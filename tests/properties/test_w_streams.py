@@ -6,13 +6,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from strategies import programs
+from symcert.core.state import initial
 from symcert.engine.bugfinder import find_bugs_n, witness
-from symcert.engine.status import BugFound
 from symcert.engine.explore import Strategy, expand, run_n
+from symcert.engine.status import BugFound
+from symcert.solver.z3backend import Solver
 from symcert.spec.bugs import find_bugs_terminates_soundly, find_bugs_valid
 from symcert.spec.expansion import run_reachable_from, run_terminates_soundly
-from symcert.solver.z3backend import Solver
-from symcert.core.state import initial
 
 
 @given(programs, st.sampled_from(list(Strategy)), st.booleans())

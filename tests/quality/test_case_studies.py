@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from symcert.core.concrete import State, run_concrete
 from symcert.engine.bugfinder import find_bugs, witness
+from symcert.engine.explore import Strategy
 from symcert.engine.status import Answer, BugFound, Finished
 from symcert.engine.verdict import has_bug
-from symcert.core.concrete import State, run_concrete
-from symcert.engine.explore import Strategy
 from symcert.lang.parser import parse_file
-from symcert.solver.z3backend import Solver
 from symcert.lang.syntax import Assert
+from symcert.solver.z3backend import Solver
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 STUDIES = ["factorial", "isqrt", "gcd", "min3"]

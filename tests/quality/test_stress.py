@@ -8,9 +8,9 @@ from itertools import islice
 
 import pytest
 
+from symcert.core.state import initial
 from symcert.engine.explore import Strategy, run
 from symcert.lang.parser import parse
-from symcert.core.state import initial
 from symcert.lang.syntax import spine
 
 pytestmark = pytest.mark.slow

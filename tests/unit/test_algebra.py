@@ -17,16 +17,16 @@ import z3
 from hypothesis import given, settings
 
 from symcert.checking import provers
-from symcert.core.algebra import fold, fold_a, fold_b
-from symcert.core.concrete import VALUES, Env, Values, aeval, beval
-from symcert.seed004.interp import PARTIAL, _Unbound
 from symcert.checking.obligations import instantiate
 from symcert.checking.smtlib import Script, numeral
-from symcert.solver.z3backend import Z3
+from symcert.core.algebra import fold, fold_a, fold_b
+from symcert.core.concrete import VALUES, Env, Values, aeval, beval
 from symcert.core.state import Store, concretize
 from symcert.core.symbolic import sym_aeval, sym_beval
-from symcert.lang.syntax import Add, AExpr, And, BExpr, Bool, Cmp, Int, Neg, Not, Or, Sub, Var
 from symcert.core.terms import TERMS
+from symcert.lang.syntax import Add, AExpr, And, BExpr, Bool, Cmp, Int, Neg, Not, Or, Sub, Var
+from symcert.seed004.interp import PARTIAL, _Unbound
+from symcert.solver.z3backend import Z3
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "properties"))
 from strategies import SHAPE, aexprs, bexprs, envs, stores  # noqa: E402

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
+from symcert.core.concrete import Env, State, is_stuck, run_concrete
+from symcert.core.state import SymState, initial, satisfies
 from symcert.engine.bugfinder import ReplayMismatch, display, find_bugs_n, witness
+from symcert.engine.explore import Strategy
 from symcert.engine.status import Answer, BugFound, Finished, Pending
 from symcert.engine.verdict import has_bug
-from symcert.core.concrete import Env, State, is_stuck, run_concrete
-from symcert.engine.explore import Strategy
 from symcert.lang.parser import parse
-from symcert.solver.z3backend import Solver
-from symcert.core.state import SymState, initial, satisfies
 from symcert.lang.syntax import Fail
+from symcert.solver.z3backend import Solver
 
 BUGGY = parse("if x > 3 then if x < 6 then y = x - 4; assert y != 1 else skip fi else skip fi")
 SAFE = parse("if x > 3 then y = x - 4; assert y >= 0 else skip fi")

@@ -17,16 +17,16 @@ from symcert.checking.campaign import (
     shrink,
     smaller,
 )
+from symcert.checking.generate import RandomChoices, program
 from symcert.cli.main import main
 from symcert.core.concrete import Env
-from symcert.checking.generate import RandomChoices, program
-from symcert.lang.parser import parse
-from symcert.solver.z3backend import Solver
+from symcert.core.concrete import run_to_end
 from symcert.core.state import SymState
 from symcert.core.symbolic import sym_aeval
+from symcert.lang.parser import parse
 from symcert.lang.structure import variables
 from symcert.lang.syntax import Add, Int, Not, Skip, While
-from symcert.core.concrete import run_to_end
+from symcert.solver.z3backend import Solver
 
 
 def test_short_campaign_engines_agree_with_the_concrete_interpreter():

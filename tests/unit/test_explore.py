@@ -5,12 +5,12 @@ from __future__ import annotations
 from itertools import islice
 
 from symcert.core.concrete import Env, aeval
+from symcert.core.state import ID, TRUE_PC, SymState, initial, satisfies
+from symcert.core.terms import add
 from symcert.engine.explore import RunStats, Strategy, expand, run, run_n
 from symcert.lang.parser import parse
-from symcert.solver.z3backend import Solver
-from symcert.core.state import ID, TRUE_PC, SymState, initial, satisfies
 from symcert.lang.syntax import Fail, Int, Skip, Var
-from symcert.core.terms import add
+from symcert.solver.z3backend import Solver
 
 
 def test_assignment_updates_the_store_with_the_evaluated_term():

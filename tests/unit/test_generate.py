@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
 from symcert.checking import campaign, generate
-from symcert.core.concrete import Env
 from symcert.checking.generate import Choices, RandomChoices, Shape, clamp
+from symcert.core.concrete import Env
 from symcert.core.state import TRUE_PC, Store, SymState
 from symcert.lang.structure import children, variables, with_children
 from symcert.lang.syntax import (

@@ -10,6 +10,7 @@ import icontract
 import pytest
 
 from symcert.core.concrete import Env, State, trace
+from symcert.core.state import initial
 from symcert.engine.explore import Strategy, expand, run
 from symcert.engine.ghost import (
     Interpretation,
@@ -21,10 +22,9 @@ from symcert.engine.ghost import (
     ghost_under_approximates,
 )
 from symcert.lang.parser import parse
-from symcert.solver.z3backend import Solver
-from symcert.core.state import initial
 from symcert.lang.structure import variables
 from symcert.lang.syntax import Var
+from symcert.solver.z3backend import Solver
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 BRANCHY = parse("x = x + 1; if x > 3 then y = 1 else y = 2 fi; assert y == 1")

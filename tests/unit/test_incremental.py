@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from symcert.core.state import PathCondition, initial
+from symcert.core.terms import add
 from symcert.engine.explore import Strategy, run
 from symcert.lang.parser import parse, parse_file
-from symcert.solver.z3backend import Sat, Solver
-from symcert.core.state import PathCondition, initial
 from symcert.lang.syntax import Cmp, Int, Var
-from symcert.core.terms import add
+from symcert.solver.z3backend import Sat, Solver
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

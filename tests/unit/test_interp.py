@@ -5,7 +5,10 @@ from __future__ import annotations
 import pytest
 
 from symcert.core.concrete import Env
+from symcert.core.state import PathCondition, satisfies
 from symcert.engine.ghost import Interpretation
+from symcert.lang.parser import parse
+from symcert.lang.syntax import Bool, Cmp, Int, Var
 from symcert.seed004.interp import (
     Behaviour,
     Outcome,
@@ -20,10 +23,7 @@ from symcert.seed004.interp import (
     over_approximation,
     under_approximation,
 )
-from symcert.lang.parser import parse
 from symcert.solver.z3backend import Sat, Solver
-from symcert.core.state import PathCondition, satisfies
-from symcert.lang.syntax import Bool, Cmp, Int, Var
 
 B = Behaviour
 # The seed's loop example, with `+` for `*` (IMP has no product).

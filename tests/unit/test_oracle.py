@@ -9,8 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symcert.cli.main import main
-from symcert.core.concrete import Env
 from symcert.checking.oracles import (
     Counterexample,
     Undecided,
@@ -21,11 +19,6 @@ from symcert.checking.oracles import (
     is_probably_precise,
     precise_at,
 )
-from symcert.lang.parser import parse, parse_file
-from symcert.solver.z3backend import Solver
-from symcert.core.state import PathCondition, Store, SymState, initial, rule_count
-from symcert.lang.syntax import Add, Assign, Bool, Int, Skip, Var
-from symcert.core.concrete import Ending, Final
 from symcert.checking.transitions import (
     Transition,
     concr,
@@ -35,7 +28,14 @@ from symcert.checking.transitions import (
     successor,
     unroll,
 )
+from symcert.cli.main import main
+from symcert.core.concrete import Ending, Final
+from symcert.core.concrete import Env
+from symcert.core.state import PathCondition, Store, SymState, initial, rule_count
 from symcert.engine.explore import expand
+from symcert.lang.parser import parse, parse_file
+from symcert.lang.syntax import Add, Assign, Bool, Int, Skip, Var
+from symcert.solver.z3backend import Solver
 
 EX = Path(__file__).resolve().parents[2] / "examples"
 

@@ -8,10 +8,10 @@ import pytest
 
 from symcert.cli.main import main
 from symcert.core.concrete import State, is_stuck, run_concrete
-from symcert.lang.parser import parse, parse_file
 from symcert.engine.prove import prove
-from symcert.solver.z3backend import Solver
 from symcert.engine.verdict import Cause, Kind
+from symcert.lang.parser import parse, parse_file
+from symcert.solver.z3backend import Solver
 
 EX = Path(__file__).resolve().parents[2] / "examples"
 

@@ -13,11 +13,11 @@ import pytest
 
 from symcert.core import terms
 from symcert.core.concrete import Env, aeval, beval
-from symcert.seed004.interp import existentially_quantify
-from symcert.solver.z3backend import Sat, Solver
 from symcert.core.state import PathCondition, Store
 from symcert.lang.structure import variables
 from symcert.lang.syntax import Add, Cmp, Int, Var
+from symcert.seed004.interp import existentially_quantify
+from symcert.solver.z3backend import Sat, Solver
 
 N = 200  # a tree of 2^201 - 1 nodes: walking it would never end
 

@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from symcert.core.concrete import Env
-from symcert.core.terms import interval_of
-from symcert.solver.z3backend import Sat, Solver, _Cache
 from symcert.core.state import TRUE_PC, PathCondition, satisfies
-from symcert.lang.syntax import Add, BExpr, Cmp, Int, Not, Var
 from symcert.core.terms import add, cmp, negate
+from symcert.core.terms import interval_of
+from symcert.lang.syntax import Add, BExpr, Cmp, Int, Not, Var
+from symcert.solver.z3backend import Sat, Solver, _Cache
 
 NAMES = ("a", "b", "c")
 OPS = ("<", "<=", ">", ">=", "==", "!=")

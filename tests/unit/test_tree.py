@@ -7,8 +7,8 @@ from pathlib import Path
 import re
 import signal
 
-from symcert.cli.main import main
 from symcert.cli.commands.tree import to_dot
+from symcert.cli.main import main
 from symcert.lang.parser import parse
 from symcert.lang.syntax import Cmp, If, Int, Skip, Stmt, Var
 

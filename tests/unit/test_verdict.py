@@ -7,16 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from symcert.engine.bugfinder import Witness
-from symcert.engine.status import Answer
-from symcert.engine.verdict import has_bug
 from symcert.cli.main import main
 from symcert.core.concrete import State, is_stuck, run_concrete
+from symcert.engine.bugfinder import Witness
 from symcert.engine.explore import Strategy
-from symcert.lang.parser import parse, parse_file
-from symcert.solver.z3backend import Sat, Solver
-from symcert.lang.syntax import Assert
+from symcert.engine.status import Answer
 from symcert.engine.verdict import Budget, Cause, Check, Kind, Reason, Stats, Verdict, check
+from symcert.engine.verdict import has_bug
+from symcert.lang.parser import parse, parse_file
+from symcert.lang.syntax import Assert
+from symcert.solver.z3backend import Sat, Solver
 
 EX = Path(__file__).resolve().parents[2] / "examples"
 CORRECT = sorted(str(p) for p in EX.glob("*.imp") if not p.stem.endswith("_buggy"))

@@ -29,19 +29,19 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Iterator, cast
 
-from symcert.core.concrete import Env
 from symcert.checking.generate import Choices, RandomChoices, Shape, env, program
+from symcert.checking.oracles import Counterexample, check_exhaustiveness, check_precision
+from symcert.checking.transitions import Transition, concr, run_outputs
+from symcert.core.concrete import Ending, Final, run_to_end
+from symcert.core.concrete import Env
+from symcert.core.state import TRUE_PC, PathCondition, Store, SymState, initial, rule_count
+from symcert.lang.structure import children, inputs, with_children
+from symcert.lang.syntax import AExpr, BExpr, Bool, Int, Node, Skip, Stmt
 from symcert.seed004.interp import (
     Behaviour, Outcome, SymResult, concretize_result, exec_concrete, exec_symbolic, input_of,
     over_approximation, under_approximation,
 )
-from symcert.checking.oracles import Counterexample, check_exhaustiveness, check_precision
 from symcert.solver.z3backend import Sat, Solver
-from symcert.core.state import TRUE_PC, PathCondition, Store, SymState, initial, rule_count
-from symcert.lang.structure import children, inputs, with_children
-from symcert.lang.syntax import AExpr, BExpr, Bool, Int, Node, Skip, Stmt
-from symcert.core.concrete import Ending, Final, run_to_end
-from symcert.checking.transitions import Transition, concr, run_outputs
 
 NAMES = ("x", "y", "z")
 LOOP_LIMIT = 4

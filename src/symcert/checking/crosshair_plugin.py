@@ -26,10 +26,10 @@ from crosshair import register_type  # noqa: E402
 from crosshair.tracers import ResumedTracing  # noqa: E402
 
 from symcert.checking import generate  # noqa: E402
-from symcert.core.concrete import Env  # noqa: E402
 from symcert.checking.generate import clamp  # noqa: E402
-from symcert.solver.z3backend import Sat, Solver  # noqa: E402
+from symcert.core.concrete import Env  # noqa: E402
 from symcert.core.state import PathCondition, Store, SymState  # noqa: E402
+from symcert.solver.z3backend import Sat, Solver  # noqa: E402
 
 SHAPE = generate.Shape(names=("x", "y"), literal=2**64, value=2**64, aexpr_depth=1,
                        bexpr_depth=1, operand_depth=1, stmt_depth=2, leaves=4, conjuncts=2)

@@ -26,6 +26,7 @@ from typing import Protocol, Sequence, TypeVar
 
 from symcert.core.concrete import Env, beval
 from symcert.core.state import PathCondition, Store, SymState
+from symcert.core.terms import negate
 from symcert.lang.syntax import (
     CMP_OPS,
     Add,
@@ -49,7 +50,6 @@ from symcert.lang.syntax import (
     Var,
     While,
 )
-from symcert.core.terms import negate
 
 T = TypeVar("T")
 

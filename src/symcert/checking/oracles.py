@@ -18,12 +18,12 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from symcert.checking.transitions import DEFAULT_FUEL, Transition, meanings, show
 from symcert.core.concrete import Env
+from symcert.core.concrete import Final
 from symcert.core.state import SymState, initial
 from symcert.lang.structure import inputs
 from symcert.lang.syntax import Stmt
-from symcert.core.concrete import Final
-from symcert.checking.transitions import DEFAULT_FUEL, Transition, meanings, show
 from symcert.spec.switch import lemma
 
 

@@ -22,13 +22,13 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from symcert.core.concrete import Ending, Env, Final, run_to_end
-from symcert.engine.explore import expand, run
-from symcert.seed004.interp import Behaviour, concretize_result, exec_symbolic
-from symcert.solver.z3backend import Sat, Solver
 from symcert.core.state import SymState, concretize, rule_count, satisfies, state_names
+from symcert.core.terms import disj
+from symcert.engine.explore import expand, run
 from symcert.lang.structure import inputs
 from symcert.lang.syntax import BExpr, Bool, Cmp, Int, Var
-from symcert.core.terms import disj
+from symcert.seed004.interp import Behaviour, concretize_result, exec_symbolic
+from symcert.solver.z3backend import Sat, Solver
 
 DEFAULT_FUEL = 10_000
 """Concrete steps allowed to one run when computing a concretization."""

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator, Mapping
 
 from symcert.core.algebra import fold_a, fold_b
-from symcert.lang.syntax import AExpr, Assert, Assign, BExpr, Fail, If, Pos, Seq, Skip, Stmt, While
 from symcert.core.terms import COMPARE
+from symcert.lang.syntax import AExpr, Assert, Assign, BExpr, Fail, If, Pos, Seq, Skip, Stmt, While
 
 
 @dataclass(frozen=True, slots=True)

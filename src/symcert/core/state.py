@@ -15,8 +15,6 @@ import icontract
 
 from symcert.core import terms
 from symcert.core.concrete import Env, aeval, beval
-from symcert.spec.concretization import concretize_pointwise
-from symcert.spec.switch import CONTRACTS
 from symcert.lang.structure import variables
 from symcert.lang.syntax import (
     AExpr,
@@ -32,6 +30,8 @@ from symcert.lang.syntax import (
     While,
     shape,
 )
+from symcert.spec.concretization import concretize_pointwise
+from symcert.spec.switch import CONTRACTS
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -11,10 +11,10 @@ import icontract
 
 from symcert.core import terms
 from symcert.core.algebra import fold_a, fold_b
-from symcert.spec.evaluation import aeval_compositional, beval_compositional, update_compositional
-from symcert.spec.switch import CONTRACTS
 from symcert.core.state import Store
 from symcert.lang.syntax import AExpr, BExpr
+from symcert.spec.evaluation import aeval_compositional, beval_compositional, update_compositional
+from symcert.spec.switch import CONTRACTS
 
 
 @icontract.ensure(aeval_compositional, "W-L2.1 compositionality", enabled=CONTRACTS)

@@ -16,7 +16,11 @@ from typing import Iterator
 import icontract
 
 from symcert.core.concrete import Env, State, head, is_stuck, run_concrete
+from symcert.core.state import SymState, initial
 from symcert.engine.explore import RunStats, Strategy, run
+from symcert.engine.status import BugFound, Finished, Pending, Status
+from symcert.lang.syntax import Assert, Fail, Stmt
+from symcert.solver.z3backend import Sat, Solver
 from symcert.spec.bugs import (
     find_bugs_terminates_soundly,
     find_bugs_valid,
@@ -24,10 +28,6 @@ from symcert.spec.bugs import (
 )
 from symcert.spec.concretization import stuck_means_fail
 from symcert.spec.switch import CONTRACTS, lemma
-from symcert.solver.z3backend import Sat, Solver
-from symcert.core.state import SymState, initial
-from symcert.engine.status import BugFound, Finished, Pending, Status
-from symcert.lang.syntax import Assert, Fail, Stmt
 
 
 class ReplayMismatch(Exception):

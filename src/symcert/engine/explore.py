@@ -19,6 +19,11 @@ from typing import Callable, Iterable, Iterator
 import icontract
 
 from symcert.core.concrete import beval, head
+from symcert.core.state import PathCondition, Store, SymState
+from symcert.core.symbolic import sym_beval, sym_update
+from symcert.core.terms import negate
+from symcert.lang.syntax import Assert, Assign, Bool, Fail, If, Seq, Skip, Stmt, While
+from symcert.solver.z3backend import Sat, Solver
 from symcert.spec.expansion import (
     bfs_successor_bound,
     expand_complete,
@@ -30,11 +35,6 @@ from symcert.spec.expansion import (
     run_terminates_soundly,
 )
 from symcert.spec.switch import CONTRACTS
-from symcert.solver.z3backend import Sat, Solver
-from symcert.core.state import PathCondition, Store, SymState
-from symcert.core.symbolic import sym_beval, sym_update
-from symcert.lang.syntax import Assert, Assign, Bool, Fail, If, Seq, Skip, Stmt, While
-from symcert.core.terms import negate
 
 
 class Strategy(enum.Enum):

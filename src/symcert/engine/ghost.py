@@ -23,13 +23,13 @@ from typing import Mapping, Sequence
 import icontract
 
 from symcert.core.concrete import Env, State, aeval, trace
-from symcert.engine.explore import Strategy, run
-from symcert.spec.switch import CONTRACTS, lemma
-from symcert.solver.z3backend import Solver
 from symcert.core.state import SymState, concretize, initial, satisfies
+from symcert.core.terms import free_vars
+from symcert.engine.explore import Strategy, run
 from symcert.lang.structure import variables
 from symcert.lang.syntax import AExpr, Stmt
-from symcert.core.terms import free_vars
+from symcert.solver.z3backend import Solver
+from symcert.spec.switch import CONTRACTS, lemma
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,19 +19,14 @@ from dataclasses import dataclass
 
 import icontract
 
-from symcert.engine.bugfinder import witness
-from symcert.engine.status import BugFound
+from symcert.core.concrete import Ending, run_to_end
 from symcert.core.concrete import head
-from symcert.engine.explore import RunStats, expand, run
-from symcert.spec.concretization import sample_valuations
-from symcert.spec.switch import CONTRACTS, lemma
-from symcert.solver.z3backend import Sat, Solver
 from symcert.core.state import SymState, initial
 from symcert.core.symbolic import sym_beval
-from symcert.lang.structure import inputs
-from symcert.lang.syntax import Assert, Fail, Pos, Stmt
 from symcert.core.terms import negate
-from symcert.core.concrete import Ending, run_to_end
+from symcert.engine.bugfinder import witness
+from symcert.engine.explore import RunStats, expand, run
+from symcert.engine.status import BugFound
 from symcert.engine.verdict import (
     Budget,
     Cause,
@@ -42,6 +37,11 @@ from symcert.engine.verdict import (
     measure,
     state_budget_ran_out,
 )
+from symcert.lang.structure import inputs
+from symcert.lang.syntax import Assert, Fail, Pos, Stmt
+from symcert.solver.z3backend import Sat, Solver
+from symcert.spec.concretization import sample_valuations
+from symcert.spec.switch import CONTRACTS, lemma
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,13 +26,13 @@ from typing import Protocol
 import icontract
 
 from symcert.engine.bugfinder import Witness, find_bugs, witness
-from symcert.lang.errors import EXIT_BUG, EXIT_OK, EXIT_UNDECIDED
 from symcert.engine.explore import RunStats, Strategy
+from symcert.engine.status import Answer, BugFound, Finished
+from symcert.lang.errors import EXIT_BUG, EXIT_OK, EXIT_UNDECIDED
+from symcert.lang.syntax import Stmt
 from symcert.solver.z3backend import Solver
 from symcert.spec.bugs import has_bug_sound
 from symcert.spec.switch import CONTRACTS
-from symcert.engine.status import Answer, BugFound, Finished
-from symcert.lang.syntax import Stmt
 
 
 @dataclass(frozen=True, slots=True)

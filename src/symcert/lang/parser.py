@@ -31,8 +31,6 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from symcert.lang.errors import (
     LimitError, ParseError, cut, describe_char, error_at, quote, too_large,
 )
-from symcert.spec.printing import parse_round_trip
-from symcert.spec.switch import CONTRACTS
 from symcert.lang.syntax import (
     Add,
     AExpr,
@@ -58,6 +56,8 @@ from symcert.lang.syntax import (
     seq_of,
     spine,
 )
+from symcert.spec.printing import parse_round_trip
+from symcert.spec.switch import CONTRACTS
 
 MAX_DEPTH = 10_000
 MAX_DIGITS = 100_000

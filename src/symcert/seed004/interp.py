@@ -42,11 +42,8 @@ import icontract
 from symcert.core import terms
 from symcert.core.algebra import fold_a, fold_b
 from symcert.core.concrete import Env, Values
-from symcert.engine.ghost import Interpretation
-from symcert.spec.concretization import sample_valuations
-from symcert.spec.switch import CONTRACTS, lemma
-from symcert.solver.z3backend import Sat, Solver
 from symcert.core.state import TRUE_PC, PathCondition, satisfies
+from symcert.engine.ghost import Interpretation
 from symcert.lang.structure import inputs
 from symcert.lang.syntax import (
     AExpr,
@@ -64,6 +61,9 @@ from symcert.lang.syntax import (
     While,
     spine,
 )
+from symcert.solver.z3backend import Sat, Solver
+from symcert.spec.concretization import sample_valuations
+from symcert.spec.switch import CONTRACTS, lemma
 
 
 class Behaviour(enum.Enum):

@@ -44,14 +44,14 @@ import icontract
 import z3
 from z3 import z3core
 
-from symcert.core.concrete import Env, beval
-from symcert.solver.interrupts import Z3_CALLS
-from symcert.spec.switch import CONTRACTS, lemma
-from symcert.core.state import PathCondition
-from symcert.solver.intervals import NO_BOUNDS, Bounds, interval_of
 from symcert.core.algebra import fold
-from symcert.lang.syntax import AExpr, BExpr
+from symcert.core.concrete import Env, beval
+from symcert.core.state import PathCondition
 from symcert.core.terms import COMPARE, free_vars
+from symcert.lang.syntax import AExpr, BExpr
+from symcert.solver.interrupts import Z3_CALLS
+from symcert.solver.intervals import NO_BOUNDS, Bounds, interval_of
+from symcert.spec.switch import CONTRACTS, lemma
 
 DEFAULT_RLIMIT = 5_000_000
 UNDECIDED_RLIMIT = 1000

@@ -7,20 +7,19 @@ from itertools import islice
 from typing import Sequence
 
 from symcert.core.concrete import Env, State, head, run_concrete
-from symcert.engine.explore import Strategy, run
-from symcert.solver.z3backend import Sat, Solver
-from symcert.spec.concretization import sample_valuations
-from symcert.spec.switch import lemma
 from symcert.core.state import SymState, concretize, initial, satisfies
+from symcert.engine.explore import Strategy, run
 from symcert.engine.status import BugFound, Finished
 from symcert.lang.structure import variables
 from symcert.lang.syntax import Fail, Stmt
+from symcert.solver.z3backend import Sat, Solver
+from symcert.spec.concretization import sample_valuations
+from symcert.spec.switch import lemma
 
 
 @lemma("W-T3.7")
 def find_bugs_terminates_soundly(result: Sequence[object]) -> bool:
     """`find_bugs(p) ⊨ □(Finished → □Finished)`."""
-
     flags = [isinstance(s, Finished) for s in result]
     return True not in flags or all(flags[flags.index(True):])
 
@@ -29,7 +28,6 @@ def find_bugs_terminates_soundly(result: Sequence[object]) -> bool:
 def find_bugs_valid(result: Sequence[object]) -> bool:
     """`find_bugs(p) ⊨ □ValidStatus(p)`: a BugFound state is stuck, and its model, if it has
     one, satisfies its path condition (so its concretization is a reachable error state)."""
-
     for s in result:
         if isinstance(s, BugFound):
             st = s.state
@@ -61,7 +59,6 @@ def bug_detection_agrees(p: Stmt, v0: Env, k: int, result: Sequence[object]) -> 
     `k` steps iff the breadth-first `find_bugs` prefix `result` (no pruning) holds a `BugFound`
     of depth at most `k` whose path condition `V0` satisfies. False when `result` does not
     cover depth `k` (it must reach `Finished` or a state deeper than `k`)."""
-
     covered = any(isinstance(s, Finished) or s.state.depth > k  # type: ignore[attr-defined]
                   for s in result)
     if not covered:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from symcert.core.concrete import Env, State, aeval, step
-from symcert.spec.switch import lemma
 from symcert.lang.syntax import Skip, Stmt
+from symcert.spec.switch import lemma
 
 if TYPE_CHECKING:
     from symcert.core.state import Store

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from symcert.core.algebra import fold
 from symcert.core.concrete import VALUES, aeval
-from symcert.spec.concretization import sample_valuations
-from symcert.spec.switch import lemma
 from symcert.core.state import Store, concretize
+from symcert.core.terms import free_vars
 from symcert.lang.structure import variables
 from symcert.lang.syntax import AExpr, BExpr
-from symcert.core.terms import free_vars
+from symcert.spec.concretization import sample_valuations
+from symcert.spec.switch import lemma
 
 
 def _composes(store: Store, e: AExpr | BExpr, result: AExpr | BExpr) -> bool:

@@ -9,12 +9,12 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from symcert.core.concrete import Env, State, aeval, beval, run_concrete, step, trace
-from symcert.spec.concretization import sample_valuations
-from symcert.spec.switch import lemma
 from symcert.core.state import SymState, concretize, initial, rule_count, satisfies, state_names
+from symcert.core.terms import free_vars, negate
 from symcert.lang.structure import variables
 from symcert.lang.syntax import BExpr, Stmt
-from symcert.core.terms import free_vars, negate
+from symcert.spec.concretization import sample_valuations
+from symcert.spec.switch import lemma
 
 
 Successors = Callable[[SymState], "list[SymState]"]

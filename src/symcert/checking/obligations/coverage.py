@@ -8,8 +8,8 @@ from typing import Iterable
 
 from symcert.checking.obligations.common import EXPR_CASES, Obligation, RULES
 from symcert.checking.obligations.expressions import BOOL_RESULT, b_l1, g_m1, w_l2_1
-from symcert.checking.obligations.solver_rules import m_q1, m_q1_quantify, m_s1, m_s1_maybe_sat
 from symcert.checking.obligations.rules import statements
+from symcert.checking.obligations.solver_rules import m_q1, m_q1_quantify, m_s1, m_s1_maybe_sat
 
 
 def generate() -> list[Obligation]:

@@ -19,6 +19,8 @@ from symcert.checking.obligations.common import (
     env_equal,
     schematic_store,
 )
+from symcert.checking.obligations.common import X
+from symcert.checking.obligations.common import Y
 from symcert.checking.smtlib import SMT_TEXT, Script, equal, sbool, sint
 from symcert.core.algebra import is_formula
 from symcert.core.concrete import Env, aeval, beval
@@ -44,8 +46,6 @@ from symcert.lang.syntax import (
     Sub,
     Var,
 )
-from symcert.checking.obligations.common import X
-from symcert.checking.obligations.common import Y
 
 
 def b_l1() -> list[Obligation]:

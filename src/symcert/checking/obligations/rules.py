@@ -16,18 +16,18 @@ from symcert.checking.obligations.common import (
     schematic_store,
     rule_of,
 )
+from symcert.checking.obligations.common import BODY
+from symcert.checking.obligations.common import P1
+from symcert.checking.obligations.common import P2
+from symcert.checking.obligations.common import Q
+from symcert.checking.obligations.common import X
+from symcert.checking.obligations.common import Y
+from symcert.checking.obligations.expressions import SHAPES_WITH_SELF
 from symcert.checking.smtlib import Script, conj, disj, implies
 from symcert.core.concrete import State, step
 from symcert.core.state import ID, Store, SymState, concretize
 from symcert.engine.explore import expand
 from symcert.lang.syntax import Assert, Assign, Fail, If, Seq, Skip, Stmt, Var, While
-from symcert.checking.obligations.common import BODY
-from symcert.checking.obligations.common import P1
-from symcert.checking.obligations.common import P2
-from symcert.checking.obligations.common import Q
-from symcert.checking.obligations.expressions import SHAPES_WITH_SELF
-from symcert.checking.obligations.common import X
-from symcert.checking.obligations.common import Y
 
 
 def statement_variants() -> list[tuple[str, Stmt, Store, tuple[str, ...]]]:

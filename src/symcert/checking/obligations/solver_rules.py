@@ -16,6 +16,8 @@ from symcert.checking.obligations.common import (
     collect,
     schematic_store,
 )
+from symcert.checking.obligations.common import X
+from symcert.checking.obligations.expressions import SHAPES_WITH_SELF
 from symcert.checking.smtlib import Script, conj, equal, implies, sbool, sint
 from symcert.core.concrete import Env
 from symcert.core.state import ID, PathCondition, Store, SymState
@@ -25,8 +27,6 @@ from symcert.engine.explore import RunStats, _feasible
 from symcert.lang.syntax import Add, And, Assert, Assign, BExpr, Cmp, Int, Seq, Skip, Var
 from symcert.seed004.interp import existentially_quantify, maybe_sat
 from symcert.solver.z3backend import Sat
-from symcert.checking.obligations.expressions import SHAPES_WITH_SELF
-from symcert.checking.obligations.common import X
 
 
 class _SchematicSolver:
