@@ -5,13 +5,16 @@ time budget kept, memory bounded.
 
 Generates N seeded hostile programs (random bytes, token soup, single-character edits of the
 examples, deep nesting, huge literals, long programs, macro bombs, a byte-order mark, NUL, CRLF,
-non-UTF-8) and runs each through `run`, `exec`, `tree`, `prove` and `oracle`, in worker
-processes that call `symcert.cli.main.main` (a fresh process per call would spend most of the run
-starting Python). A call fails when it raises, prints a traceback, exits with a code other than
-0, 1, 3 or 65 (70 is a bug in symcert; 2 would be a usage error of this script), or takes longer
-than its `--timeout` plus the budget's grace period and a second. Each worker runs under an
-address-space limit (`--memory-mb`); the peak RSS of the workers is reported. Failures are
-written to `--keep` with the command that reproduces them; the exit status is 1 if any.
+non-UTF-8) and runs each through `run`, `exec`, `tree`, `prove` and `oracle`, each call in a
+process of its own forked from this one after a first call warmed it up (parser and solver loaded;
+as a user's command runs alone in its process: a call whose budget ran out leaves its stuck solver
+thread behind, and the process exits; a reused worker would carry that thread into the next calls),
+calling `symcert.cli.main.main` without starting Python anew. A call fails when it raises, prints a
+traceback, exits with a code other than 0, 1, 3 or 65 (70 is a bug in symcert; 2 would be a usage
+error of this script), or takes longer than its `--timeout` plus the budget's grace period and a
+second. Each worker runs under an address-space limit (`--memory-mb`); the peak RSS of the workers
+is reported. Failures are written to `--keep` with the command that reproduces them; the exit
+status is 1 if any.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+
+from symcert.cli.main import main as symcert
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNNING = Path("/tmp/symcert-fuzz-running")
@@ -100,15 +105,13 @@ def call(job: tuple[str, list[str], float]) -> tuple[str, list[str], int | str, 
     """Run `symcert ARGV` in this worker: (label, argv, exit code or exception, seconds,
     stderr's head). The call is written to `RUNNING` first: a worker that dies (a crash in
     native code, such as a z3 assertion) leaves it there for the parent to report."""
-    from symcert.cli.main import main
-
     label, args, limit = job
     (RUNNING / str(os.getpid())).write_text(" ".join(args))
     out, err = io.StringIO(), io.StringIO()
     start = time.perf_counter()
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code: int | str = main(args)
+            code: int | str = symcert(args)
     except SystemExit as stop:
         code = stop.code if isinstance(stop.code, int) else 2
     except BaseException as exc:  # noqa: BLE001 - reported, not swallowed
@@ -146,8 +149,9 @@ def main() -> int:
     RUNNING.mkdir(exist_ok=True)
     for stale in RUNNING.iterdir():
         stale.unlink()
+    call(("warm-up", argv("run", str(EXAMPLES[0]), args.timeout), args.timeout))
     context = multiprocessing.get_context("fork")
-    with context.Pool(args.jobs, _limit_memory, (args.memory_mb,), maxtasksperchild=200) as pool:
+    with context.Pool(args.jobs, _limit_memory, (args.memory_mb,), maxtasksperchild=1) as pool:
         pending = [pool.apply_async(call, (job,)) for job in jobs]
         for done, (job, result) in enumerate(zip(jobs, pending), 1):
             if done % 5_000 == 0:
