@@ -104,6 +104,23 @@ def test_the_budget_never_interrupts_a_z3_call():
     assert regions == ["finished"]
 
 
+def test_a_z3_call_past_the_deadline_gets_one_grace_period_in_all():
+    """A z3 call that outlasts the grace period (building and reading back a 100,000-digit
+    numeral took 5.5 s under `prove --timeout 1`): the command reports at the deadline plus
+    GRACE. It waited GRACE for the call to leave `Z3_CALLS`, then GRACE again for the worker."""
+    from symcert.cli.commands.budget import GRACE, Deadline
+    from symcert.solver.interrupts import Z3_CALLS
+
+    def work() -> int:
+        with Z3_CALLS:
+            time.sleep(3 * GRACE)  # a C call: the budget cannot raise inside it
+        return 0
+
+    start = time.perf_counter()
+    assert Deadline(0.1).run(work) == 3
+    assert time.perf_counter() - start < 0.1 + 1.5 * GRACE
+
+
 def test_repeated_timeouts_in_process_are_always_undecided(capsys):
     """In one process, `run` interrupted at many points of the gcd search: exit 0 or 3 only."""
     from symcert.cli.main import main

@@ -18,6 +18,7 @@ import argparse
 import ctypes
 import sys
 import threading
+import time
 from typing import Any, Callable
 
 from symcert.lang.errors import EXIT_UNDECIDED
@@ -117,10 +118,11 @@ class Deadline:
         try:
             worker.join(self.seconds)
             if worker.is_alive():
+                grace_ends = time.monotonic() + GRACE  # one grace period in all
                 with self._lock:
                     if not self._finished:
-                        _raise_in(worker)
-                worker.join(GRACE)
+                        _raise_in(worker, GRACE)
+                worker.join(max(0.0, grace_ends - time.monotonic()))
         finally:
             sys.unraisablehook = hook
         if worker.is_alive():  # stuck in a C call, or the exception was swallowed
@@ -139,11 +141,11 @@ def _checkpoint() -> None:
     """A Python call: one raised just before `_finish` took the lock is delivered here."""
 
 
-def _raise_in(thread: threading.Thread) -> None:
+def _raise_in(thread: threading.Thread, grace: float) -> None:
     """Raise BudgetExceeded in `thread` at its next bytecode (CPython), never inside a region
-    that calls z3 (`interrupts.Z3_CALLS`): a query under way may finish within `GRACE`."""
+    that calls z3 (`interrupts.Z3_CALLS`): a query under way may finish within `grace` seconds."""
     assert thread.ident is not None
-    if not Z3_CALLS.acquire(timeout=GRACE):
+    if not Z3_CALLS.acquire(timeout=grace):
         return  # still in z3: `run` reports for the worker after the grace period
     try:
         ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident),
