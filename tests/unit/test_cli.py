@@ -341,3 +341,22 @@ def test_exec_repeated_input_is_a_usage_error(capsys):
     code, out, err = run_cli(capsys, "exec", BUGGY, "--input", "x=1", "--input", "x=2")
     assert code == 2 and out == ""
     assert err == "symcert exec: --input x is given twice\n"
+
+
+def test_a_command_runs_without_the_cyclic_collector_and_restores_it(capsys, monkeypatch):
+    """The GC policy (docs/bench.md, "Garbage collection"): off while the command works, on
+    again afterwards."""
+    import gc
+
+    import symcert.cli.main as cli
+
+    seen = []
+
+    def dispatch(args):
+        seen.append(gc.isenabled())
+        return 65
+
+    monkeypatch.setattr(cli, "_dispatch", dispatch)
+    assert gc.isenabled()
+    assert main(["run", BUGGY]) == 65
+    assert seen == [False] and gc.isenabled()

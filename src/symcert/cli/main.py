@@ -11,11 +11,17 @@ The engine is imported only after the arguments are read, because `--contracts` 
 SYMCERT_CONTRACTS before the contracted modules are imported. The work runs in a thread with a
 large stack, so deeply nested (but accepted) programs cannot overflow the C stack, and the main
 thread holds it to `--timeout` (`symcert.cli.commands.budget`).
+
+A command runs with Python's cyclic garbage collector off: the engine's data (frozen terms, states,
+tuples) hold no reference cycles, so reference counting frees them, while each full collection
+would walk the whole frontier (on 300,000 states of the million-state program it took half of the
+run; same peak memory without it: docs/bench.md, "Garbage collection").
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import io
 import json
@@ -103,7 +109,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if getattr(args, "contracts", False):
         os.environ["SYMCERT_CONTRACTS"] = "1"
     args.budget = Deadline(getattr(args, "timeout", None))
-    return args.budget.run(lambda: _dispatch(args))
+    collecting = gc.isenabled()
+    gc.disable()  # see below
+    try:
+        return args.budget.run(lambda: _dispatch(args))
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def _dispatch(args: argparse.Namespace) -> int:
