@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -481,3 +484,27 @@ def test_program_size_counts_the_nodes_of_the_program_and_its_macro_bodies(sourc
     parse(source, max_program_size=size)
     with pytest.raises(LimitError):
         parse(source, max_program_size=size - 1)
+
+
+def _parse_in_a_new_process(cache_home: Path) -> subprocess.CompletedProcess[str]:
+    code = "from symcert.lang.parser import parse; print(parse('x = 2 - 0 + 1; assert x == 1'))"
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=dict(os.environ, XDG_CACHE_HOME=str(cache_home)), check=True)
+
+
+def test_the_analysed_grammar_is_cached_in_the_users_cache_directory(tmp_path):
+    """The first process writes the cache, the next loads it, and both parse alike."""
+    first = _parse_in_a_new_process(tmp_path)
+    (cached,) = (tmp_path / "symcert").iterdir()
+    written = cached.stat().st_mtime_ns
+    second = _parse_in_a_new_process(tmp_path)
+    assert first.stdout == second.stdout and "x = 2 - 0 + 1" in first.stdout
+    assert cached.stat().st_mtime_ns == written and not first.stderr and not second.stderr
+
+
+def test_no_cache_directory_is_no_error(tmp_path):
+    """Where the cache directory cannot be made, the grammar is built, silently."""
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    done = _parse_in_a_new_process(blocked)
+    assert "assert x == 1" in done.stdout and not done.stderr
