@@ -49,6 +49,7 @@ COMMANDS: dict[str, str] = {
     "lemmas": "symcert.cli.commands.lemmas",
     "oracle": "symcert.cli.commands.oracle",
     "prove": "symcert.cli.commands.prove",
+    "tests": "symcert.cli.commands.tests",
     "campaign": "symcert.cli.commands.campaign",
 }
 

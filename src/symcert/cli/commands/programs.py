@@ -46,6 +46,12 @@ def read_program(args: argparse.Namespace) -> Stmt:
     :raises ParseError: when it is not UTF-8 or not IMP, or over a budget (a LimitError).
     :raises OSError: when it cannot be read.
     """
+    return read_source(args)[1]
+
+
+def read_source(args: argparse.Namespace) -> tuple[str, Stmt]:
+    """The text of `args.file` (a leading byte-order mark dropped) and its parsed program, as
+    `read_program` reads them."""
     from symcert.lang.parser import parse_bytes
 
     name = source_name(args.file)
@@ -56,8 +62,9 @@ def read_program(args: argparse.Namespace) -> Stmt:
         with open(args.file, "rb") as f:
             data = _read(f.read, args.max_input_bytes)
     args.budget.enter(f"parsing {name}")
-    return parse_bytes(data, name, max_input_bytes=args.max_input_bytes,
-                       max_program_size=args.max_program_size)
+    program = parse_bytes(data, name, max_input_bytes=args.max_input_bytes,
+                          max_program_size=args.max_program_size)
+    return data.decode("utf-8-sig"), program
 
 
 def _stdin() -> Callable[[int], bytes]:

@@ -1,0 +1,184 @@
+"""`symcert tests FILE`: one concrete test per explored path (`engine.testgen`), written as JSON
+or as a runnable pytest file, with the statement and branch coverage their concrete runs reach.
+
+An integer is written exactly: as a number up to 1,000 digits, beyond as a hexadecimal string
+`"0x…"` in JSON and a hexadecimal literal in Python (Python converts decimal text of more than
+4,300 digits only on request, and in quadratic time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from symcert.cli.commands.budget import BudgetExceeded, positive
+from symcert.cli.commands.programs import add_program, read_source, source_name
+from symcert.cli.commands.values import MAX_SHOWN_DIGITS, digits
+from symcert.lang.errors import EXIT_UNDECIDED
+
+if TYPE_CHECKING:
+    from symcert.core.concrete import Env
+    from symcert.engine.testgen import Coverage, Suite, Test
+    from symcert.lang.syntax import Pos
+
+HELP = "generate one replayed concrete test per explored path, with its coverage"
+DEFAULT_MAX_STATES = 100_000
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    add_program(parser)
+    parser.add_argument("--max-states", type=positive, default=DEFAULT_MAX_STATES, metavar="N",
+                        help=f"state budget (default: {DEFAULT_MAX_STATES:,})")
+    parser.add_argument("--format", choices=("json", "pytest"), default="json",
+                        help="json (default) or pytest: a test file that replays each input "
+                             "on symcert's concrete interpreter")
+    parser.add_argument("--out", type=Path, metavar="DIR",
+                        help="write NAME.tests.json or test_NAME.py into DIR (made if need be) "
+                             "instead of standard output")
+
+
+def main(args: argparse.Namespace) -> int:
+    from symcert.engine.testgen import generate_tests
+
+    name = source_name(args.file)
+    source, program = read_source(args)
+    args.budget.enter("exploring and replaying")
+    try:
+        suite = generate_tests(program, args.max_states)
+    except BudgetExceeded:
+        print(f"{name}: undecided: {args.budget.reason()}; no tests written (a smaller "
+              f"--max-states ends exploration with the tests found so far)", file=sys.stderr)
+        return EXIT_UNDECIDED
+    args.budget.enter("writing the tests")
+    document = (_pytest_file(name, source, suite) if args.format == "pytest"
+                else json.dumps(_json(name, suite), indent=1) + "\n")
+    summary = sys.stderr
+    if args.out is None:
+        sys.stdout.write(document)
+    else:
+        stem = re.sub(r"\W", "_", Path(name).stem) or "program"
+        target = args.out / (f"test_{stem}.py" if args.format == "pytest"
+                             else f"{stem}.tests.json")
+        args.out.mkdir(parents=True, exist_ok=True)
+        target.write_text(document, encoding="utf-8")
+        summary = sys.stdout
+    _summarise(name, suite, args.max_states, summary)
+    if args.out is not None:
+        print(f"  written to {target}", file=summary)
+    return 0
+
+
+def _summarise(name: str, suite: Suite, max_states: int, out: Any) -> None:
+    cov = suite.coverage
+    how = ("an exhaustive exploration" if suite.exhaustive else
+           f"an exploration cut by the state budget (--max-states {max_states:,}): the tests "
+           "cover the paths explored so far")
+    print(f"{name}: {len(suite.tests):,} tests, one per leaf of {how} "
+          f"({suite.states:,} symbolic states)", file=out)
+    print(f"  coverage by concrete replay: statements {_ratio(cov.statements, cov.all_statements)}"
+          f", branches {_ratio(cov.branches, cov.all_branches)}", file=out)
+    for pos, taken in sorted(cov.all_branches - cov.branches,
+                             key=lambda d: (d[0].line, d[0].column, d[1])):
+        print(f"  never taken: the {'true' if taken else 'false'} branch at "
+              f"{name}:{pos.line}:{pos.column}", file=out)
+    failing = sorted({(t.final.where.line, t.final.where.column) for t in suite.tests
+                      if t.final.where is not None})
+    if failing:
+        spots = ", ".join(f"{line}:{column}" for line, column in failing)
+        print(f"  {sum(t.final.where is not None for t in suite.tests):,} tests end at a "
+              f"failing statement ({spots}): bugs", file=out)
+    if suite.unknown_leaves:
+        print(f"  {suite.unknown_leaves:,} leaves without a test: the solver answered UNKNOWN",
+              file=out)
+
+
+def _ratio(part: frozenset[Any], whole: frozenset[Any]) -> str:
+    from symcert.engine.testgen import Coverage
+
+    return f"{len(part)}/{len(whole)} ({Coverage.percent(part, whole):.1f} %)"
+
+
+def _exact(n: int) -> int | str:
+    """An integer for JSON: a number up to 1,000 digits, a hexadecimal string beyond."""
+    return n if digits(n) <= MAX_SHOWN_DIGITS else hex(n)
+
+
+def _literal(n: int) -> str:
+    """An integer as Python source: decimal up to 1,000 digits, hexadecimal beyond."""
+    return str(n) if digits(n) <= MAX_SHOWN_DIGITS else hex(n)
+
+
+def _where(pos: Pos | None) -> dict[str, int] | None:
+    return None if pos is None else {"line": pos.line, "column": pos.column}
+
+
+def _env(env: Env) -> dict[str, int | str]:
+    return {x: _exact(v) for x, v in env.bindings}
+
+
+def _json(name: str, suite: Suite) -> dict[str, Any]:
+    cov = suite.coverage
+
+    def counts(part: frozenset[Any], whole: frozenset[Any]) -> dict[str, int]:
+        return {"reached": len(part), "total": len(whole)}
+
+    def test(t: Test) -> dict[str, Any]:
+        return {"input": _env(t.input), "ending": t.final.ending.value,
+                "final": _env(t.final.env), "failing_at": _where(t.final.where),
+                "steps": t.steps,
+                "path": [{**(_where(pos) or {}), "taken": taken} for pos, taken in t.path]}
+
+    return {"program": name, "exhaustive": suite.exhaustive, "states": suite.states,
+            "unknown_leaves": suite.unknown_leaves,
+            "coverage": {"statements": counts(cov.statements, cov.all_statements),
+                         "branches": counts(cov.branches, cov.all_branches)},
+            "tests": [test(t) for t in suite.tests]}
+
+
+PYTEST = '''"""Tests of {name}, generated by `symcert tests` (symcert {version}): one input per
+explored path ({how}). Each test runs symcert's concrete interpreter (seed 000, Fig. 2) from
+its input and checks that the run ends as it did when the test was generated."""
+
+import pytest
+
+from symcert.core.concrete import Env, State, final_of, run_concrete
+from symcert.lang.parser import parse
+
+SOURCE = {source!r}
+
+PROGRAM = parse(SOURCE, {name!r})
+
+# (input, ending, final variables, failing statement (line, column) or None, steps)
+CASES = [
+{cases}]
+
+
+@pytest.mark.parametrize("inputs, ending, final, failing_at, steps", CASES)
+def test_path(inputs, ending, final, failing_at, steps):
+    last = run_concrete(State(Env.of(inputs), PROGRAM), steps + 1)
+    end = final_of(last)
+    where = None if end.where is None else (end.where.line, end.where.column)
+    assert (end.ending.value, end.env.as_dict(), where, last.steps) == (
+        ending, final, failing_at, steps)
+'''
+
+
+def _pytest_file(name: str, source: str, suite: Suite) -> str:
+    from symcert import __version__
+
+    def env(e: Env) -> str:
+        return "{" + ", ".join(f"{x!r}: {_literal(v)}" for x, v in e.bindings) + "}"
+
+    def case(t: Test) -> str:
+        where = t.final.where
+        failing = "None" if where is None else f"({where.line}, {where.column})"
+        return (f"    ({env(t.input)}, {t.final.ending.value!r}, {env(t.final.env)}, "
+                f"{failing}, {t.steps}),\n")
+
+    how = "exhaustive" if suite.exhaustive else "cut by the state budget"
+    return PYTEST.format(name=name, version=__version__, how=how, source=source,
+                         cases="".join(case(t) for t in suite.tests))

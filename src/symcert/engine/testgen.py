@@ -1,0 +1,148 @@
+"""Test generation from the leaves of symbolic execution (seed 000, Fig. 6, as KLEE uses it).
+
+Every leaf of the explored tree, a finished state (program `skip`) or a stuck one (next
+statement `fail`, Fig. 9), whose path condition has a model gives one concrete input. Its
+concrete run (Fig. 2) must end the same way after as many steps as the leaf is deep (W-T2.2
+for a finished leaf, W-T3.5 for a stuck one); otherwise the engine is wrong and
+`ReplayMismatch` is raised. Coverage is measured on those concrete runs, not read off the tree:
+the statements executed, and for each `if` and `while` which of its two branches ran.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator, get_args
+
+from symcert.core.concrete import Env, Final, State, beval, final_of, head, is_stuck, trace
+from symcert.core.state import SymState, initial
+from symcert.engine.bugfinder import ReplayMismatch
+from symcert.engine.explore import RunStats, run
+from symcert.lang.structure import children, inputs
+from symcert.lang.syntax import Fail, If, Pos, Seq, Skip, Stmt, While
+from symcert.solver.z3backend import Solver
+
+Decision = tuple[Pos, bool]
+"""One branch taken: the position of an `if` or `while` and the value of its condition."""
+
+
+@dataclass(frozen=True)
+class Test:
+    """One generated test: an input, the path its concrete run takes and how that run ends.
+
+    :param input: the value of each input of the program (every other variable starts at 0).
+    :param final: the concrete final state (finished, or stuck at a `fail`).
+    :param steps: the length of the concrete run, which is the depth of its leaf.
+    :param path: the branches the run took, in order.
+    """
+
+    input: Env
+    final: Final
+    steps: int
+    path: tuple[Decision, ...]
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """What the concrete runs of a test suite reached, against what the program has."""
+
+    statements: frozenset[Pos]
+    all_statements: frozenset[Pos]
+    branches: frozenset[Decision]
+    all_branches: frozenset[Decision]
+
+    @staticmethod
+    def percent(part: frozenset[object], whole: frozenset[object]) -> float:
+        """`part` as a percentage of `whole` (100 for an empty whole)."""
+        return 100.0 * len(part) / len(whole) if whole else 100.0
+
+
+@dataclass(frozen=True)
+class Suite:
+    """The tests of a program, their coverage and how far exploration went.
+
+    :param exhaustive: every path was explored (no budget cut it).
+    :param states: symbolic states explored.
+    :param unknown_leaves: leaves whose path condition the solver could not decide (no input).
+    """
+
+    tests: tuple[Test, ...]
+    coverage: Coverage
+    exhaustive: bool
+    states: int
+    unknown_leaves: int = field(default=0)
+
+
+def statements(p: Stmt) -> Iterator[Stmt]:
+    """Every statement of `p` that has a source position (sequences are not statements)."""
+    todo = [p]
+    while todo:
+        s = todo.pop()
+        if not isinstance(s, Seq) and s.pos is not None:
+            yield s
+        todo.extend(c for c in children(s) if isinstance(c, get_args(Stmt)))
+
+
+def branch_points(p: Stmt) -> frozenset[Decision]:
+    """Both branches of every `if` and `while` of `p`."""
+    return frozenset((s.pos, taken) for s in statements(p) if isinstance(s, (If, While))
+                     for taken in (True, False) if s.pos is not None)
+
+
+def replay_test(p: Stmt, input_env: Env, max_steps: int) -> tuple[State, tuple[Decision, ...],
+                                                                  frozenset[Pos]]:
+    """The concrete run of `p` from `input_env`, at most `max_steps` steps: its last state, the
+    branches it took and the statements it executed (a `fail` it stops at included)."""
+    path: list[Decision] = []
+    executed: set[Pos] = set()
+    last = State(input_env, p)
+    for last in trace(State(input_env, p), max_steps):
+        s = head(last.prog)
+        if s.pos is not None and (not isinstance(s, Fail) or s.origin is None):
+            executed.add(s.pos)
+        if isinstance(s, (If, While)) and s.pos is not None:
+            path.append((s.pos, beval(last.env, s.cond)))
+    return last, tuple(path), frozenset(executed)
+
+
+def _is_leaf(s: SymState) -> bool:
+    return isinstance(s.prog, Skip) or is_stuck(s.prog)
+
+
+def generate_tests(p: Stmt, max_states: int, solver: Solver | None = None) -> Suite:
+    """One replayed test per leaf of the symbolic execution of `p`, explored breadth-first for
+    at most `max_states` states.
+
+    :raises ReplayMismatch: when a concrete run does not end as its leaf does (an engine bug).
+    """
+    solver = solver if solver is not None else Solver()
+    names = inputs(p)
+    stats = RunStats()
+    tests: list[Test] = []
+    reached: set[Pos] = set()
+    taken: set[Decision] = set()
+    unknown = 0
+    exhaustive = False
+    for s in run([initial(p)], solver=solver, stats=stats):
+        if s is None:
+            exhaustive = True
+            break
+        if stats.yielded > max_states:
+            break
+        if not _is_leaf(s):
+            continue
+        if s.model is None:
+            unknown += 1
+            continue
+        chosen = Env.of({x: s.model(x) for x in names})
+        last, path, executed = replay_test(p, chosen, s.depth)
+        if last.steps != s.depth or last.prog != s.prog:
+            raise ReplayMismatch(f"input {chosen} ends at `{head(last.prog)}` after "
+                                 f"{last.steps} steps, but its leaf is `{head(s.prog)}` at "
+                                 f"depth {s.depth}")
+        tests.append(Test(chosen, final_of(last), last.steps, path))
+        reached |= executed
+        taken |= set(path)
+    coverage = Coverage(frozenset(reached), frozenset(st.pos for st in statements(p)
+                                                      if st.pos is not None),
+                        frozenset(taken), branch_points(p))
+    return Suite(tuple(tests), coverage, exhaustive, min(stats.yielded, max_states), unknown)
