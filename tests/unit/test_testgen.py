@@ -98,3 +98,11 @@ def test_integers_beyond_a_thousand_digits_are_written_exactly(tmp_path, capsys)
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                            str(tmp_path / "test_big.py")], capture_output=True, text=True)
     assert done.returncode == 0 and "2 passed" in done.stdout, done.stdout
+
+
+def test_the_time_budget_stops_test_generation(tmp_path, capsys):
+    source = tmp_path / "forever.imp"
+    source.write_text("while 0 < x do x = x + x od")
+    assert main(["tests", str(source), "--timeout", "0.5"]) == 3
+    out, err = capsys.readouterr()
+    assert out == "" and "no tests written" in err and "--timeout 0.5 s" in err
