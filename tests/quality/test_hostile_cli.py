@@ -129,3 +129,29 @@ def test_repeated_timeouts_in_process_are_always_undecided(capsys):
     codes = {main(["run", gcd, "--timeout", str(0.01 + (i % 17) * 0.003)]) for i in range(120)}
     capsys.readouterr()
     assert codes <= {0, 3}
+
+
+def test_a_worker_left_stuck_ends_the_process_and_prints_nothing_more(tmp_path):
+    """The console script ends its process when the budget leaves the worker in a C call: the
+    worker can no longer print a result after "undecided" while the interpreter exits (the fuzz
+    log showed one such line; the slow exit is an atexit handler here, z3's context at times)."""
+    program = tmp_path / "p.imp"
+    program.write_text("skip")
+    script = (
+        "import atexit, sys, time\n"
+        "import symcert.cli.main as cli\n"
+        "atexit.register(time.sleep, 4)\n"
+        "from symcert.solver.interrupts import Z3_CALLS\n"
+        "def dispatch(args):\n"
+        "    with Z3_CALLS:\n"
+        "        time.sleep(3)\n"
+        "    print('a late result', flush=True)\n"
+        "    return 0\n"
+        "cli._dispatch = dispatch\n"
+        f"sys.argv = ['symcert', 'run', {str(program)!r}, '--timeout', '0.2']\n"
+        "cli.entry()\n")
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=str(SRC)), timeout=60)
+    assert done.returncode == 3 and "undecided" in done.stderr
+    assert "late" not in done.stdout and time.perf_counter() - start < 5

@@ -104,12 +104,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return args
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit code."""
+def main(argv: Sequence[str] | None = None, *, process: bool = False) -> int:
+    """Run the command line; return the exit code. `process`: the command owns the process
+    (the console script), which ends at once should the budget leave its worker stuck."""
     args = parse_args(argv)
     if getattr(args, "contracts", False):
         os.environ["SYMCERT_CONTRACTS"] = "1"
-    args.budget = Deadline(getattr(args, "timeout", None))
+    args.budget = Deadline(getattr(args, "timeout", None), leave_process=process)
     collecting = gc.isenabled()
     gc.disable()  # see below
     try:
@@ -365,4 +366,4 @@ def _final(state: Any) -> str:
 
 def entry() -> None:
     """Console-script entry point."""
-    sys.exit(main())
+    sys.exit(main(process=True))

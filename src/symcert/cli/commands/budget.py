@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import ctypes
+import os
 import sys
 import threading
 import time
@@ -68,8 +69,9 @@ class Deadline:
     """The time budget of one command (`seconds`, None for none) and the phase the command is
     in, which the command sets as it goes (`enter`)."""
 
-    def __init__(self, seconds: float | None) -> None:
+    def __init__(self, seconds: float | None, leave_process: bool = False) -> None:
         self.seconds = seconds
+        self.leave_process = leave_process  # a worker left stuck ends the process (`_leave`)
         self.phase = "starting"
         self._lock = threading.Lock()
         self._finished = False
@@ -127,6 +129,8 @@ class Deadline:
             sys.unraisablehook = hook
         if worker.is_alive():  # stuck in a C call, or the exception was swallowed
             print(f"symcert: undecided: {self.reason()}", file=sys.stderr)
+            if self.leave_process:
+                _leave(EXIT_UNDECIDED)
             return EXIT_UNDECIDED
         return codes[0] if codes else EXIT_INTERNAL
 
@@ -135,6 +139,17 @@ class Deadline:
         with self._lock:
             self._finished = True
         _checkpoint()
+
+
+def _leave(code: int) -> None:
+    """End the process now: the worker left stuck in a C call would otherwise go on until the
+    interpreter exits, and could still print a result after the command said "undecided"."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
 
 
 def _checkpoint() -> None:
