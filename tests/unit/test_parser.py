@@ -508,3 +508,11 @@ def test_no_cache_directory_is_no_error(tmp_path):
     blocked.write_text("")
     done = _parse_in_a_new_process(blocked)
     assert "assert x == 1" in done.stdout and not done.stderr
+
+
+def test_importing_the_parser_writes_nothing(tmp_path):
+    """The grammar is built on first use: an import has no side effect (CrossHair's audit wall
+    refused the cache directory made at import)."""
+    subprocess.run([sys.executable, "-c", "import symcert.lang.parser"], check=True,
+                   env=dict(os.environ, XDG_CACHE_HOME=str(tmp_path)))
+    assert not any(tmp_path.iterdir())

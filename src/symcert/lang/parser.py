@@ -18,6 +18,7 @@ Budgets keep a hostile input from exhausting the machine; going over one is a Li
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections import Counter
@@ -327,17 +328,15 @@ def _grammar_cache() -> str | bool:
 
 
 _BUILD = _Build()
-_GRAMMAR = Lark.open(
-    "grammar.lark",
-    rel_to=__file__,
-    parser="lalr",
-    lexer="basic",
-    strict=True,
-    maybe_placeholders=False,
-    transformer=_BUILD,
-    lexer_callbacks={"INT": _literal},
-    cache=_grammar_cache(),
-)
+
+
+@functools.cache
+def _grammar() -> Lark:
+    """The LALR parser, built (or loaded from the cache) on first use: importing has no effect."""
+    return Lark.open("grammar.lark", rel_to=__file__, parser="lalr", lexer="basic", strict=True,
+                     maybe_placeholders=False, transformer=_BUILD,
+                     lexer_callbacks={"INT": _literal}, cache=_grammar_cache())
+
 
 _FRIENDLY = {
     "NAME": "a variable",
@@ -353,7 +352,7 @@ def _expected(names: set[str]) -> str:
         if name in _FRIENDLY:
             shown.add(_FRIENDLY[name])
             continue
-        pattern = _GRAMMAR.get_terminal(name).pattern
+        pattern = _grammar().get_terminal(name).pattern
         shown.add(f"`{pattern.value}`" if pattern.type == "str" else name)
     return ", ".join(sorted(shown))
 
@@ -457,7 +456,7 @@ def parse(text: str, filename: str = "<input>", *, max_input_bytes: int = MAX_IN
     text = text.removeprefix("\ufeff")
     _BUILD.reset(max_program_size)
     try:
-        program: Stmt = _GRAMMAR.parse(text)
+        program: Stmt = _grammar().parse(text)
     except UnexpectedInput as err:
         raise _translate(err, text, filename) from None
     except _SourceError as err:
