@@ -22,7 +22,7 @@ from symcert.lang.errors import EXIT_UNDECIDED
 
 if TYPE_CHECKING:
     from symcert.core.concrete import Env
-    from symcert.engine.testgen import Coverage, Suite, Test
+    from symcert.engine.testgen import Suite, Test
     from symcert.lang.syntax import Pos
 
 HELP = "generate one replayed concrete test per explored path, with its coverage"
