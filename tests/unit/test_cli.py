@@ -73,13 +73,13 @@ def test_dfs_strategy_is_accepted_and_reported(capsys):
 
 def test_syntax_error_exit_65_with_caret(capsys, tmp_path):
     prog = tmp_path / "bad.imp"
-    prog.write_text("x = 1;\ny = x * 2\n")
+    prog.write_text("x = 1;\ny = x ** 2\n")
     code, out, err = run_cli(capsys, "run", str(prog))
     assert code == 65 and out == ""
     assert err.splitlines() == [
-        f"{prog}:2:7: syntax error: unexpected character `*` (`*` is not supported yet)",
-        "  y = x * 2",
-        "        ^",
+        f"{prog}:2:8: syntax error: unexpected `*`; expected `(`, `-`, a variable, an integer",
+        "  y = x ** 2",
+        "         ^",
     ]
 
 

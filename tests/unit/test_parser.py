@@ -133,8 +133,8 @@ def test_examples_round_trip(path):
 
 
 ERRORS = [
-    ("x = 1 * 2", 1, 7, "unexpected character `*` (`*` is not supported yet)"),
-    ("x = 4 / 2", 1, 7, "unexpected character `/` (`/` is not supported yet)"),
+    ("x = 1 * * 2", 1, 9, "unexpected `*`; expected `(`, `-`, a variable, an integer"),
+    ("x = 4 % ", 1, 9, "unexpected end of input; expected `(`, `-`, a variable, an integer"),
     ("x = 1 $ 2", 1, 7, "unexpected character `$`"),
     ("if x < 1 then skip fi", 1, 20, "unexpected `fi`; expected `else`"),
     ("x = 1;", 1, 7, "unexpected end of input; expected `assert`, `fail`, `if`, `skip`, `while`, "

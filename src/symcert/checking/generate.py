@@ -21,7 +21,7 @@ shrinking the choices towards 0, as Hypothesis does, shrinks the program.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol, Sequence, TypeVar
 
 from symcert.core.concrete import Env, beval
@@ -37,9 +37,12 @@ from symcert.lang.syntax import (
     BExpr,
     Bool,
     Cmp,
+    Div,
     Fail,
     If,
     Int,
+    Mod,
+    Mul,
     Neg,
     Not,
     Or,
@@ -110,6 +113,9 @@ class Shape:
         `k` no other statement assigns (`k1` at nesting 1, `k2` at nesting 2, ...), so every
         run ends.
     :param conjuncts: a path condition has at most this many conjuncts.
+    :param divisions: whether `/` and `%` occur. Generated stores and path conditions have none
+        (`store`, `path_condition`): a reachable state's path condition guards its store's
+        divisions (X-A2), a drawn one would not.
     """
 
     names: tuple[str, ...] = ("x", "y", "z")
@@ -123,12 +129,13 @@ class Shape:
     loop_depth: int = 3
     loop_bound: int | None = None
     conjuncts: int = 2
+    divisions: bool = True
 
 
 # Kinds in the order of their choice (simplest first), with their weights.
 AEXPR_LEAVES: tuple[type, ...] = (Int, Var)
-AEXPR_KINDS: tuple[type, ...] = (Int, Var, Neg, Add, Sub)
-AEXPR_WEIGHTS = (1, 1, 2, 1, 1)
+AEXPR_KINDS: tuple[type, ...] = (Int, Var, Neg, Add, Sub, Mul, Div, Mod)
+AEXPR_WEIGHTS = (1, 1, 2, 1, 1, 1, 1, 1)
 BEXPR_LEAVES: tuple[type, ...] = (Bool, Cmp)
 BEXPR_KINDS: tuple[type, ...] = (Bool, Cmp, Not, And, Or)
 BEXPR_WEIGHTS = (1, 1, 2, 1, 1)
@@ -148,7 +155,7 @@ def aexpr(c: Choices, shape: Shape, depth: int | None = None,
     levels above its leaves, of class `kind` if given (a compound `kind` needs `depth >= 1`)."""
     depth = shape.aexpr_depth if depth is None else depth
     if kind is None:
-        n = len(AEXPR_KINDS) if depth > 0 else len(AEXPR_LEAVES)
+        n = (len(AEXPR_KINDS) - 2 * (not shape.divisions)) if depth > 0 else len(AEXPR_LEAVES)
         kind = pick(c, AEXPR_KINDS[:n], AEXPR_WEIGHTS[:n])
     if kind is Int:
         return Int(c.integer(-shape.literal, shape.literal))
@@ -156,7 +163,9 @@ def aexpr(c: Choices, shape: Shape, depth: int | None = None,
         return Var(name(c, shape))
     if kind is Neg:
         return Neg(aexpr(c, shape, depth - 1))
-    return kind(aexpr(c, shape, depth - 1), aexpr(c, shape, depth - 1))  # Add, Sub
+    if kind is Mul:  # by a literal: `x = x * x` in a loop would square its way past memory
+        return Mul(aexpr(c, shape, depth - 1), aexpr(c, shape, 0, Int))
+    return kind(aexpr(c, shape, depth - 1), aexpr(c, shape, depth - 1))  # Add, Sub, Div, Mod
 
 
 def bexpr(c: Choices, shape: Shape, depth: int | None = None,
@@ -239,13 +248,14 @@ def store(c: Choices, shape: Shape) -> Store:
     s = Store()
     for x in shape.names:
         if c.integer(0, 1) == 1:
-            s = s.update(x, aexpr(c, shape))
+            s = s.update(x, aexpr(c, replace(shape, divisions=False)))
     return s
 
 
 def path_condition(c: Choices, shape: Shape) -> PathCondition:
     """A path condition of at most `shape.conjuncts` conditions."""
-    return PathCondition.of(*(bexpr(c, shape) for _ in range(c.integer(0, shape.conjuncts))))
+    plain = replace(shape, divisions=False)
+    return PathCondition.of(*(bexpr(c, plain) for _ in range(c.integer(0, shape.conjuncts))))
 
 
 def sym_state(c: Choices, shape: Shape) -> SymState:

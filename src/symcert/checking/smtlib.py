@@ -133,6 +133,17 @@ class SmtText:
     def sub(self, a: str, b: str) -> str:
         return f"(- {a} {b})"
 
+    def mul(self, a: str, b: str) -> str:
+        return f"(* {a} {b})"
+
+    def div(self, a: str, b: str) -> str:
+        """Floor division, as `Z3Terms.div` (X-A1: SMT-LIB's `div` is Euclidean)."""
+        return f"(ite (>= {b} 0) (div {a} {b}) (div (- {a}) (- {b})))"
+
+    def mod(self, a: str, b: str) -> str:
+        """Python's `%`, as `Z3Terms.mod` (X-A1)."""
+        return f"(ite (>= {b} 0) (mod {a} {b}) (- (mod (- {a}) (- {b}))))"
+
     def cmp(self, op: str, a: str, b: str) -> str:
         return f"(not (= {a} {b}))" if op == "!=" else f"({CMP_SMT[op]} {a} {b})"
 

@@ -315,7 +315,7 @@ def _input_values(items: Sequence[str]) -> dict[str, int]:
 def _exec(args: argparse.Namespace) -> int:
     from symcert.core.concrete import Env, State, head, is_stuck, trace
     from symcert.lang.structure import inputs
-    from symcert.lang.syntax import Assert, Fail, Skip
+    from symcert.lang.syntax import Fail, Skip
 
     budget: Deadline = args.budget
     name = source_name(args.file)
@@ -350,9 +350,7 @@ def _exec(args: argparse.Namespace) -> int:
         assert isinstance(failing, Fail)
         pos = failing.pos
         where = f"{name}:{pos.line}:{pos.column}" if pos else name
-        what = (f"assertion `{failing.origin.cond}` fails" if isinstance(failing.origin, Assert)
-                else "`fail` reached")
-        print(f"{where}: {what} after {state.steps} steps: {_final(state)}")
+        print(f"{where}: {failing.what()} after {state.steps} steps: {_final(state)}")
         return 1
     print(f"stopped: the step budget (--max-steps {args.max_steps:,}) ran out: {_final(state)}")
     return EXIT_UNDECIDED

@@ -36,7 +36,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Protocol, TypeVar
 
-from symcert.lang.syntax import Add, AExpr, And, BExpr, Bool, Cmp, Int, Neg, Not, Or, Sub, Var
+from symcert.lang.syntax import (
+    Add, AExpr, And, BExpr, Bool, Cmp, Div, Int, Mod, Mul, Neg, Not, Or, Sub, Var,
+)
 
 C = TypeVar("C", contravariant=True)
 A = TypeVar("A")
@@ -65,6 +67,19 @@ class Algebra(Protocol[C, A, B]):
 
     def sub(self, a: A, b: A) -> A:
         """`a - b`."""
+        ...
+
+    def mul(self, a: A, b: A) -> A:
+        """`a * b`."""
+        ...
+
+    def div(self, a: A, b: A) -> A:
+        """`a / b`, Python's floor division (X-A1); a zero `b` is the algebra's to handle
+        (the concrete one raises ZeroDivisionError, a term algebra builds the term)."""
+        ...
+
+    def mod(self, a: A, b: A) -> A:
+        """`a % b`, with the sign of `b` (X-A1); a zero `b` as in `div`."""
         ...
 
     def cmp(self, op: str, a: A, b: A) -> B:
@@ -141,6 +156,15 @@ def _fold_a(algebra: Algebra[C, A, Any], ctx: C, e: AExpr, memo: dict[int, Any])
                             _fold_a(algebra, ctx, e.right, memo))  # type: ignore[union-attr]
     elif kind is Sub:
         value = algebra.sub(_fold_a(algebra, ctx, e.left, memo),  # type: ignore[union-attr]
+                            _fold_a(algebra, ctx, e.right, memo))  # type: ignore[union-attr]
+    elif kind is Mul:
+        value = algebra.mul(_fold_a(algebra, ctx, e.left, memo),  # type: ignore[union-attr]
+                            _fold_a(algebra, ctx, e.right, memo))  # type: ignore[union-attr]
+    elif kind is Div:
+        value = algebra.div(_fold_a(algebra, ctx, e.left, memo),  # type: ignore[union-attr]
+                            _fold_a(algebra, ctx, e.right, memo))  # type: ignore[union-attr]
+    elif kind is Mod:
+        value = algebra.mod(_fold_a(algebra, ctx, e.left, memo),  # type: ignore[union-attr]
                             _fold_a(algebra, ctx, e.right, memo))  # type: ignore[union-attr]
     elif kind is Neg:
         value = algebra.neg(_fold_a(algebra, ctx, e.operand, memo))  # type: ignore[union-attr]

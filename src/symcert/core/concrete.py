@@ -3,7 +3,8 @@
 `V : Vars → ℤ` is total: a variable never assigned and not given as input reads 0.
 `step` is the (deterministic) relation as a function: it returns None exactly when no rule
 applies, which happens for `skip` (finished) and for a program whose next statement is `fail`
-(stuck, W-D2.6 and W-F9).
+(stuck, W-D2.6 and W-F9). A statement whose expression divides by zero steps to `fail` (seed
+002 Fig. 4's side condition, X-A2): `/` and `%` raise ZeroDivisionError, which `_step` catches.
 """
 
 from __future__ import annotations
@@ -72,6 +73,9 @@ class Values:
     neg = staticmethod(operator.neg)
     add = staticmethod(operator.add)
     sub = staticmethod(operator.sub)
+    mul = staticmethod(operator.mul)
+    div = staticmethod(operator.floordiv)  # raises ZeroDivisionError: `step` makes it `fail`
+    mod = staticmethod(operator.mod)
 
     def integer(self, env: Env, value: int) -> int:
         return value
@@ -114,6 +118,13 @@ def step(state: State) -> State | None:
 
 
 def _step(env: Env, p: Stmt) -> tuple[Env, Stmt] | None:
+    try:
+        return _rule(env, p)
+    except ZeroDivisionError:  # X-A2: `/` or `%` by zero steps to `fail`
+        return env, Fail(p.pos, p, by_zero=True)
+
+
+def _rule(env: Env, p: Stmt) -> tuple[Env, Stmt] | None:
     match p:
         case Skip() | Fail():
             return None

@@ -3,8 +3,8 @@ concretization `V∘S` (W-D2.2) and what a valuation satisfies.
 
 Path conditions grow by appending one conjunct (DESIGN rule 4), so W-L2.2 has a syntactic
 witness: the parent's conjuncts are a prefix of the child's. `rule_count` says how many
-successors Fig. 3 gives a program (zero for a finished or stuck one); `explore.expand` computes
-them.
+successors Fig. 3 gives a program (zero for a finished or stuck one, one more where a division
+may fail, X-A2); `explore.expand` computes them.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import icontract
 
 from symcert.core import terms
 from symcert.core.concrete import Env, aeval, beval
+from symcert.core.guards import may_fail_at
 from symcert.lang.structure import variables
 from symcert.lang.syntax import (
     AExpr,
@@ -162,13 +163,9 @@ def concretize(valuation: Env, store: Store, names: frozenset[str]) -> Env:
 
 
 def satisfies(valuation: Env, pc: PathCondition) -> bool:
-    """`⟦φ⟧_V = true`."""
-    pc_: PathCondition | None = pc
-    while pc_ is not None and pc_.last is not None:
-        if not beval(valuation, pc_.last):
-            return False
-        pc_ = pc_.parent
-    return True
+    """`⟦φ⟧_V = true`, the conjuncts read oldest first: a conjunct's divisions are guarded by
+    the conjuncts before it (X-A2), so the reading never divides by zero."""
+    return all(beval(valuation, c) for c in pc.conjuncts())
 
 
 def pc_names(pc: PathCondition) -> frozenset[str]:
@@ -194,9 +191,11 @@ def rule_count(p: Stmt) -> int:
     match p:
         case Skip() | Fail():
             return 0
-        case Assign() | Seq():
+        case Seq():
             return 1
+        case Assign():
+            return 1 + may_fail_at(p)  # X-A2: and `fail` where a divisor may be 0
         case If() | While() | Assert():
-            return 2
+            return 2 + may_fail_at(p)
     raise TypeError(f"not a statement: {p!r}")
 

@@ -2,7 +2,8 @@
 
 `sym_aeval` and `sym_beval` replace each variable of `e` by its term in `S` (the fold of
 algebra.py with the symbolic algebra `terms.TERMS`); the identity store `id` maps every variable
-to the symbolic input of the same name. `sym_update` is the assignment's store `S[x := ⟦e⟧_S]`.
+to the symbolic input of the same name. `sym_update` is the assignment's store `S[x := ⟦e⟧_S]`. `sym_guard` is the condition under which
+`e` divides by no zero in `S` (X-A2, guards.py).
 """
 
 from __future__ import annotations
@@ -10,9 +11,11 @@ from __future__ import annotations
 import icontract
 
 from symcert.core import terms
-from symcert.core.algebra import fold_a, fold_b
+from symcert.core.algebra import fold, fold_a, fold_b
+from symcert.core.guards import GUARDS
 from symcert.core.state import Store
 from symcert.lang.syntax import AExpr, BExpr
+from symcert.spec.definedness import guard_exact
 from symcert.spec.evaluation import aeval_compositional, beval_compositional, update_compositional
 from symcert.spec.switch import CONTRACTS
 
@@ -34,3 +37,9 @@ def sym_update(store: Store, x: str, e: AExpr) -> Store:
     """`S[x := ⟦e⟧_S]`: the store after the assignment `x = e`."""
     return store.update(x, sym_aeval(store, e))
 
+
+
+@icontract.ensure(guard_exact, "X-A2 division by zero fails", enabled=CONTRACTS)
+def sym_guard(store: Store, e: AExpr | BExpr) -> BExpr:
+    """The guard of `e` in `S`: true exactly where evaluating `e` in `V∘S` divides by no zero."""
+    return fold(GUARDS, store, e)[1]  # type: ignore[index]

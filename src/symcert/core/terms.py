@@ -22,7 +22,10 @@ from symcert.lang.syntax import (
     BExpr,
     Bool,
     Cmp,
+    Div,
     Int,
+    Mod,
+    Mul,
     Neg,
     Not,
     Or,
@@ -65,6 +68,40 @@ def sub(a: Term, b: Term) -> Term:
     if isinstance(a, Int) and a.value == 0:
         return neg(b)
     return Sub(a, b)
+
+
+def mul(a: Term, b: Term) -> Term:
+    """`a * b`, with constants folded and `1 * a = a`, `0 * a = 0` (multiplication never fails,
+    so dropping `a` loses no `fail`: the guard of `a` is kept apart, guards.py)."""
+    if isinstance(a, Int) and isinstance(b, Int):
+        return Int(a.value * b.value)
+    if isinstance(a, Int):
+        a, b = b, a
+    if isinstance(b, Int) and b.value in (0, 1):
+        return b if b.value == 0 else a
+    return Mul(a, b)
+
+
+def div(a: Term, b: Term) -> Term:
+    """`a / b` (floor division), folded when both are constants and `b` is not 0; `a / 1 = a`.
+    A term is total: its value at a zero divisor is never read, the guard excludes it."""
+    if isinstance(b, Int) and b.value != 0:
+        if isinstance(a, Int):
+            return Int(a.value // b.value)
+        if b.value == 1:
+            return a
+    return Div(a, b)
+
+
+def mod(a: Term, b: Term) -> Term:
+    """`a % b` (the sign of `b`), folded when both are constants and `b` is not 0;
+    `a % 1 = a % -1 = 0`."""
+    if isinstance(b, Int) and b.value != 0:
+        if isinstance(a, Int):
+            return Int(a.value % b.value)
+        if b.value in (1, -1):
+            return Int(0)
+    return Mod(a, b)
 
 
 def neg(a: Term) -> Term:
@@ -128,6 +165,15 @@ class Terms:
 
     def sub(self, a: Term, b: Term) -> Term:
         return sub(a, b)
+
+    def mul(self, a: Term, b: Term) -> Term:
+        return mul(a, b)
+
+    def div(self, a: Term, b: Term) -> Term:
+        return div(a, b)
+
+    def mod(self, a: Term, b: Term) -> Term:
+        return mod(a, b)
 
     def cmp(self, op: str, a: Term, b: Term) -> Formula:
         return cmp(op, a, b)

@@ -19,7 +19,7 @@ from symcert.core.concrete import Env, State, head, is_stuck, run_concrete
 from symcert.core.state import SymState, initial
 from symcert.engine.explore import RunStats, Strategy, run
 from symcert.engine.status import BugFound, Finished, Pending, Status
-from symcert.lang.syntax import Assert, Fail, Stmt
+from symcert.lang.syntax import Fail, Stmt
 from symcert.solver.z3backend import Sat, Solver
 from symcert.spec.bugs import (
     find_bugs_terminates_soundly,
@@ -102,11 +102,8 @@ class Witness:
         return failing
 
     def describe(self) -> str:
-        """`assertion `c` fails` or `fail reached`."""
-        origin = self.failing.origin
-        if isinstance(origin, Assert):
-            return f"assertion `{origin.cond}` fails"
-        return "`fail` reached"
+        """`assertion `c` fails`, `division by zero in `s`` or `fail reached` (`Fail.what`)."""
+        return self.failing.what()
 
 
 @icontract.ensure(replay_reaches_bug, "W-T3.5 relatively sound bug discovery (replay)",

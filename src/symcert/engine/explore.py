@@ -1,5 +1,8 @@
 """The symbolic executor: `expand` (seed 000, Fig. 7) and the state stream `run` (Fig. 6).
 
+A statement whose expression may divide by zero has one more successor, `φ ∧ ¬ok`, which is
+stuck at `fail` (X-A2); its other successors assume the guard `ok` (guards.py).
+
 `run(l)` yields the states of a worklist, breadth-first by default (the paper's order, which
 W-L3.1 needs) or depth-first on request, then `None` forever once the worklist is empty
 (W-T3.3). It is a loop over a deque, never a recursion, so memory is the frontier. Given a
@@ -20,9 +23,10 @@ import icontract
 
 from symcert.core.concrete import beval, head
 from symcert.core.state import PathCondition, Store, SymState
-from symcert.core.symbolic import sym_beval, sym_update
+from symcert.core.guards import assuming, may_fail
+from symcert.core.symbolic import sym_beval, sym_guard, sym_update
 from symcert.core.terms import negate
-from symcert.lang.syntax import Assert, Assign, Bool, Fail, If, Seq, Skip, Stmt, While
+from symcert.lang.syntax import Assert, Assign, BExpr, Bool, Fail, If, Seq, Skip, Stmt, While
 from symcert.solver.z3backend import Sat, Solver
 from symcert.spec.expansion import (
     bfs_successor_bound,
@@ -64,7 +68,7 @@ def expand(state: SymState) -> list[SymState]:
     """The successors of a symbolic state under `→sym` (Fig. 7).
 
     :param state: the state `⟨φ, S, p⟩` to step.
-    :return: zero, one or two successor states, each one step deeper.
+    :return: zero to three successor states, each one step deeper.
     """
     children = _expand(state.pc, state.store, state.prog, state.depth + 1)
     return children if state.ghost is None else _carry_ghost(state, children)
@@ -85,23 +89,41 @@ def _expand(phi: PathCondition, store: Store, p: Stmt, depth: int) -> list[SymSt
         case Seq(Skip(), q):
             return [SymState(phi, store, q, depth)]
         case Assign(x, e):
-            return [SymState(phi, sym_update(store, x, e), Skip(), depth)]
+            done = sym_update(store, x, e)
+            if not may_fail(e):
+                return [SymState(phi, done, Skip(), depth)]
+            ok = sym_guard(store, e)
+            return [SymState(phi.extend(ok), done, Skip(), depth),
+                    _by_zero(phi, ok, store, p, depth)]
         case Seq(p1, q):
             return [SymState(t.pc, t.store, Seq(t.prog, q), depth)
                     for t in _expand(phi, store, p1, depth)]
         case While(b, body):
-            cond = sym_beval(store, b)
-            return [SymState(phi.extend(cond), store, Seq(body, p), depth),
-                    SymState(phi.extend(negate(cond)), store, Skip(), depth)]
+            return _branch(phi, store, p, b, Seq(body, p), Skip(), depth)
         case If(b, p1, p2):
-            cond = sym_beval(store, b)
-            return [SymState(phi.extend(cond), store, p1, depth),
-                    SymState(phi.extend(negate(cond)), store, p2, depth)]
+            return _branch(phi, store, p, b, p1, p2, depth)
         case Assert(b):
-            cond = sym_beval(store, b)
-            return [SymState(phi.extend(cond), store, Skip(), depth),
-                    SymState(phi.extend(negate(cond)), store, Fail(p.pos, p), depth)]
+            return _branch(phi, store, p, b, Skip(), Fail(p.pos, p), depth)
     raise TypeError(f"not a statement: {p!r}")
+
+
+def _branch(phi: PathCondition, store: Store, p: Stmt, b: BExpr, yes: Stmt, no: Stmt,
+            depth: int) -> list[SymState]:
+    """The two successors of a test of `b`, `φ ∧ ⟦b⟧_S` and `φ ∧ ¬⟦b⟧_S`; where `b` may divide
+    by zero, both also assume its guard `ok` and a third one, `φ ∧ ¬ok`, fails (X-A2)."""
+    cond = sym_beval(store, b)
+    if not may_fail(b):
+        return [SymState(phi.extend(cond), store, yes, depth),
+                SymState(phi.extend(negate(cond)), store, no, depth)]
+    ok = sym_guard(store, b)
+    return [SymState(phi.extend(assuming(ok, cond)), store, yes, depth),
+            SymState(phi.extend(assuming(ok, negate(cond))), store, no, depth),
+            _by_zero(phi, ok, store, p, depth)]
+
+
+def _by_zero(phi: PathCondition, ok: BExpr, store: Store, p: Stmt, depth: int) -> SymState:
+    """The successor where statement `p` divides by zero: `φ ∧ ¬ok`, stuck at `fail` (X-A2)."""
+    return SymState(phi.extend(negate(ok)), store, Fail(p.pos, p, by_zero=True), depth)
 
 
 def _feasible(child: SymState, parent: SymState, solver: Solver,

@@ -3,7 +3,8 @@
 Exhaustive exploration by the stream `run` (Fig. 6; it prunes only UNSAT-backed branches, M-S1)
 reaches every `assert b` of the program under each path `⟨φ, S⟩` leading to it. The proof
 obligation there is the validity of `φ → {S}b`, asked as the unsatisfiability of `φ ∧ ¬{S}b`; an
-explicit `fail` gives the obligation `¬φ`. The verdict is the library's (`verdict.decide`):
+explicit `fail` gives the obligation `¬φ`, a statement that may divide by zero `¬(φ ∧ ¬ok)` for
+the guard `ok` of its expression (X-A2). The verdict is the library's (`verdict.decide`):
 
 - SAFE (proved) only when the exploration ended (the stream reported `None`) and every
   obligation is UNSAT-backed: by T-L2 the assertions then hold for every input;
@@ -20,10 +21,9 @@ from dataclasses import dataclass
 import icontract
 
 from symcert.core.concrete import Ending, run_to_end
-from symcert.core.concrete import head
+from symcert.core.concrete import head, is_stuck
+from symcert.core.guards import may_fail_at
 from symcert.core.state import SymState, initial
-from symcert.core.symbolic import sym_beval
-from symcert.core.terms import negate
 from symcert.engine.bugfinder import witness
 from symcert.engine.explore import RunStats, expand, run
 from symcert.engine.status import BugFound
@@ -85,23 +85,18 @@ def proof_sound(p: Stmt, result: Proof) -> bool:
     return True
 
 
-def _obligation(state: SymState, solver: Solver) -> Obligation | None:
-    """The obligation of a state about to run `assert b` or an explicit `fail`, if any."""
+def _obligations(state: SymState, solver: Solver) -> list[tuple[Obligation, SymState]]:
+    """The obligations of a state, each with the stuck state it is about: about to run an
+    explicit `fail`, `¬φ`; about to run `assert b` or a statement that may divide by zero, one
+    per failing successor `φ'` (`φ ∧ ¬{S}b`, `φ ∧ ¬ok`, X-A2), asked as `φ'` unsatisfiable."""
     stmt = head(state.prog)
-    if isinstance(stmt, Assert):
-        query = state.pc.extend(negate(sym_beval(state.store, stmt.cond)))
-    elif isinstance(stmt, Fail) and stmt.origin is None:
-        query = state.pc
+    if isinstance(stmt, Fail):
+        failing = [state] if stmt.origin is None else []  # else asked at its parent
+    elif isinstance(stmt, Assert) or may_fail_at(stmt):
+        failing = [t for t in expand(state) if is_stuck(t.prog)]
     else:
-        return None
-    return Obligation(stmt.pos, stmt, state, solver.check(query)[0])
-
-
-def _failing(state: SymState) -> SymState:
-    """The stuck successor of a state about to run `assert b` or `fail`."""
-    if isinstance(head(state.prog), Fail):
-        return state
-    return expand(state)[1]
+        failing = []
+    return [(Obligation(stmt.pos, stmt, t, solver.check(t.pc)[0]), t) for t in failing]
 
 
 @icontract.ensure(proof_sound, "T-L2 proofs need exhaustiveness", enabled=CONTRACTS)
@@ -134,20 +129,18 @@ def prove(p: Stmt, max_states: int, timeout: float | None = None,
             stopped = Reason(Cause.TIME, f"the time budget ({timeout:g} s) ran out")
             break
         states += 1
-        ob = _obligation(state, solver)
-        if ob is None:
-            continue
-        asked += 1
-        if ob.answer is Sat.UNKNOWN:
-            undecided.append(ob)
-        elif ob.answer is Sat.SAT:
-            found = witness(p, BugFound(_failing(state)), solver)
-            if found is None:
+        for ob, stuck in _obligations(state, solver):
+            asked += 1
+            if ob.answer is Sat.UNKNOWN:
                 undecided.append(ob)
-            else:
-                verdict = decide(budget, measure(states, progress, solver, start), (found,),
-                                 False, None, len(undecided))
-                return Proof(verdict, asked, tuple(undecided))
+            elif ob.answer is Sat.SAT:
+                found = witness(p, BugFound(stuck), solver)
+                if found is None:
+                    undecided.append(ob)
+                else:
+                    verdict = decide(budget, measure(states, progress, solver, start), (found,),
+                                     False, None, len(undecided))
+                    return Proof(verdict, asked, tuple(undecided))
     verdict = decide(budget, measure(states, progress, solver, start), (), stopped is None,
                      stopped, len(undecided))
     return Proof(verdict, asked, tuple(undecided))

@@ -41,9 +41,12 @@ from symcert.lang.syntax import (
     BExpr,
     Bool,
     Cmp,
+    Div,
     Fail,
     If,
     Int,
+    Mod,
+    Mul,
     Neg,
     Not,
     Or,
@@ -54,9 +57,11 @@ from symcert.lang.syntax import (
     Sub,
     Var,
     While,
+    operands,
     seq_of,
     spine,
 )
+from symcert.lang.structure import with_children
 from symcert.spec.printing import parse_round_trip
 from symcert.spec.switch import CONTRACTS
 
@@ -215,8 +220,7 @@ class _Build(Transformer[Token, Stmt]):
         result = c[0]
         for i in range(1, len(c), 2):
             op, right = c[i], c[i + 1]
-            pos = _tpos(op)
-            result = Add(result, right, pos) if op == "+" else Sub(result, right, pos)
+            result = _ARITH[op](result, right, _tpos(op))
         return result
 
     def neg(self, c: list[Any]) -> AExpr:
@@ -237,6 +241,10 @@ class _Build(Transformer[Token, Stmt]):
     def paren(self, c: list[AExpr]) -> AExpr:
         self.parenthesized.add(id(c[0]))
         return c[0]
+
+
+_ARITH = {"+": Add, "-": Sub, "*": Mul, "/": Div, "%": Mod}
+"""The binary arithmetic operators by their token (all left-associative)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,20 +289,6 @@ def _substitute(body: Stmt, args: dict[str, AExpr], name: str, where: Pos) -> St
                 return args[x]
             case Int() | Bool() | Skip() | Fail():
                 return node
-            case Add(l, r):
-                return Add(sub(l), sub(r), node.pos)
-            case Sub(l, r):
-                return Sub(sub(l), sub(r), node.pos)
-            case Neg(e):
-                return Neg(sub(e), node.pos)
-            case Cmp(op, l, r):
-                return Cmp(op, sub(l), sub(r), node.pos)
-            case And(l, r):
-                return And(sub(l), sub(r), node.pos)
-            case Or(l, r):
-                return Or(sub(l), sub(r), node.pos)
-            case Not(b):
-                return Not(sub(b), node.pos)
             case Assign(x, e):
                 target = args[x]
                 if not isinstance(target, Var):
@@ -310,7 +304,7 @@ def _substitute(body: Stmt, args: dict[str, AExpr], name: str, where: Pos) -> St
                 return If(sub(b), sub(s1), sub(s2), node.pos)
             case While(b, s1):
                 return While(sub(b), sub(s1), node.pos)
-        raise TypeError(f"not a node: {node!r}")
+        return with_children(node, [sub(e) for e in operands(node)])  # an operator
 
     return sub(body)
 
@@ -364,9 +358,7 @@ def _translate(err: UnexpectedInput, text: str, filename: str) -> ParseError:
     if isinstance(err, UnexpectedCharacters):
         ch = text[err.pos_in_stream]
         message = f"unexpected character {describe_char(ch)}"
-        if ch in "*/%":
-            message += f" (`{ch}` is not supported yet)"
-        elif ch.isalpha():
+        if ch.isalpha():
             message += " (a variable's name is made of ASCII letters, digits and `_`)"
         return error_at(text, filename, err.line, err.column, message)
     assert isinstance(err, (UnexpectedToken, UnexpectedEOF))
@@ -395,15 +387,13 @@ def _translate(err: UnexpectedInput, text: str, filename: str) -> ParseError:
 def _children(node: Any) -> tuple[Any, ...]:
     """The AST nodes directly below `node`, a sequence's excepted."""
     match node:
-        case Add(l, r) | Sub(l, r) | Cmp(_, l, r) | And(l, r) | Or(l, r):
-            return (l, r)
-        case Neg(e) | Not(e) | Assign(_, e) | Assert(e):
+        case Assign(_, e) | Assert(e):
             return (e,)
         case If(b, s1, s2):
             return (b, s1, s2)
         case While(b, s):
             return (b, s)
-    return ()
+    return operands(node)
 
 
 def _levels(root: Any) -> Iterator[list[Any]]:

@@ -8,27 +8,21 @@ from dataclasses import fields, replace
 from typing import Sequence, get_args
 
 from symcert.lang.syntax import (
-    Add,
     AExpr,
-    And,
     Assert,
     Assign,
     BExpr,
     Bool,
-    Cmp,
     Fail,
     If,
     Int,
-    Neg,
     Node,
-    Not,
-    Or,
     Seq,
     Skip,
     Stmt,
-    Sub,
     Var,
     While,
+    operands,
     spine,
 )
 
@@ -72,15 +66,16 @@ def variables(p: Node) -> frozenset[str]:
                 todo.append(e)
             case Int() | Bool() | Skip() | Fail():
                 pass
-            case Neg(a) | Not(a) | Assert(a):
+            case Assert(a):
                 todo.append(a)
-            case Add(a, b) | Sub(a, b) | And(a, b) | Or(a, b) | Cmp(_, a, b) | While(a, b):
-                todo.append(a)
-                todo.append(b)
+            case While(a, b):
+                todo.extend((a, b))
             case If(c, a, b):
                 todo.extend((c, a, b))
             case Seq():
                 todo.extend(spine(node))
+            case _:
+                todo.extend(operands(node))  # an operator
     return frozenset(found)
 
 

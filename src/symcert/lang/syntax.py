@@ -1,4 +1,4 @@
-"""IMP abstract syntax (seed 000, Fig. 1), plus `!=`, unary minus and `assert`.
+"""IMP abstract syntax (seed 000, Fig. 1), plus `!=`, unary minus, `* / %` and `assert`.
 
 Every node is a frozen, slotted dataclass. Source positions live in a `pos` field that is
 excluded from comparison, so `parse(str(p)) == p` is a meaningful round-trip property.
@@ -34,7 +34,9 @@ def operands(e: AExpr | BExpr) -> tuple[AExpr | BExpr, ...]:
     match e:
         case Neg(a) | Not(a):
             return (a,)
-        case Add(l, r) | Sub(l, r) | Cmp(_, l, r) | And(l, r) | Or(l, r):
+        case Add(l, r) | Sub(l, r) | Mul(l, r) | Div(l, r) | Mod(l, r):
+            return (l, r)
+        case Cmp(_, l, r) | And(l, r) | Or(l, r):
             return (l, r)
     return ()
 
@@ -129,7 +131,7 @@ def _structural_eq(self: Compound, other: object) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------
-# Arithmetic expressions  aexpr ::= INT | VAR | aexpr (+|-) aexpr | - aexpr
+# Arithmetic expressions  aexpr ::= INT | VAR | aexpr (+|-|*|/|%) aexpr | - aexpr
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +172,7 @@ class Neg:
     def __str__(self) -> str:
         inner = show_aexpr(self.operand)
         # `-(5)` keeps the parentheses: `-5` would parse as the literal Int(-5).
-        if isinstance(self.operand, (Add, Sub, Int)):
+        if isinstance(self.operand, (Int, *BINARY)):
             return f"-({inner})"
         return f"-{inner}"
 
@@ -211,7 +213,67 @@ class Sub:
         return show_aexpr(self)
 
 
-AExpr = Union[Int, Var, Neg, Add, Sub]
+@dataclass(frozen=True, slots=True)
+class Mul:
+    """Multiplication."""
+
+    left: AExpr
+    right: AExpr
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+
+    _shape: int = field(init=False, compare=False, repr=False)
+
+    __post_init__ = _store_shape
+    __hash__ = _hash
+    __eq__ = _structural_eq
+
+    def __str__(self) -> str:
+        return show_aexpr(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Div:
+    """Python's floor division `//`, written `/`: rounds towards minus infinity (`-7 / 2 == -4`).
+    A zero divisor steps to `fail` (X-A2)."""
+
+    left: AExpr
+    right: AExpr
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+
+    _shape: int = field(init=False, compare=False, repr=False)
+
+    __post_init__ = _store_shape
+    __hash__ = _hash
+    __eq__ = _structural_eq
+
+    def __str__(self) -> str:
+        return show_aexpr(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Mod:
+    """Python's `%`: the remainder of `/`, with the sign of the divisor (`7 % -3 == -2`).
+    A zero divisor steps to `fail` (X-A2)."""
+
+    left: AExpr
+    right: AExpr
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+
+    _shape: int = field(init=False, compare=False, repr=False)
+
+    __post_init__ = _store_shape
+    __hash__ = _hash
+    __eq__ = _structural_eq
+
+    def __str__(self) -> str:
+        return show_aexpr(self)
+
+
+AExpr = Union[Int, Var, Neg, Add, Sub, Mul, Div, Mod]
+BINARY: tuple[type, ...] = (Add, Sub, Mul, Div, Mod)
+"""The binary arithmetic operators."""
+DIVISIONS: tuple[type, ...] = (Div, Mod)
+"""The operators that fail on a zero divisor (X-A2)."""
 
 # ---------------------------------------------------------------------------------------------
 # Boolean expressions  bexpr ::= true | false | bexpr (and|or) bexpr | not bexpr | aexpr CMP aexpr
@@ -303,8 +365,9 @@ class Or:
 
 
 BExpr = Union[Bool, Cmp, Not, And, Or]
-Compound = Union[Neg, Add, Sub, Cmp, Not, And, Or]
-_ARITY: dict[type, int] = {Neg: 1, Not: 1, Add: 2, Sub: 2, Cmp: 2, And: 2, Or: 2}
+Compound = Union[Neg, Add, Sub, Mul, Div, Mod, Cmp, Not, And, Or]
+_ARITY: dict[type, int] = {Neg: 1, Not: 1, Add: 2, Sub: 2, Mul: 2, Div: 2, Mod: 2, Cmp: 2,
+                           And: 2, Or: 2}
 
 # ---------------------------------------------------------------------------------------------
 # Statements  stmt ::= skip | fail | VAR = aexpr | stmt; stmt | if .. fi | while .. od | assert
@@ -324,14 +387,26 @@ class Skip:
 class Fail:
     """`fail`: the error statement; a state about to run it is stuck (W-F9).
 
-    `origin` is the `assert` this `fail` came from, if any; it only serves error reports.
+    `origin` is the statement this `fail` replaced, if any: an `assert` whose condition is
+    false or, when `by_zero`, a statement that divided by zero (X-A2). Neither takes part in
+    equality: they only serve error reports (`what`).
     """
 
     pos: Pos | None = field(default=None, compare=False, repr=False)
-    origin: Assert | None = field(default=None, compare=False, repr=False)
+    origin: Stmt | None = field(default=None, compare=False, repr=False)
+    by_zero: bool = field(default=False, compare=False, repr=False)
 
     def __str__(self) -> str:
         return "fail"
+
+    def what(self) -> str:
+        """What went wrong, for a bug report."""
+        if self.by_zero and self.origin is not None:
+            shown = self.origin if isinstance(self.origin, Assign) else _condition(self.origin)
+            return f"division by zero in `{shown}`"
+        if isinstance(self.origin, Assert):
+            return f"assertion `{self.origin.cond}` fails"
+        return "`fail` reached"
 
 
 @dataclass(frozen=True, slots=True)
@@ -419,6 +494,11 @@ Stmt = Union[Skip, Fail, Assign, Seq, If, While, Assert]
 Node = Union[AExpr, BExpr, Stmt]
 
 
+def _condition(s: Stmt) -> object:
+    """The condition of an `if`, `while` or `assert` (the statement itself otherwise)."""
+    return s.cond if isinstance(s, (If, While, Assert)) else s
+
+
 def seq_of(stmts: list[Stmt]) -> Stmt:
     """Fold a non-empty list of statements into a right-nested sequence."""
     result = stmts[-1]
@@ -436,20 +516,28 @@ def spine(s: Stmt) -> Iterator[Stmt]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Printing concrete syntax.  Precedence: or < and < not < comparison < +,- < unary minus.
+# Printing concrete syntax.  Precedence: or < and < not < comparison < +,- < *,/,% < unary minus.
+
+
+_OPS: dict[type, tuple[str, int]] = {Add: ("+", 1), Sub: ("-", 1), Mul: ("*", 2), Div: ("/", 2),
+                                     Mod: ("%", 2)}
+"""Each binary operator's symbol and precedence level (all left-associative)."""
 
 
 def show_aexpr(e: AExpr) -> str:
-    """Print an arithmetic expression with the parentheses its structure needs."""
-    match e:
-        case Add(l, r) | Sub(l, r):
-            op = "+" if isinstance(e, Add) else "-"
-            right = show_aexpr(r)
-            if isinstance(r, (Add, Sub)):
-                right = f"({right})"
-            return f"{show_aexpr(l)} {op} {right}"
-        case _:
-            return str(e)
+    """Print an arithmetic expression with the parentheses its structure needs: an operand of
+    a lower level, and a right operand of the same level (left associativity)."""
+    op = _OPS.get(type(e))
+    if op is None:
+        return str(e)
+    symbol, level = op
+    left, right = operands(e)
+    shown_l, shown_r = show_aexpr(left), show_aexpr(right)  # type: ignore[arg-type]
+    if _OPS.get(type(left), ("", 3))[1] < level:
+        shown_l = f"({shown_l})"
+    if _OPS.get(type(right), ("", 3))[1] <= level:
+        shown_r = f"({shown_r})"
+    return f"{shown_l} {symbol} {shown_r}"
 
 
 def _bexpr_at(b: BExpr, level: int) -> str:

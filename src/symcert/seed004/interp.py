@@ -11,8 +11,12 @@ Symbolic interpreter: `exec_symbolic(p, n)` maps a program to a finite set of re
   default mode agrees with the main engine, where an absent variable reads 0). Reading any other
   variable before assigning it is `UNBOUND_VAR` (pass `declared=frozenset()` to see it).
 - **Behaviours** `β`: NORMAL, UNBOUND_VAR, LOOP_LIMIT (a loop ran `n` iterations and is tested
-  once more: the limit check comes before the test, Fig. 4 WHILE-LIMIT) and FAIL (`fail`, or an
-  `assert` whose condition is false). Expressions are strict: `a and b` reads both sides.
+  once more: the limit check comes before the test, Fig. 4 WHILE-LIMIT) and FAIL (`fail`, an
+  `assert` whose condition is false, or a `/` or `%` by zero, X-A2). Reading is strict: every
+  variable of an expression must be bound, even one `and`/`or` would not reach; a division is
+  evaluated, and fails, only where it is reached, as in the small-step semantics. Where an
+  expression may divide by zero, its guard (guards.py) splits the state: `C ∧ ok` goes on,
+  `C ∧ ¬ok` is a FAIL result.
 - **Symbolic variables** (M-F1). The initial σ maps each declared `x` to the symbolic variable
   `x` (so an input Env is also the initial interpretation); `x = e` binds `x` to a fresh `x#k`
   (`#` cannot occur in an IMP name; `k` counts the assignments on the path) constrained by
@@ -40,11 +44,12 @@ from typing import Callable, Mapping, Sequence
 import icontract
 
 from symcert.core import terms
-from symcert.core.algebra import fold_a, fold_b
-from symcert.core.concrete import Env, Values
+from symcert.core.algebra import fold, fold_a, fold_b
+from symcert.core.concrete import VALUES, Env
+from symcert.core.guards import GUARDS, may_fail
 from symcert.core.state import TRUE_PC, PathCondition, satisfies
 from symcert.engine.ghost import Interpretation
-from symcert.lang.structure import inputs
+from symcert.lang.structure import inputs, variables
 from symcert.lang.syntax import (
     AExpr,
     Assert,
@@ -63,6 +68,7 @@ from symcert.lang.syntax import (
 )
 from symcert.solver.z3backend import Sat, Solver
 from symcert.spec.concretization import sample_valuations
+from symcert.spec.definedness import defined
 from symcert.spec.switch import CONTRACTS, lemma
 
 
@@ -91,26 +97,14 @@ class _Unbound(Exception):
 # The concrete twin: natural semantics with a partial environment and a loop limit (M-C1).
 
 
-class Partial(Values):
-    """Expressions evaluated in a partial environment Γ (Fig. 2): reading a variable outside
-    `dom(Γ)` raises `_Unbound` (VAR-ERR); `and`/`or` are strict (both sides are read). The
-    other operations are the data algebra's (`concrete.Values`)."""
-
-    def var(self, gamma: Mapping[str, int], name: str) -> int:  # type: ignore[override]
-        if name not in gamma:
-            raise _Unbound(name)
-        return gamma[name]
-
-    def and_(self, a: bool, b: Callable[[], bool]) -> bool:
-        right = b()
-        return a and right
-
-    def or_(self, a: bool, b: Callable[[], bool]) -> bool:
-        right = b()
-        return a or right
-
-
-PARTIAL = Partial()
+def _value(gamma: Mapping[str, int], e: AExpr | BExpr) -> int | bool:
+    """`e` in a partial environment Γ (Fig. 2): reading is strict, a variable of `e` outside
+    `dom(Γ)` raises `_Unbound` (VAR-ERR) even where `and`/`or` would not reach it; the value is
+    the data algebra's (`concrete.VALUES`), whose `/` and `%` by zero raise ZeroDivisionError,
+    only where they are reached (the behaviour FAIL, X-A2, as in the small-step semantics)."""
+    if not variables(e) <= gamma.keys():
+        raise _Unbound(min(variables(e) - gamma.keys()))
+    return fold(VALUES, gamma.__getitem__, e)
 
 
 def _exec(p: Stmt, gamma: dict[str, int], n: int) -> Behaviour:
@@ -130,18 +124,18 @@ def _exec_simple(s: Stmt, gamma: dict[str, int], n: int) -> Behaviour:
             case Fail():
                 return Behaviour.FAIL
             case Assign(x, e):
-                gamma[x] = fold_a(PARTIAL, gamma, e)
+                gamma[x] = _value(gamma, e)  # type: ignore[assignment]
                 return Behaviour.NORMAL
             case Assert(b):
-                return Behaviour.NORMAL if fold_b(PARTIAL, gamma, b) else Behaviour.FAIL
+                return Behaviour.NORMAL if _value(gamma, b) else Behaviour.FAIL
             case If(b, p1, p2):
-                return _exec(p1 if fold_b(PARTIAL, gamma, b) else p2, gamma, n)
+                return _exec(p1 if _value(gamma, b) else p2, gamma, n)
             case While(b, body):
                 count = 0
                 while True:
                     if count == n:
                         return Behaviour.LOOP_LIMIT
-                    if not fold_b(PARTIAL, gamma, b):
+                    if not _value(gamma, b):
                         return Behaviour.NORMAL
                     inner = _exec(body, gamma, n)
                     if inner is not Behaviour.NORMAL:
@@ -151,6 +145,8 @@ def _exec_simple(s: Stmt, gamma: dict[str, int], n: int) -> Behaviour:
                 return _exec(s, gamma, n)
     except _Unbound:
         return Behaviour.UNBOUND_VAR
+    except ZeroDivisionError:
+        return Behaviour.FAIL
     raise TypeError(f"not a statement: {s!r}")
 
 
@@ -342,12 +338,27 @@ def is_input(v: str) -> bool:
     return "#" not in v
 
 
+def _defined(s: SymResult, e: AExpr | BExpr, cfg: _Config) -> tuple[SymResult | None,
+                                                                      list[SymResult]]:
+    """`s` under the guard `ok` of `e` (guards.py) and the FAIL result `C ∧ ¬ok` where `e`
+    divides by zero (X-A2), each dropped when pruned by `maybe_sat`; `(s, [])` when no division
+    of `e` may fail."""
+    if not may_fail(e):
+        return s, []
+    ok = fold(GUARDS, _sigma(s.env), e)[1]  # type: ignore[index]
+    good, bad = _assume(s, ok), _with(_assume(s, terms.negate(ok)), Behaviour.FAIL)
+    return (good if maybe_sat(good.pc, cfg.solver) else None,
+            [bad] if maybe_sat(bad.pc, cfg.solver) else [])
+
+
 def _assign(s: SymResult, x: str, e: AExpr, cfg: _Config) -> SymResult:
     """Listing 4: `x` gets a fresh `v` with `v == σ(e)`; the overwritten variable is quantified."""
     se = fold_a(terms.TERMS, _sigma(s.env), e)
     v = fresh(x, s)
     pc = s.pc.extend(Cmp("==", Var(v), se))
-    ghost = s.ghost.extend(v, s.ghost.eval(se)) if s.ghost is not None else None
+    # A ghost outside the guard of `e` satisfies no result of this path: any value will do.
+    ghost = (s.ghost.extend(v, defined(lambda: s.ghost.eval(se)) or 0)  # type: ignore[union-attr]
+             if s.ghost is not None else None)
     exists = s.exists
     old = s.env.get(x)
     if old is not None:
@@ -359,12 +370,17 @@ def _assign(s: SymResult, x: str, e: AExpr, cfg: _Config) -> SymResult:
     return SymResult(Behaviour.NORMAL, s.env.update(x, v), pc, ghost, exists, s.fresh + 1)
 
 
-def _branches(s: SymResult, b: BExpr, cfg: _Config) -> tuple[SymResult | None, SymResult | None]:
-    """The states `C ∧ se` and `C ∧ ¬se` (Listing 6), each None when pruned by `maybe_sat`."""
+def _branches(s: SymResult, b: BExpr, cfg: _Config) -> tuple[SymResult | None,
+                                                              SymResult | None, list[SymResult]]:
+    """The states `C ∧ se` and `C ∧ ¬se` (Listing 6), each None when pruned by `maybe_sat`, and
+    the FAIL results where `b` divides by zero (`_defined`)."""
     se = fold_b(terms.TERMS, _sigma(s.env), b)
-    yes, no = _assume(s, se), _assume(s, terms.negate(se))
+    good, failed = _defined(s, b, cfg)
+    if good is None:
+        return None, None, failed
+    yes, no = _assume(good, se), _assume(good, terms.negate(se))
     return (yes if maybe_sat(yes.pc, cfg.solver) else None,
-            no if maybe_sat(no.pc, cfg.solver) else None)
+            no if maybe_sat(no.pc, cfg.solver) else None, failed)
 
 
 def _ins(p: Stmt, states: Sequence[SymResult], cfg: _Config) -> list[SymResult]:
@@ -388,15 +404,16 @@ def _ins_simple(p: Stmt, s: SymResult, cfg: _Config) -> list[SymResult]:
             case Fail():
                 return [_with(s, Behaviour.FAIL)]
             case Assign(x, e):
-                return [_assign(s, x, e, cfg)]
+                good, failed = _defined(s, e, cfg)
+                return ([_assign(good, x, e, cfg)] if good is not None else []) + failed
             case Assert(b):
-                yes, no = _branches(s, b, cfg)
+                yes, no, failed = _branches(s, b, cfg)
                 return (([yes] if yes is not None else [])
-                        + ([_with(no, Behaviour.FAIL)] if no is not None else []))
+                        + ([_with(no, Behaviour.FAIL)] if no is not None else []) + failed)
             case If(b, p1, p2):
-                yes, no = _branches(s, b, cfg)
+                yes, no, failed = _branches(s, b, cfg)
                 return ((_ins(p1, [yes], cfg) if yes is not None else [])
-                        + (_ins(p2, [no], cfg) if no is not None else []))
+                        + (_ins(p2, [no], cfg) if no is not None else []) + failed)
             case While(b, body):
                 return _loop(b, body, s, cfg)
             case Seq():
@@ -414,10 +431,11 @@ def _loop(b: BExpr, body: Stmt, s: SymResult, cfg: _Config) -> list[SymResult]:
         entering: list[SymResult] = []
         for t in looping:
             try:
-                yes, no = _branches(t, b, cfg)
+                yes, no, failed = _branches(t, b, cfg)
             except _Unbound:
                 out.append(_with(t, Behaviour.UNBOUND_VAR))
                 continue
+            out += failed
             if no is not None:
                 out.append(no)
             if yes is not None:

@@ -415,6 +415,20 @@ class Z3Terms:
     def sub(self, a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:
         return a - b
 
+    def mul(self, a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:
+        return a * b
+
+    def div(self, a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:
+        """Python's floor division (X-A1): z3's `/` on integers is SMT-LIB's `div`, Euclidean
+        (the remainder is never negative), which is the floor for `b > 0` only; for `b < 0`,
+        `a // b == (-a) // (-b)`. At `b == 0` the term is z3's unconstrained `div`, never read:
+        the guard excludes it (X-A2)."""
+        return z3.If(b >= 0, a / b, (-a) / (-b))
+
+    def mod(self, a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:
+        """Python's `%`, with the sign of `b` (X-A1): `a % b == -((-a) % (-b))` for `b < 0`."""
+        return z3.If(b >= 0, a % b, -((-a) % (-b)))
+
     def cmp(self, op: str, a: z3.ArithRef, b: z3.ArithRef) -> z3.BoolRef:
         return COMPARE[op](a, b)  # type: ignore[no-any-return]
 

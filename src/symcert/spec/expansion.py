@@ -10,10 +10,12 @@ from typing import Callable, Sequence
 
 from symcert.core.concrete import Env, State, aeval, beval, run_concrete, step, trace
 from symcert.core.state import SymState, concretize, initial, rule_count, satisfies, state_names
+from symcert.core.guards import assuming
 from symcert.core.terms import free_vars, negate
 from symcert.lang.structure import variables
-from symcert.lang.syntax import BExpr, Stmt
+from symcert.lang.syntax import And, BExpr, Stmt
 from symcert.spec.concretization import sample_valuations
+from symcert.spec.definedness import defined
 from symcert.spec.switch import lemma
 
 
@@ -25,16 +27,24 @@ Successors = Callable[[SymState], "list[SymState]"]
 def expand_sound(state: SymState, result: Sequence[SymState]) -> bool:
     """The successors are one `→sym` step each (Fig. 3's shape, read off the states, not a second
     transcription of the rules): one step deeper, and either one successor on the same path
-    condition or two that split it, `φ ∧ c` and `φ ∧ not c`. With W-L2.3 at every valuation
+    condition or two that split it, `φ ∧ c` and `φ ∧ not c`, or, where a division may fail
+    (X-A2), three: `φ ∧ ok ∧ c`, `φ ∧ ok ∧ not c` and `φ ∧ not ok`. With W-L2.3 at every valuation
     (`expand_sound_sampled`, against the concrete semantics) this is `σ̂' ∈ expand(σ̂) ⇒ σ̂ →sym σ̂'`."""
     if not all(t.depth == state.depth + 1 for t in result):
         return False
-    if len(result) == 1:
-        return result[0].pc == state.pc
+    if len(result) <= 1:
+        return not result or result[0].pc == state.pc
+    added = [_added(state, t) for t in result]
+    if not all(len(a) == 1 for a in added):
+        return False
     if len(result) == 2:
-        a, b = (_added(state, t) for t in result)
-        return len(a) == len(b) == 1 and b[0] == negate(a[0])
-    return not result
+        return added[1][0] == negate(added[0][0])
+    if len(result) == 3:  # X-A2: `ok ∧ c`, `ok ∧ ¬c` and `¬ok`
+        (a,), (b,), (f,) = added
+        ok = negate(f)
+        c = a.right if isinstance(a, And) and a.left == ok else a
+        return a == assuming(ok, c) and b == assuming(ok, negate(c))
+    return False
 
 
 @lemma("W-T3.1")
@@ -111,10 +121,13 @@ def expand_sound_sampled(state: SymState, result: Sequence[SymState]) -> bool:
     costs nothing per conjunct already on the path (deep states stay cheap)."""
     names = _local_names(state, result)
     for v in sample_valuations(names):
+        before = defined(lambda: _concrete_of(v, state, names))
+        if before is None:
+            continue  # no `V ⊨ φ` is undefined on the store (X-A2): nothing to check at V
         for t in result:
             if not all(beval(v, c) for c in _added(state, t)):
                 continue
-            nxt = step(_concrete_of(v, state, names))
+            nxt = step(before)
             if nxt is None or nxt != _concrete_of(v, t, names):
                 return False
     return True
@@ -127,7 +140,8 @@ def expand_complete_sampled(state: SymState, result: Sequence[SymState]) -> bool
     added conjunct `V` satisfies (which implies W-L2.5 for every `V ⊨ φ`)."""
     names = _local_names(state, result)
     for v in sample_valuations(names):
-        nxt = step(_concrete_of(v, state, names))
+        before = defined(lambda: _concrete_of(v, state, names))
+        nxt = step(before) if before is not None else None
         if nxt is None:
             continue
         if not any(all(beval(v, c) for c in _added(state, t))

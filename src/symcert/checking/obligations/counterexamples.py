@@ -20,9 +20,12 @@ from symcert.lang.syntax import (
     BExpr,
     Bool,
     Cmp,
+    Div,
     Fail,
     If,
     Int,
+    Mod,
+    Mul,
     Neg,
     Node,
     Not,
@@ -57,6 +60,15 @@ class Instances:
 
     def sub(self, a: AExpr, b: AExpr) -> AExpr:
         return Sub(a, b)
+
+    def mul(self, a: AExpr, b: AExpr) -> AExpr:
+        return Mul(a, b)
+
+    def div(self, a: AExpr, b: AExpr) -> AExpr:
+        return Div(a, b)
+
+    def mod(self, a: AExpr, b: AExpr) -> AExpr:
+        return Mod(a, b)
 
     def cmp(self, op: str, a: AExpr, b: AExpr) -> BExpr:
         return Cmp(op, a, b)
