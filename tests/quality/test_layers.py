@@ -14,13 +14,13 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[2] / "src"
 
 LAYERS = (  # bottom to top
-    ("symcert.lang.errors", "symcert.lang.syntax"),
+    ("symcert.lang.errors", "symcert.lang.sharing", "symcert.lang.syntax"),
     ("symcert.spec.switch", "symcert.spec.printing"),
     ("symcert.lang",),
-    ("symcert.core.algebra", "symcert.core.terms", "symcert.core.concrete"),
+    ("symcert.core.algebra", "symcert.core.terms", "symcert.core.concrete", "symcert.core.guards"),
     ("symcert.spec.concretization",),
     ("symcert.core.state",),
-    ("symcert.spec.evaluation",),
+    ("symcert.spec.definedness", "symcert.spec.evaluation"),
     ("symcert.core",),
     ("symcert.solver",),
     ("symcert.spec.expansion",),

@@ -27,7 +27,7 @@ from symcert.core.terms import TERMS
 from symcert.lang.syntax import (
     Add, AExpr, And, BExpr, Bool, Cmp, Div, Int, Mod, Mul, Neg, Not, Or, Sub, Var,
 )
-from symcert.seed004.interp import _Unbound, _value
+from symcert.seed004.natural import Unbound, _value
 from symcert.spec.definedness import defined
 from symcert.solver.z3backend import Z3
 
@@ -157,7 +157,7 @@ def test_concrete_and_or_short_circuit_partial_is_strict(
     spy = _Reads()
     fold_b(spy, Env.of({"x": 1}), b)
     assert spy.read == (["x"] if skipped else ["x", "y"])
-    with pytest.raises(_Unbound):
+    with pytest.raises(Unbound):
         _value({"x": 1}, b)
 
 

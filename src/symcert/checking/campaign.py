@@ -38,9 +38,9 @@ from symcert.core.state import TRUE_PC, PathCondition, Store, SymState, initial,
 from symcert.lang.structure import children, inputs, with_children
 from symcert.lang.syntax import AExpr, BExpr, Bool, Int, Node, Skip, Stmt
 from symcert.seed004.interp import (
-    Behaviour, Outcome, SymResult, concretize_result, exec_concrete, exec_symbolic, input_of,
-    over_approximation, under_approximation,
+    SymResult, concretize_result, exec_symbolic, input_of, over_approximation, under_approximation,
 )
+from symcert.seed004.natural import Behaviour, Outcome, exec_concrete
 from symcert.solver.z3backend import Sat, Solver
 
 NAMES = ("x", "y", "z")

@@ -29,8 +29,8 @@ from symcert.lang.syntax import (
     Stmt,
     Var,
     While,
-    shape,
 )
+from symcert.lang.sharing import shape
 from symcert.spec.concretization import concretize_pointwise
 from symcert.spec.switch import CONTRACTS
 

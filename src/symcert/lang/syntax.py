@@ -10,15 +10,17 @@ right spine: `Seq` compares, hashes and prints along that spine with loops, not 
 Symbolic terms reuse these nodes and share subterms: after `x = x + x` runs n times the term
 of `x` is a DAG of n nodes whose tree has 2^n leaves. Compound expressions therefore hash their
 top `HASH_DEPTH` levels only, equality compares each pair of shared nodes once, and every walk
-over terms (evaluation, variables, translation, printing) visits each shared node once. Nothing
-is cached in a node: a hash stored at construction would be a symbolic value under CrossHair,
-which it cannot run (CROSSHAIR.md rule 11).
+over terms (evaluation, variables, translation, printing) visits each shared node once
+(sharing.py). Nothing is cached in a node: a hash stored at construction would be a symbolic
+value under CrossHair, which it cannot run (CROSSHAIR.md rule 11).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Union
+from typing import Iterator, Union
+
+from symcert.lang.sharing import ARITY, WITH_OP, store_shape, structural_eq, structural_hash
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,94 +42,6 @@ def operands(e: AExpr | BExpr) -> tuple[AExpr | BExpr, ...]:
             return (l, r)
     return ()
 
-
-_set = object.__setattr__
-
-
-def shape(e: Any) -> int:
-    """The hash of `e`'s shape: stored in a compound expression, the hash of its class for a
-    leaf. Equal terms have equal shapes."""
-    return e._shape if type(e) in _ARITY else hash(type(e))
-
-
-def _store_shape(self: Any) -> None:
-    """`__post_init__` of compound expressions: the hash of the term's *shape* (its classes and
-    comparison operators, no literal value, no name), from the operands' stored shapes. It is
-    the only thing a node stores: it distinguishes terms of any depth, and it stays a concrete
-    int when CrossHair makes literals and names symbolic (a stored hash of those values was a
-    stale symbolic object to CrossHair: CROSSHAIR.md rule 11)."""
-    kind = type(self)
-    if _ARITY[kind] == 1:
-        _set(self, "_shape", hash((kind, shape(self.operand))))
-    else:
-        op = self.op if kind is Cmp else ""
-        _set(self, "_shape", hash((kind, op, shape(self.left), shape(self.right))))
-
-
-HASH_DEPTH = 2
-"""How many levels of a term its hash reads the values of (beyond its stored shape)."""
-
-
-def _hash(self: Compound) -> int:
-    """`__hash__` of compound expressions: the stored shape, and the literals and names of the
-    top `HASH_DEPTH` levels, read afresh. Consistent with structural equality and constant time
-    however much the term shares."""
-    return hash((self._shape, _top(self, HASH_DEPTH)))
-
-
-def _top(e: Any, depth: int) -> object:
-    """A hashable summary of `e` down to `depth` levels of operands (leaves whole)."""
-    kind = type(e)
-    arity = _ARITY.get(kind)
-    if arity is None:
-        return e
-    if depth == 0:
-        return kind
-    if arity == 1:
-        return kind, _top(e.operand, depth - 1)
-    return kind, _top(e.left, depth - 1), _top(e.right, depth - 1)
-
-
-_EQ_PLAIN = 64
-"""Pairs of nodes `__eq__` compares before it starts remembering the pairs it has seen."""
-
-
-def _structural_eq(self: Compound, other: object) -> bool:
-    """`__eq__` of compound expressions: iterative, and past `_EQ_PLAIN` pairs each pair of
-    shared nodes is compared once, so two equal terms with 2^n leaves in n shared nodes
-    compare in O(n)."""
-    if self is other:
-        return True
-    if type(other) is not type(self):
-        return NotImplemented
-    todo: list[tuple[Any, Any]] = [(self, other)]
-    seen: set[tuple[int, int]] = set()
-    compared = 0
-    while todo:
-        a, b = todo.pop()
-        if a is b:
-            continue
-        kind = type(a)
-        if kind is not type(b):
-            return False
-        arity = _ARITY.get(kind)
-        if arity is None:
-            if a != b:
-                return False
-            continue
-        compared += 1
-        if compared > _EQ_PLAIN:
-            if (id(a), id(b)) in seen:
-                continue
-            seen.add((id(a), id(b)))
-        if arity == 1:
-            todo.append((a.operand, b.operand))
-            continue
-        if kind is Cmp and a.op != b.op:
-            return False
-        todo.append((a.right, b.right))
-        todo.append((a.left, b.left))
-    return True
 
 
 # ---------------------------------------------------------------------------------------------
@@ -165,9 +79,9 @@ class Neg:
 
     _shape: int = field(init=False, compare=False, repr=False)
 
-    __post_init__ = _store_shape
-    __hash__ = _hash
-    __eq__ = _structural_eq
+    __post_init__ = store_shape
+    __hash__ = structural_hash
+    __eq__ = structural_eq
 
     def __str__(self) -> str:
         inner = show_aexpr(self.operand)
@@ -187,9 +101,9 @@ class Add:
 
     _shape: int = field(init=False, compare=False, repr=False)
 
-    __post_init__ = _store_shape
-    __hash__ = _hash
-    __eq__ = _structural_eq
+    __post_init__ = store_shape
+    __hash__ = structural_hash
+    __eq__ = structural_eq
 
     def __str__(self) -> str:
         return show_aexpr(self)
@@ -205,9 +119,9 @@ class Sub:
 
     _shape: int = field(init=False, compare=False, repr=False)
 
-    __post_init__ = _store_shape
-    __hash__ = _hash
-    __eq__ = _structural_eq
+    __post_init__ = store_shape
+    __hash__ = structural_hash
+    __eq__ = structural_eq
 
     def __str__(self) -> str:
         return show_aexpr(self)
@@ -223,9 +137,9 @@ class Mul:
 
     _shape: int = field(init=False, compare=False, repr=False)
 
-    __post_init__ = _store_shape
-    __hash__ = _hash
-    __eq__ = _structural_eq
+    __post_init__ = store_shape
+    __hash__ = structural_hash
+    __eq__ = structural_eq
 
     def __str__(self) -> str:
         return show_aexpr(self)
@@ -242,9 +156,9 @@ class Div:
 
     _shape: int = field(init=False, compare=False, repr=False)
 
-    __post_init__ = _store_shape
-    __hash__ = _hash
-    __eq__ = _structural_eq
+    __post_init__ = store_shape
+    __hash__ = structural_hash
+    __eq__ = structural_eq
 
     def __str__(self) -> str:
         return show_aexpr(self)
@@ -261,9 +175,9 @@ class Mod:
 
     _shape: int = field(init=False, compare=False, repr=False)
 
-    __post_init__ = _store_shape
-    __hash__ = _hash
-    __eq__ = _structural_eq
+    __post_init__ = store_shape
+    __hash__ = structural_hash
+    __eq__ = structural_eq
 
     def __str__(self) -> str:
         return show_aexpr(self)
@@ -303,9 +217,9 @@ class Cmp:
 
     _shape: int = field(init=False, compare=False, repr=False)
 
-    __post_init__ = _store_shape
-    __hash__ = _hash
-    __eq__ = _structural_eq
+    __post_init__ = store_shape
+    __hash__ = structural_hash
+    __eq__ = structural_eq
 
     def __str__(self) -> str:
         return f"{show_aexpr(self.left)} {self.op} {show_aexpr(self.right)}"
@@ -320,9 +234,9 @@ class Not:
 
     _shape: int = field(init=False, compare=False, repr=False)
 
-    __post_init__ = _store_shape
-    __hash__ = _hash
-    __eq__ = _structural_eq
+    __post_init__ = store_shape
+    __hash__ = structural_hash
+    __eq__ = structural_eq
 
     def __str__(self) -> str:
         return f"not {_bexpr_at(self.operand, 2)}"
@@ -338,9 +252,9 @@ class And:
 
     _shape: int = field(init=False, compare=False, repr=False)
 
-    __post_init__ = _store_shape
-    __hash__ = _hash
-    __eq__ = _structural_eq
+    __post_init__ = store_shape
+    __hash__ = structural_hash
+    __eq__ = structural_eq
 
     def __str__(self) -> str:
         return f"{_bexpr_at(self.left, 1)} and {_bexpr_at(self.right, 2)}"
@@ -356,18 +270,17 @@ class Or:
 
     _shape: int = field(init=False, compare=False, repr=False)
 
-    __post_init__ = _store_shape
-    __hash__ = _hash
-    __eq__ = _structural_eq
+    __post_init__ = store_shape
+    __hash__ = structural_hash
+    __eq__ = structural_eq
 
     def __str__(self) -> str:
         return f"{_bexpr_at(self.left, 0)} or {_bexpr_at(self.right, 1)}"
 
 
 BExpr = Union[Bool, Cmp, Not, And, Or]
-Compound = Union[Neg, Add, Sub, Mul, Div, Mod, Cmp, Not, And, Or]
-_ARITY: dict[type, int] = {Neg: 1, Not: 1, Add: 2, Sub: 2, Mul: 2, Div: 2, Mod: 2, Cmp: 2,
-                           And: 2, Or: 2}
+ARITY.update({Neg: 1, Not: 1, Add: 2, Sub: 2, Mul: 2, Div: 2, Mod: 2, Cmp: 2, And: 2, Or: 2})
+WITH_OP.add(Cmp)
 
 # ---------------------------------------------------------------------------------------------
 # Statements  stmt ::= skip | fail | VAR = aexpr | stmt; stmt | if .. fi | while .. od | assert

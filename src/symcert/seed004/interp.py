@@ -1,7 +1,7 @@
 """The bounded symbolic interpreter of seed 004 and its concrete twin (Becker & Marché).
 
-Concrete twin: `exec_concrete(p, env, n)` is the natural semantics `i /Γ ⇓N β/Γ'` (seed 004,
-Figs. 2-4) run as a big-step interpreter, with a *partial* environment Γ.
+Concrete twin: `exec_concrete(p, env, n)` (natural.py) is the natural semantics `i /Γ ⇓N β/Γ'`
+(seed 004, Figs. 2-4) run as a big-step interpreter, with a *partial* environment Γ.
 
 Symbolic interpreter: `exec_symbolic(p, n)` maps a program to a finite set of result states
 `(σ' | C'; ρ')_β` (Listings 3-7). Notation and decisions:
@@ -37,19 +37,18 @@ Symbolic interpreter: `exec_symbolic(p, n)` maps a program to a finite set of re
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Sequence
 
 import icontract
 
 from symcert.core import terms
 from symcert.core.algebra import fold, fold_a, fold_b
-from symcert.core.concrete import VALUES, Env
+from symcert.core.concrete import Env
 from symcert.core.guards import GUARDS, may_fail
 from symcert.core.state import TRUE_PC, PathCondition, satisfies
 from symcert.engine.ghost import Interpretation
-from symcert.lang.structure import inputs, variables
+from symcert.lang.structure import inputs
 from symcert.lang.syntax import (
     AExpr,
     Assert,
@@ -66,103 +65,11 @@ from symcert.lang.syntax import (
     While,
     spine,
 )
+from symcert.seed004.natural import Behaviour, Outcome, Unbound, exec_concrete
 from symcert.solver.z3backend import Sat, Solver
 from symcert.spec.concretization import sample_valuations
 from symcert.spec.definedness import defined
 from symcert.spec.switch import CONTRACTS, lemma
-
-
-class Behaviour(enum.Enum):
-    """An instruction behaviour `β` (seed 004, Sect. 2.1), plus FAIL for IMP's `fail`."""
-
-    NORMAL = "normal"
-    UNBOUND_VAR = "unbound-var"
-    LOOP_LIMIT = "loop-limit"
-    FAIL = "fail"
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """A concrete evaluation result `β/Γ'`; `env` holds the bound variables (unbound read 0)."""
-
-    behaviour: Behaviour
-    env: Env
-
-
-class _Unbound(Exception):
-    """An expression read a variable outside the environment's domain (Fig. 2, VAR-ERR)."""
-
-
-# ---------------------------------------------------------------------------------------------
-# The concrete twin: natural semantics with a partial environment and a loop limit (M-C1).
-
-
-def _value(gamma: Mapping[str, int], e: AExpr | BExpr) -> int | bool:
-    """`e` in a partial environment Γ (Fig. 2): reading is strict, a variable of `e` outside
-    `dom(Γ)` raises `_Unbound` (VAR-ERR) even where `and`/`or` would not reach it; the value is
-    the data algebra's (`concrete.VALUES`), whose `/` and `%` by zero raise ZeroDivisionError,
-    only where they are reached (the behaviour FAIL, X-A2, as in the small-step semantics)."""
-    if not variables(e) <= gamma.keys():
-        raise _Unbound(min(variables(e) - gamma.keys()))
-    return fold(VALUES, gamma.__getitem__, e)
-
-
-def _exec(p: Stmt, gamma: dict[str, int], n: int) -> Behaviour:
-    """Run `p` on the imperative environment `gamma` (Listing 2); return its behaviour."""
-    for s in spine(p):
-        b = _exec_simple(s, gamma, n)
-        if b is not Behaviour.NORMAL:
-            return b
-    return Behaviour.NORMAL
-
-
-def _exec_simple(s: Stmt, gamma: dict[str, int], n: int) -> Behaviour:
-    try:
-        match s:
-            case Skip():
-                return Behaviour.NORMAL
-            case Fail():
-                return Behaviour.FAIL
-            case Assign(x, e):
-                gamma[x] = _value(gamma, e)  # type: ignore[assignment]
-                return Behaviour.NORMAL
-            case Assert(b):
-                return Behaviour.NORMAL if _value(gamma, b) else Behaviour.FAIL
-            case If(b, p1, p2):
-                return _exec(p1 if _value(gamma, b) else p2, gamma, n)
-            case While(b, body):
-                count = 0
-                while True:
-                    if count == n:
-                        return Behaviour.LOOP_LIMIT
-                    if not _value(gamma, b):
-                        return Behaviour.NORMAL
-                    inner = _exec(body, gamma, n)
-                    if inner is not Behaviour.NORMAL:
-                        return inner
-                    count += 1
-            case Seq():
-                return _exec(s, gamma, n)
-    except _Unbound:
-        return Behaviour.UNBOUND_VAR
-    except ZeroDivisionError:
-        return Behaviour.FAIL
-    raise TypeError(f"not a statement: {s!r}")
-
-
-@icontract.require(lambda n: n >= 0, enabled=CONTRACTS)
-def exec_concrete(p: Stmt, env: Env, n: int, declared: frozenset[str] | None = None) -> Outcome:
-    """`p /Γ ⇓n β/Γ'` where Γ binds the `declared` variables (default `inputs(p)`) as in `env`.
-
-    :param p: the program.
-    :param env: the input values (a declared variable absent from `env` is 0).
-    :param n: the loop limit: a loop tested for the (n+1)-th time stops with LOOP_LIMIT.
-    :param declared: the variables bound at the start.
-    """
-    bound = inputs(p) if declared is None else declared
-    gamma = {x: env(x) for x in bound}
-    behaviour = _exec(p, gamma, n)
-    return Outcome(behaviour, Env.of(gamma))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -232,12 +139,12 @@ def input_of(rho: Env, declared: frozenset[str]) -> Env:
 
 
 def _sigma(env: SymEnv) -> Callable[[str], AExpr]:
-    """σ applied to a program variable; raises `_Unbound` outside `dom(σ)`."""
+    """σ applied to a program variable; raises `Unbound` outside `dom(σ)`."""
 
     def sub(x: str) -> AExpr:
         v = env.get(x)
         if v is None:
-            raise _Unbound(x)
+            raise Unbound(x)
         return Var(v)
 
     return sub
@@ -418,7 +325,7 @@ def _ins_simple(p: Stmt, s: SymResult, cfg: _Config) -> list[SymResult]:
                 return _loop(b, body, s, cfg)
             case Seq():
                 return _ins(p, [s], cfg)
-    except _Unbound:
+    except Unbound:
         return [_with(s, Behaviour.UNBOUND_VAR)]
     raise TypeError(f"not a statement: {p!r}")
 
@@ -432,7 +339,7 @@ def _loop(b: BExpr, body: Stmt, s: SymResult, cfg: _Config) -> list[SymResult]:
         for t in looping:
             try:
                 yes, no, failed = _branches(t, b, cfg)
-            except _Unbound:
+            except Unbound:
                 out.append(_with(t, Behaviour.UNBOUND_VAR))
                 continue
             out += failed
