@@ -16,7 +16,9 @@ import pytest
 
 from symcert.checking import obligations, provers, smtlib
 from symcert.checking.obligations import EXPR_CASES, RULES, Obligation, missing, problems
+from symcert.checking.obligations.common import OPERATIONS, SymNum, snum
 from symcert.core.state import rule_count
+from symcert.spec.definedness import defined
 from symcert.lang.syntax import (
     CMP_OPS,
     AExpr,
@@ -24,9 +26,11 @@ from symcert.lang.syntax import (
     Assign,
     BExpr,
     Cmp,
+    Div,
     Fail,
     If,
     Int,
+    Mod,
     Seq,
     Skip,
     Stmt,
@@ -45,14 +49,19 @@ def _replay(*args: str, script: str | None = None) -> subprocess.CompletedProces
 
 
 def test_every_statement_class_has_its_rules() -> None:
-    """RULES names one rule per successor the code's rule_count gives each statement class."""
+    """RULES names one rule per successor the code's rule_count gives each statement class:
+    a statement whose expression may divide by zero has its `-by-zero` rule too (X-A2)."""
     assert set(RULES) == set(get_args(Stmt))
     b = Cmp("<", Var("x"), Int(0))
-    samples = {Skip: Skip(), Fail: Fail(), Assign: Assign("x", Int(1)),
-               If: If(b, Skip(), Fail()), While: While(b, Skip()), Assert: Assert(b)}
-    for cls, p in samples.items():
+    d = Cmp("<", Div(Var("x"), Var("y")), Int(0))
+    samples = {Skip: (Skip(), Skip()), Fail: (Fail(), Fail()),
+               Assign: (Assign("x", Int(1)), Assign("x", Mod(Var("x"), Var("y")))),
+               If: (If(b, Skip(), Fail()), If(d, Skip(), Fail())),
+               While: (While(b, Skip()), While(d, Skip())), Assert: (Assert(b), Assert(d))}
+    for cls, (p, dividing) in samples.items():
         names = [r for r in RULES[cls] if r not in ("skip", "fail")]
-        assert rule_count(p) == len(names), cls
+        assert rule_count(dividing) == len(names), cls
+        assert rule_count(p) == len([r for r in names if not r.endswith("-by-zero")]), cls
     # A sequence steps by exactly one of its two rules: `seq-skip`, or `seq` through its first.
     assert rule_count(Seq(Skip(), Fail())) == 1
     assert rule_count(Seq(Assign("x", Int(1)), Fail())) == 1
@@ -69,9 +78,12 @@ def test_missing_names_every_gap() -> None:
     gaps = missing([])
     assert "W-L2.3 while-exit" in gaps and "W-L2.5 seq" in gaps and "B-L1 Cmp<=" in gaps
     assert "W-L2.2 skip" not in gaps  # skip has no successor whose path condition could grow
-    assert "G-M1 add" in gaps and "G-M1 cmp<=" in gaps
-    # G-M1: neg, add, sub, six cmp, not, and, or; then W-L2.1, M-S1 (2), M-Q1 (2)
-    assert len(gaps) == 2 * 11 + 9 + len(EXPR_CASES) + 12 + 5
+    assert "G-M1 add" in gaps and "G-M1 cmp<=" in gaps and "G-M1 div" in gaps
+    assert "W-L2.5 assign-by-zero" in gaps and "W-L2.3 while-by-zero" in gaps
+    assert "X-A1 floor" in gaps and "X-A2 Mod" in gaps and "X-A2 And" in gaps
+    # 13 stepping rules (4 of them by zero) x 3 lemmas, skip and fail x 2; B-L1 and X-A2 per
+    # case; G-M1 per operation; X-A1 (3); W-L2.1, M-S1 (2), M-Q1 (2)
+    assert len(gaps) == 3 * 13 + 2 * 2 + 2 * len(EXPR_CASES) + len(OPERATIONS) + 3 + 5
     ob = Obligation("W-L2.3/assign/demo", "W-L2.3", "assign", "", "")
     assert "W-L2.3 assign" not in missing([ob])
     assert "W-L2.3 assign" in missing([ob], vacuous=frozenset({ob.name}))  # proves nothing
@@ -165,3 +177,52 @@ def test_wrong_constant_folding_is_refuted_by_the_substitution_lemma() -> None:
                if line.endswith(": INVALID")}
     assert refuted == {"B-L1/Add/add-int+int", "B-L1/Sub/add-int+int"}
     assert "?r = ?e1 + ?e2" in result.stdout and "symbolic value  ?t1" in result.stdout
+
+
+def test_schematic_division_branches_on_the_divisor() -> None:
+    """`//` and `%` on schematic integers fork: by zero they raise as Python's do, otherwise
+    they are the SMT translation that X-A1 proves is Python's floor division and modulo."""
+    a, b = snum("a"), snum("b")
+    for op, text in ((lambda: a // b, smtlib.SMT_TEXT.div), (lambda: a % b, smtlib.SMT_TEXT.mod)):
+        found = [(facts, result) for _, facts, _, result
+                 in smtlib.paths(lambda op=op: defined(op))]
+        assert sorted(f for f, _ in found) == [("(= b 0)",), ("(not (= b 0))",)]
+        values = dict(found)
+        assert values[("(= b 0)",)] is None
+        assert values[("(not (= b 0))",)].smt() == text("a", "b")  # type: ignore[union-attr]
+    assert (snum("a") * 3).smt() == "(* a 3)"
+    assert SymNum("div", (7, b)).value({"b": -2}) == 7 // -2
+    assert SymNum("mod", (a, b)).value({"a": 7, "b": -2}) == 7 % -2
+
+
+def test_division_translation_is_proved_by_both_provers() -> None:
+    """X-A1: floor division and modulo for every integer, z3's translation equal to the
+    SMT-LIB one, Python's values on the grid: VALID for z3 and cvc5."""
+    result = _replay("--only", "X-A1/")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert "6 obligations (0 vacuous), 0 errors, 0 undecided" in result.stdout
+
+
+def test_euclidean_division_is_refuted() -> None:
+    """A translation of `/` to SMT-LIB's plain `div` (Euclidean) differs from Python's floor
+    division for negative divisors: X-A1's floor, z3 and grid obligations for `/` refute it."""
+    result = _replay("euclidean-division", "--only", "X-A1/", script=WRONG)
+    assert result.returncode == 1, result.stdout + result.stderr
+    refuted = {line.split(":")[0] for line in result.stdout.splitlines()
+               if line.endswith(": INVALID")}
+    assert refuted == {"X-A1/floor/negative", "X-A1/z3/div", "X-A1/concrete/div"}
+
+
+def test_guard_forgetting_the_right_operand_is_refuted() -> None:
+    """A guard of `a and b` that forgets the divisions of `b` is refuted by X-A2's step for
+    `and` (and no other operation), and by the completeness of the if rule: the concrete step
+    fails where no successor does."""
+    result = _replay("guard-forgets-right", "--only", "X-A2/", script=WRONG)
+    assert result.returncode == 1, result.stdout + result.stderr
+    refuted = {line.split("/")[1] for line in result.stdout.splitlines()
+               if line.endswith(": INVALID")}
+    assert refuted == {"And"}
+    result = _replay("guard-forgets-right", "--only", "W-L2.5/if-by-zero/if/and-right",
+                     script=WRONG)
+    assert result.returncode == 1 and ": INVALID" in result.stdout
+    assert "?e1 % ?e2 == 0 then" in result.stdout and ", fail⟩" in result.stdout

@@ -1,16 +1,18 @@
 """Deliberately wrong rules, then a replay: `python wrong_rules.py MISTAKE [replay options]`.
 
 Run as a script by test_obligations.py, in its own process with contracts off. MISTAKE is
-`while-exit-adds-guard` (the while-exit successor gets the guard instead of its negation) or
-`add-folds-minus` (`terms.add` folds `(t + c1) + c2` into `t + (c1 - c2)`). The obligations of the
-wrong rule must be refuted, with a counterexample printed as IMP states.
+`while-exit-adds-guard` (the while-exit successor gets the guard instead of its negation),
+`add-folds-minus` (`terms.add` folds `(t + c1) + c2` into `t + (c1 - c2)`),
+`euclidean-division` (`/` translated to SMT-LIB's plain `div`, Euclidean, whatever the divisor's
+sign: X-A1) or `guard-forgets-right` (the guard of `a and b` forgets the divisions of `b`: X-A2).
+The obligations of the wrong rule must be refuted, with a counterexample printed as IMP states.
 """
 
 import sys
 
-from symcert.checking import obligations
+from symcert.checking import obligations, smtlib
 
-from symcert.core import terms
+from symcert.core import guards, terms
 
 from symcert.core.state import SymState
 from symcert.core.symbolic import sym_beval
@@ -35,11 +37,19 @@ def _add_folds_minus(a, b):  # type: ignore[no-untyped-def]
     return _add(a, b)
 
 
+def _guard_forgets_right(a, b):  # type: ignore[no-untyped-def]
+    return terms.conj(a[0], b()[0]), a[1]
+
+
 mistake, *options = sys.argv[1:]
 if mistake == "while-exit-adds-guard":
     explore._expand = _while_exit_adds_guard
 elif mistake == "add-folds-minus":
     terms.add = _add_folds_minus
+elif mistake == "euclidean-division":
+    smtlib.SMT_TEXT.div = lambda a, b: f"(div {a} {b})"  # type: ignore[method-assign]
+elif mistake == "guard-forgets-right":
+    guards.GUARDS.and_ = _guard_forgets_right  # type: ignore[method-assign]
 else:
     sys.exit(f"unknown mistake {mistake!r}")
 sys.exit(obligations.main(options))

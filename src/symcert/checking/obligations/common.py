@@ -5,9 +5,10 @@ stores, the branch-forking generator `collect` (docs/proofs.md)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
+import operator
 
-from symcert.checking.smtlib import Script, conj, equal, paths, sbool, sint
+from symcert.checking.smtlib import SMT_TEXT, Script, SymInt, conj, equal, numeral, paths, sbool
 from symcert.core.concrete import Env
 from symcert.core.state import PathCondition, Store, SymState
 from symcert.lang.syntax import (
@@ -53,13 +54,86 @@ class Obligation:
     value: AExpr | BExpr | None = None
 
 
+@dataclass(frozen=True, eq=False)
+class SymNum(SymInt):
+    """A schematic integer that also multiplies and divides like an `int`: `//` and `%` by a
+    zero raise ZeroDivisionError (generation branches on the divisor), otherwise they are the
+    translation `SMT_TEXT.div`/`mod`, which X-A1 proves is Python's floor division and modulo."""
+
+    def smt(self) -> str:
+        """Its SMT-LIB term."""
+        if self.op in _DIVIDE:
+            a, b = (x.smt() if isinstance(x, SymInt) else numeral(x) for x in self.args)  # type: ignore[arg-type]
+            return getattr(SMT_TEXT, self.op)(a, b)  # type: ignore[no-any-return]
+        return super().smt()
+
+    def value(self, model: dict[str, int | bool]) -> int:
+        """Its value under a prover's model (a division by zero reads 0, as no step reads it)."""
+        if self.op in _PYTHON:
+            a, b = (x.value(model) if isinstance(x, SymInt) else int(x) for x in self.args)  # type: ignore[call-overload]
+            return 0 if self.op in _DIVIDE and b == 0 else _PYTHON[self.op](a, b)  # type: ignore[no-any-return]
+        return super().value(model)
+
+    def __add__(self, other: object) -> SymNum:
+        return _num("+", self, other)
+
+    def __radd__(self, other: object) -> SymNum:
+        return _num("+", other, self)
+
+    def __sub__(self, other: object) -> SymNum:
+        return _num("-", self, other)
+
+    def __rsub__(self, other: object) -> SymNum:
+        return _num("-", other, self)
+
+    def __neg__(self) -> SymNum:
+        return SymNum("-", (self,))
+
+    def __mul__(self, other: object) -> SymNum:
+        return _num("*", self, other)
+
+    def __rmul__(self, other: object) -> SymNum:
+        return _num("*", other, self)
+
+    def __floordiv__(self, other: object) -> SymNum:
+        return _num("div", self, other)
+
+    def __rfloordiv__(self, other: object) -> SymNum:
+        return _num("div", other, self)
+
+    def __mod__(self, other: object) -> SymNum:
+        return _num("mod", self, other)
+
+    def __rmod__(self, other: object) -> SymNum:
+        return _num("mod", other, self)
+
+
+_PYTHON: dict[str, Callable[[int, int], int]] = {
+    "*": operator.mul, "div": operator.floordiv, "mod": operator.mod}
+_DIVIDE = ("div", "mod")
+
+
+def _num(op: str, a: object, b: object) -> SymNum:
+    """`a op b` as a schematic integer, or NotImplemented for a non-integer operand."""
+    if any(isinstance(v, bool) or not isinstance(v, (int, SymInt)) for v in (a, b)):
+        return NotImplemented  # type: ignore[no-any-return]
+    if op in _DIVIDE and b == 0:
+        raise ZeroDivisionError("integer division or modulo by zero")
+    return SymNum(op, (a, b))
+
+
+def snum(name: str) -> SymNum:
+    """A schematic integer constant that multiplies and divides (`SymNum`)."""
+    return SymNum("const", (name,))
+
+
 X, Y = "x", "y"
 """The program variables of a schematic state: `x`, the one the rule assigns or reads, and `y`,
 standing for every other variable."""
 
 A_SHAPES: dict[str, Callable[[int], AExpr]] = {
-    "int": lambda i: Int(sint(f"?k{i}")),  # type: ignore[arg-type]
-    "add-int": lambda i: Add(Var(f"?t{i}"), Int(sint(f"?k{i}"))),  # type: ignore[arg-type]
+    "int": lambda i: Int(snum(f"?k{i}")),  # type: ignore[arg-type]
+    "add-int": lambda i: Add(Var(f"?t{i}"), Int(snum(f"?k{i}"))),  # type: ignore[arg-type]
     "neg": lambda i: Neg(Var(f"?t{i}")),
     "term": lambda i: Var(f"?t{i}"),
 }
@@ -88,21 +162,48 @@ P1, P2, Q, BODY = (_placeholder(n) for n in ("P1", "P2", "Q", "BODY"))
 RULES: dict[type, tuple[str, ...]] = {
     Skip: ("skip",),
     Fail: ("fail",),
-    Assign: ("assign",),
-    If: ("if-then", "if-else"),
-    While: ("while-enter", "while-exit"),
-    Assert: ("assert-pass", "assert-fail"),
+    Assign: ("assign", "assign-by-zero"),
+    If: ("if-then", "if-else", "if-by-zero"),
+    While: ("while-enter", "while-exit", "while-by-zero"),
+    Assert: ("assert-pass", "assert-fail", "assert-by-zero"),
     Seq: ("seq-skip", "seq"),
 }
-"""The rules of Figs. 2-3 by statement class; `skip` and `fail` name the absence of a step."""
+"""The rules of Figs. 2-3 by statement class; `skip` and `fail` name the absence of a step,
+`<statement>-by-zero` the step to `fail` of a statement that divides by zero (X-A2)."""
 
 EXPR_CASES: tuple[str, ...] = tuple(
-    ["Int", "Var", "Bool", "Neg", "Add", "Sub", "Not", "And", "Or"] + [f"Cmp{op}" for op in CMP_OPS])
+    ["Int", "Var", "Bool", "Neg", "Add", "Sub", "Mul", "Div", "Mod", "Not", "And", "Or"]
+    + [f"Cmp{op}" for op in CMP_OPS])
 """The cases of the induction on expressions: a base case per leaf, a step per constructor."""
+
+Operands = list[Callable[[], Any]]
+
+OPERATIONS: dict[str, tuple[str, Callable[[Any, Operands], Any]]] = {
+    "neg": ("a", lambda alg, a: alg.neg(a[0]())),
+    "add": ("aa", lambda alg, a: alg.add(a[0](), a[1]())),
+    "sub": ("aa", lambda alg, a: alg.sub(a[0](), a[1]())),
+    "mul": ("aa", lambda alg, a: alg.mul(a[0](), a[1]())),
+    "div": ("aa", lambda alg, a: alg.div(a[0](), a[1]())),
+    "mod": ("aa", lambda alg, a: alg.mod(a[0](), a[1]())),
+    **{f"cmp{op}": ("aa", lambda alg, a, op=op: alg.cmp(op, a[0](), a[1]())) for op in CMP_OPS},
+    "not": ("b", lambda alg, a: alg.not_(a[0]())),
+    "and": ("bb", lambda alg, a: alg.and_(a[0](), a[1])),
+    "or": ("bb", lambda alg, a: alg.or_(a[0](), a[1])),
+}
+"""Each operation of the expression fold (algebra.py) by name: the sorts of its operands (`a`
+arithmetic, `b` boolean) and how the fold applies an algebra to them: operands are thunks,
+forced left to right, the right one of `and`/`or` only by the algebra."""
+
+
+def case_of(operation: str) -> str:
+    """The case of `EXPR_CASES` an operation of `OPERATIONS` is the step of (`cmp<` → `Cmp<`)."""
+    return operation[0].upper() + operation[1:]
 
 
 def rule_of(p: Stmt, p2: Stmt) -> str:
     """The rule by which a step goes from program `p` to program `p2`."""
+    if isinstance(p2, Fail) and p2.by_zero and not isinstance(p, Seq):
+        return f"{type(p).__name__.lower()}-by-zero"
     match p:
         case Assign():
             return "assign"
@@ -124,7 +225,7 @@ class _Inputs(Env):
     so no input is silently 0."""
 
     def __call__(self, name: str) -> int:
-        return sint(name)  # type: ignore[return-value]
+        return snum(name)  # type: ignore[return-value]
 
 
 V0 = _Inputs()

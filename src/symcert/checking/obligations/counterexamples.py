@@ -9,8 +9,8 @@ from typing import Callable
 from symcert.checking.obligations.common import Obligation
 from symcert.checking.smtlib import SymBool, SymInt
 from symcert.core.algebra import fold
-from symcert.core.concrete import VALUES, Env, State, beval, step
-from symcert.core.state import PathCondition, Store, SymState, concretize
+from symcert.core.concrete import VALUES, Env, State, step
+from symcert.core.state import PathCondition, Store, SymState, concretize, satisfies
 from symcert.lang.syntax import (
     Add,
     AExpr,
@@ -37,6 +37,7 @@ from symcert.lang.syntax import (
     While,
     show_stmt,
 )
+from symcert.spec.definedness import defined
 
 
 Model = dict[str, int | bool]
@@ -107,18 +108,22 @@ def instantiate(node: Node, model: Model) -> Node:
     return go(node)
 
 
-def _concrete_state(s: SymState, model: Model, names: tuple[str, ...]) -> tuple[State, bool]:
-    """`⟨V0∘S, p⟩` under the model's inputs `V0`, and whether `V0 ⊨ φ`."""
+def _concrete_state(s: SymState, model: Model, names: tuple[str, ...]
+                    ) -> tuple[State | None, bool | None]:
+    """`⟨V0∘S, p⟩` under the model's inputs `V0`, and whether `V0 ⊨ φ`; None where reading
+    them divides by zero (X-A2)."""
     v0 = Env.of({k: v for k, v in model.items() if not isinstance(v, bool)})
     store = Store(tuple((k, instantiate(t, model)) for k, t in s.store.bindings))  # type: ignore[misc]
     prog = instantiate(s.prog, model)
-    holds = all(beval(v0, instantiate(c, model)) for c in s.pc.conjuncts())  # type: ignore[arg-type]
-    return State(concretize(v0, store, frozenset(names)), prog), holds  # type: ignore[arg-type]
+    holds = defined(lambda: satisfies(v0, PathCondition.of(
+        *(instantiate(c, model) for c in s.pc.conjuncts()))))  # type: ignore[arg-type]
+    env = defined(lambda: concretize(v0, store, frozenset(names)))
+    return (None if env is None else State(env, prog)), holds  # type: ignore[arg-type]
 
 
 def _show(state: State | None) -> str:
     if state is None:
-        return "no step (finished or stuck)"
+        return "no step (finished or stuck), or a store that divides by zero"
     return f"⟨{state.env}, {' '.join(show_stmt(state.prog).split())}⟩"
 
 
@@ -132,17 +137,19 @@ def counterexample(ob: Obligation, model: Model) -> str:
     store = ", ".join(f"{k} ↦ {instantiate(t, model)}" for k, t in ob.state.store.bindings)
     lines.append(f"  symbolic store  S  = {{{store}}}")
     lines.append(f"  concrete state  σ  = {_show(sigma)}")
-    lines.append(f"  concrete step   σ → {_show(step(sigma))}")
+    lines.append(f"  concrete step   σ → {_show(sigma and step(sigma))}")
     if ob.successor is not None:
         succ, holds = _concrete_state(ob.successor, model, ob.names)
         pc = instantiate_pc(ob.successor.pc, model)
-        lines.append(f"  symbolic successor with φ' = {pc} ({'true' if holds else 'false'} "
+        truth = {True: "true", False: "false", None: "divides by zero"}[holds]
+        lines.append(f"  symbolic successor with φ' = {pc} ({truth} "
                      f"under the model) concretizes to {_show(succ)}")
     if ob.value is not None:
         v0 = Env.of({k: v for k, v in model.items() if not isinstance(v, bool)})
         term = instantiate(ob.value, model)
-        result = fold(VALUES, v0, term)  # type: ignore[arg-type]
-        lines.append(f"  symbolic value  {term}, which is {result} under the model")
+        result = defined(lambda: fold(VALUES, v0, term))  # type: ignore[arg-type]
+        shown = "undefined (a division by zero)" if result is None else result
+        lines.append(f"  symbolic value  {term}, which is {shown} under the model")
     return "\n".join(lines)
 
 

@@ -6,15 +6,17 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from symcert.checking.obligations.common import EXPR_CASES, Obligation, RULES
-from symcert.checking.obligations.expressions import BOOL_RESULT, b_l1, g_m1, w_l2_1
+from symcert.checking.obligations.common import EXPR_CASES, OPERATIONS, Obligation, RULES
+from symcert.checking.obligations.division import x_a1, x_a2
+from symcert.checking.obligations.expressions import b_l1, g_m1, w_l2_1
 from symcert.checking.obligations.rules import statements
 from symcert.checking.obligations.solver_rules import m_q1, m_q1_quantify, m_s1, m_s1_maybe_sat
 
 
 def generate() -> list[Obligation]:
     """Every proof obligation, in a stable order."""
-    obs = b_l1() + g_m1() + w_l2_1() + statements() + m_s1() + m_s1_maybe_sat() + m_q1() + m_q1_quantify()
+    obs = (b_l1() + g_m1() + w_l2_1() + statements() + m_s1() + m_s1_maybe_sat() + m_q1()
+           + m_q1_quantify() + x_a1() + x_a2())
     names = [o.name for o in obs]
     if len(set(names)) != len(names):
         raise AssertionError("two obligations share a name")
@@ -34,7 +36,9 @@ def missing(obs: Iterable[Obligation], vacuous: frozenset[str] = frozenset()) ->
     need = [(lemma, rule) for rules in RULES.values() for rule in rules
             for lemma in RULE_LEMMAS + (() if rule in ("skip", "fail") else ("W-L2.2",))]
     need += [("B-L1", case) for case in EXPR_CASES]
-    need += [("G-M1", op) for op in ("neg", "add", "sub", "not", "and", "or", *BOOL_RESULT)]
+    need += [("G-M1", op) for op in OPERATIONS]
+    need += [("X-A1", rule) for rule in ("floor", "z3", "concrete")]
+    need += [("X-A2", case) for case in EXPR_CASES]
     need += [("W-L2.1", "update"), ("M-S1", "prune"), ("M-S1", "maybe_sat"),
              ("M-Q1", "substitution"), ("M-Q1", "quantify")]
     return [f"{lemma} {rule}" for lemma, rule in need if (lemma, rule) not in have]

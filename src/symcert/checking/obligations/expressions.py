@@ -10,6 +10,7 @@ import itertools
 from symcert.checking.obligations.common import (
     A_SHAPES,
     B_SHAPES,
+    OPERATIONS,
     Obligation,
     PHI,
     S_X,
@@ -18,6 +19,7 @@ from symcert.checking.obligations.common import (
     collect,
     env_equal,
     schematic_store,
+    snum,
 )
 from symcert.checking.obligations.common import X
 from symcert.checking.obligations.common import Y
@@ -38,7 +40,10 @@ from symcert.lang.syntax import (
     BExpr,
     Bool,
     Cmp,
+    Div,
     Int,
+    Mod,
+    Mul,
     Neg,
     Node,
     Not,
@@ -46,11 +51,13 @@ from symcert.lang.syntax import (
     Sub,
     Var,
 )
+from symcert.spec.definedness import defined
 
 
 def b_l1() -> list[Obligation]:
     """`⟦⟦e⟧_S⟧_{V0} = ⟦e⟧_{V0∘S}`: a base case per leaf, a step per constructor and per shape
-    of the sub-expressions' symbolic values, the induction hypothesis as an assumption."""
+    of the sub-expressions' symbolic values, the induction hypothesis as an assumption. For `/`
+    and `%`, on the paths where the concrete divisor is not 0 (at 0 there is no value: X-A2)."""
     out: list[Obligation] = []
 
     def leaf_int() -> list[Draft]:
@@ -83,7 +90,7 @@ def b_l1() -> list[Obligation]:
             slots = [f"?e{i + 1}" for i in range(len(shapes))]
             store = schematic_store(*((slot, A_SHAPES[sh](i + 1)) for i, (slot, sh)
                              in enumerate(zip(slots, shapes))))
-            ih = [sint(f"ih{i + 1}") for i in range(len(shapes))]
+            ih = [snum(f"ih{i + 1}") for i in range(len(shapes))]
             vc = Env(tuple(zip(slots, ih)))  # type: ignore[arg-type]
             hyps = [equal(s.int_value(h), s.aexpr(store(slot))) for h, slot in zip(ih, slots)]
             e = ctor(*(Var(slot) for slot in slots))
@@ -92,7 +99,10 @@ def b_l1() -> list[Obligation]:
                 goal = equal(s.bexpr(value), s.bool_value(beval(vc, e)))
             else:
                 value = sym_aeval(store, e)  # type: ignore[arg-type]
-                goal = equal(s.aexpr(value), s.int_value(aeval(vc, e)))  # type: ignore[arg-type]
+                concrete = defined(lambda: aeval(vc, e))  # type: ignore[arg-type]
+                if concrete is None:
+                    return []
+                goal = equal(s.aexpr(value), s.int_value(concrete))
             return [Draft("B-L1", _case(e), s, hyps, goal, _evaluating(store, e),  # type: ignore[arg-type]
                            tuple(slots), None, value)]
         return build
@@ -114,7 +124,7 @@ def b_l1() -> list[Obligation]:
     for sh in A_SHAPES:
         out += collect(sh, arith(Neg, (sh,)))
         for sh2 in A_SHAPES:
-            for ctor in (Add, Sub, *(_cmp(op) for op in CMP_OPS)):
+            for ctor in (Add, Sub, Mul, Div, Mod, *(_cmp(op) for op in CMP_OPS)):
                 out += collect(f"{sh}+{sh2}", arith(ctor, (sh, sh2)))
     for sh in B_SHAPES:
         out += collect(sh, logic(Not, (sh,)))
@@ -145,37 +155,28 @@ def g_m1() -> list[Obligation]:
     """`V0(f^sym(t1, t2)) = f^D(V0(t1), V0(t2))` for each operation `f` of `terms.TERMS` (the
     smart constructors, which fold constants) and each shape of its arguments: the left side is
     the SMT text of the term `f^sym` builds, the right one `f` applied by `smtlib.SMT_TEXT` to
-    the texts of the arguments (both are read by the provers as `V0` reads them)."""
+    the texts of the arguments (both are read by the provers as `V0` reads them). For `/` and
+    `%`, where the divisor is not 0 (a term's value at 0 is never read: X-A2)."""
     out: list[Obligation] = []
-
-    def operation(name: str, shapes: dict[str, Callable[[int], Any]], arity: int,
-                  apply: Callable[[Any, list[Any]], Any]) -> None:
-        for combo in itertools.product(shapes, repeat=arity):
-            def build(combo: tuple[str, ...] = combo) -> list[Draft]:
+    for name, (sorts, apply) in OPERATIONS.items():
+        shapes: dict[str, Callable[[int], Any]] = A_SHAPES if sorts[0] == "a" else B_SHAPES
+        for combo in itertools.product(shapes, repeat=len(sorts)):
+            def build(combo: tuple[str, ...] = combo, shapes: dict[str, Callable[[int], Any]]
+                      = shapes, apply: Callable[..., Any] = apply, name: str = name
+                      ) -> list[Draft]:
                 s = Script()
                 args = [shapes[sh](i + 1) for i, sh in enumerate(combo)]
-                text = s.aexpr if shapes is A_SHAPES and name not in BOOL_RESULT else s.bexpr
-                value = apply(TERMS, args)
-                goal = equal(text(value), apply(SMT_TEXT, [s.aexpr(a) if shapes is A_SHAPES
-                                                          else s.bexpr(a) for a in args]))
-                return [Draft("G-M1", name, s, [], goal, None,
+                text = s.aexpr if shapes is A_SHAPES else s.bexpr
+                value = apply(TERMS, [lambda a=a: a for a in args])
+                texts = [text(a) for a in args]
+                goal = equal(s.bexpr(value) if is_formula(value) else s.aexpr(value),
+                             apply(SMT_TEXT, [lambda t=t: t for t in texts]))
+                hyps = [s.bexpr(Cmp("!=", args[1], Int(0)))] if name in ("div", "mod") else []
+                return [Draft("G-M1", name, s, hyps, goal, None,
                                tuple(sorted(frozenset().union(*map(variables, args)))), None,
                                value)]
             out.extend(collect("+".join(combo), build))
-
-    operation("neg", A_SHAPES, 1, lambda alg, a: alg.neg(a[0]))
-    operation("add", A_SHAPES, 2, lambda alg, a: alg.add(a[0], a[1]))
-    operation("sub", A_SHAPES, 2, lambda alg, a: alg.sub(a[0], a[1]))
-    for op in CMP_OPS:
-        operation(f"cmp{op}", A_SHAPES, 2, lambda alg, a, op=op: alg.cmp(op, a[0], a[1]))
-    operation("not", B_SHAPES, 1, lambda alg, a: alg.not_(a[0]))
-    operation("and", B_SHAPES, 2, lambda alg, a: alg.and_(a[0], lambda: a[1]))
-    operation("or", B_SHAPES, 2, lambda alg, a: alg.or_(a[0], lambda: a[1]))
     return out
-
-
-BOOL_RESULT = frozenset(f"cmp{op}" for op in CMP_OPS)
-"""The operations of arithmetic arguments whose result is a formula."""
 
 
 # --- W-L2.1 compositionality of the store update ----------------------------------------------

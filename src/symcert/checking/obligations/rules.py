@@ -5,6 +5,7 @@ completeness, W-L2.2 monotone path conditions."""
 from __future__ import annotations
 
 from symcert.checking.obligations.common import (
+    A_SHAPES,
     B_SHAPES,
     Obligation,
     PHI,
@@ -15,6 +16,7 @@ from symcert.checking.obligations.common import (
     env_equal,
     schematic_store,
     rule_of,
+    snum,
 )
 from symcert.checking.obligations.common import BODY
 from symcert.checking.obligations.common import P1
@@ -23,11 +25,33 @@ from symcert.checking.obligations.common import Q
 from symcert.checking.obligations.common import X
 from symcert.checking.obligations.common import Y
 from symcert.checking.obligations.expressions import SHAPES_WITH_SELF
-from symcert.checking.smtlib import Script, conj, disj, implies
-from symcert.core.concrete import State, step
+from symcert.checking.smtlib import Script, conj, disj, implies, sbool
+from symcert.core.concrete import State, head, step
 from symcert.core.state import ID, Store, SymState, concretize
 from symcert.engine.explore import expand
-from symcert.lang.syntax import Assert, Assign, Fail, If, Seq, Skip, Stmt, Var, While
+from symcert.lang.syntax import (
+    AExpr,
+    And,
+    Assert,
+    Assign,
+    BExpr,
+    Bool,
+    Cmp,
+    Div,
+    Fail,
+    If,
+    Int,
+    Mod,
+    Not,
+    Or,
+    Seq,
+    Skip,
+    Stmt,
+    Var,
+    While,
+)
+from symcert.lang.structure import variables
+from symcert.spec.definedness import defined
 
 
 def statement_variants() -> list[tuple[str, Stmt, Store, tuple[str, ...]]]:
@@ -64,7 +88,64 @@ def statement_variants() -> list[tuple[str, Stmt, Store, tuple[str, ...]]]:
     ]
     for variant, first, store, names in firsts:
         out.append((f"seq/{variant}", Seq(first, Q), store, names))
+    return out + dividing_variants()
+
+
+E1, E2, E3 = Var("?e1"), Var("?e2"), Var("?e3")
+
+
+def _dividing_store(divisor: str) -> Store:
+    """`x ↦ ?sx`, the operands `?e1 ↦ ?t1`, `?e3 ↦ ?t3` and `?e2` bound to a term of a shape."""
+    return schematic_store((X, Var("?sx")), ("?e1", Var("?t1")), ("?e2", A_SHAPES[divisor](2)),
+                           ("?e3", Var("?t3")))
+
+
+ASSIGNED: dict[str, AExpr] = {
+    "div": Div(E1, E2),
+    "mod": Mod(E1, E2),
+    "div-literal": Div(E1, Int(snum("?k9"))),  # type: ignore[arg-type]
+    "nested-divisor": Div(E1, Mod(E2, E3)),
+    "nested-dividend": Mod(Div(E1, E2), E3),
+}
+"""Assigned expressions that may divide by zero: at the top (a divisor `?e2` of each shape, or a
+literal of the program, which `may_fail` tests), nested in the divisor or in the dividend."""
+
+LEFT = Cmp("<=", E1, E3)
+"""A left operand of `and`/`or` that may go either way and divides by nothing."""
+
+TESTED: dict[str, BExpr] = {
+    "cmp-div": Cmp("<", Div(E1, E2), E3),
+    "and-right": And(LEFT, Cmp("==", Mod(E1, E2), Int(0))),
+    "or-right": Or(LEFT, Cmp("==", Mod(E1, E2), Int(0))),
+    "and-literal": And(Bool(sbool("?b1")), Cmp("<", Div(E1, E2), E3)),  # type: ignore[arg-type]
+    "or-not-left": Or(Not(Cmp("<", Div(E1, E2), E3)), LEFT),
+}
+"""Tests that may divide by zero: in a comparison, in the right operand of `and`/`or` (reached
+only where the left one does not decide, a literal one included), in the left one."""
+
+
+def dividing_variants() -> list[tuple[str, Stmt, Store, tuple[str, ...]]]:
+    """The statement forms whose expression may divide by zero (X-A2): each has the successor
+    stuck at `fail`, `φ ∧ ¬ok`, besides its others, which assume `ok`."""
+    out: list[tuple[str, Stmt, Store, tuple[str, ...]]] = []
+    for name, e in ASSIGNED.items():
+        for sh in ("int", "term") if name in ("div", "mod") else ("term",):
+            out.append((f"assign/{name}/{sh}", Assign(X, e), _dividing_store(sh), _reads(e)))
+    for name, b in TESTED.items():
+        forms = [("if", If(b, P1, P2))]
+        if name in ("cmp-div", "and-right"):  # the same `_branch` as `if`: two tests suffice
+            forms += [("while", While(b, BODY)), ("assert", Assert(b))]
+        for form, p in forms:
+            out.append((f"{form}/{name}", p, _dividing_store("term"), _reads(b)[1:]))
+    first = Assign(X, Div(E1, E2))
+    out.append(("seq/assign/div", Seq(first, Q), _dividing_store("term"), _reads(first.expr)))
     return out
+
+
+def _reads(e: AExpr | BExpr) -> tuple[str, ...]:
+    """The variables compared: `x`, the frame `y` and those `e` reads (each more doubles the
+    paths: `Env.of` branches on whether a value is 0); a test compares all but `x`."""
+    return (X, Y, *sorted(variables(e)))
 
 
 def _no_step_rule(p: Stmt) -> str:
@@ -86,11 +167,14 @@ def _steps(p: Stmt, store: Store, names: tuple[str, ...]) -> list[Draft]:
         return drafts
 
     def simulated(s: Script, t: SymState) -> str:
-        """`σ' = ⟨V0∘S', p'⟩` for the concrete successor `σ'` and the symbolic one `t`."""
+        """`σ' = ⟨V0∘S', p'⟩` for the concrete successor `σ'` and the symbolic one `t` (false
+        where `V0∘S'` divides by zero)."""
         assert nxt is not None
-        same = "true" if nxt.prog == t.prog else "false"
-        return conj([same, env_equal(s, nxt.env, concretize(V0, t.store, frozenset(names)),
-                                      names)])
+        after = defined(lambda: concretize(V0, t.store, frozenset(names)))
+        if after is None:
+            return "false"
+        same = "true" if _outcome(nxt.prog) == _outcome(t.prog) else "false"
+        return conj([same, env_equal(s, nxt.env, after, names)])
 
     for t in successors:
         s = Script()
@@ -105,6 +189,13 @@ def _steps(p: Stmt, store: Store, names: tuple[str, ...]) -> list[Draft]:
     drafts.append(Draft("W-L2.5", rule_of(p, nxt.prog), s, [s.conjunction(PHI.conjuncts())],
                          some, state, names))
     return drafts
+
+
+def _outcome(p: Stmt) -> tuple[Stmt, bool]:
+    """A program, and whether it is stuck at a division by zero (which `Fail`'s equality
+    ignores)."""
+    first = head(p)
+    return p, isinstance(first, Fail) and first.by_zero
 
 
 def statements() -> list[Obligation]:
