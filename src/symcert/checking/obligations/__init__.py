@@ -3,7 +3,7 @@
 """Proof obligations generated from the engine's own code, discharged by z3 and cvc5 (issue 5).
 
 Each obligation runs the project's functions (`explore.expand`, `explore._feasible`,
-`concrete.step`, `symbolic.sym_aeval`/`sym_beval`/`sym_update`/`concretize`,
+`concrete.step`, `symbolic.sym_aeval`/`sym_beval`/`sym_update`/`concretize`, `guards.GUARDS`,
 `interp.existentially_quantify`/`maybe_sat`) on a *schematic*
 state: integer and boolean literals hold `SymInt`/`SymBool` values that stand for arbitrary ones,
 expressions and statements are placeholders (`?e1`, `?P1`), the path condition is the unknown
@@ -15,8 +15,9 @@ provers. The case analysis that turns the obligations into the lemmas is in docs
 `python -m symcert.checking.obligations` replays every obligation and compares with proofs/record.json
 (`--write` records anew and regenerates the table in docs/proofs.md).
 
-The package: `common` (the `Obligation`, schematic placeholders, the branch-forking `collect`),
-`expressions` (B-L1, G-M1, W-L2.1), `rules` (W-L2.3, W-L2.5, W-L2.2 per rule), `solver_rules`
+The package: `common` (the `Obligation`, schematic placeholders and `SymNum`, the branch-forking
+`collect`), `expressions` (B-L1, G-M1, W-L2.1), `rules` (W-L2.3, W-L2.5, W-L2.2 per rule, the
+`-by-zero` rules of X-A2 included), `division` (X-A1, X-A2's guard), `solver_rules`
 (M-S1, M-Q1), `coverage` (`generate`, `missing`), `counterexamples`, `record` (replay, the proof
 record, the table, the command).
 """
@@ -34,6 +35,7 @@ from symcert.checking.obligations.counterexamples import (
     instantiate,
 )
 from symcert.checking.obligations.coverage import generate, missing
+from symcert.checking.obligations.division import x_a1, x_a2
 from symcert.checking.obligations.expressions import b_l1, g_m1, w_l2_1
 from symcert.checking.obligations.record import (
     dump_record,
@@ -52,5 +54,5 @@ __all__ = [
     "EXPR_CASES", "INSTANCES", "RULES", "V0", "Instances", "Obligation", "b_l1", "counterexample",
     "dump_record", "g_m1", "generate", "instantiate", "keep_times", "load_record", "m_q1",
     "m_q1_quantify", "m_s1", "m_s1_maybe_sat", "main", "missing", "problems", "replay",
-    "statements", "table", "vacuous", "w_l2_1",
+    "statements", "table", "vacuous", "w_l2_1", "x_a1", "x_a2",
 ]
