@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import ModuleType
 from typing import Callable, TypeVar
@@ -43,12 +43,18 @@ class Draws:
         return self.draw(st.integers(lo, hi))
 
 
-def generated(make: Callable[[generate.Choices, generate.Shape], T]) -> st.SearchStrategy[T]:
-    """The strategy running `make(choices, SHAPE)` on Hypothesis's choices."""
+PLAIN = replace(SHAPE, divisions=False)
+"""As SHAPE, without `/` and `%`: for formulas that stand for path conditions, whose divisions a
+reachable state's earlier conjuncts would guard (X-A2)."""
+
+
+def generated(make: Callable[[generate.Choices, generate.Shape], T],
+              shape: generate.Shape = SHAPE) -> st.SearchStrategy[T]:
+    """The strategy running `make(choices, shape)` on Hypothesis's choices."""
 
     @st.composite
     def strategy(draw: st.DrawFn) -> T:
-        return make(Draws(draw), SHAPE)
+        return make(Draws(draw), shape)
 
     return strategy()
 
@@ -56,6 +62,8 @@ def generated(make: Callable[[generate.Choices, generate.Shape], T]) -> st.Searc
 names: st.SearchStrategy[str] = generated(generate.name)
 aexprs: st.SearchStrategy[AExpr] = generated(generate.aexpr)
 bexprs: st.SearchStrategy[BExpr] = generated(generate.bexpr)
+plain_aexprs: st.SearchStrategy[AExpr] = generated(generate.aexpr, PLAIN)
+plain_bexprs: st.SearchStrategy[BExpr] = generated(generate.bexpr, PLAIN)
 programs: st.SearchStrategy[Stmt] = generated(generate.program)
 envs: st.SearchStrategy[Env] = generated(generate.env)
 sym_states: st.SearchStrategy[SymState] = generated(generate.sym_state)

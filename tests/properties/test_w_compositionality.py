@@ -1,4 +1,5 @@
-"""W-L2.1 compositionality, B-L1 substitution, W-D2.2 concretization (seed 000 Sect. 2)."""
+"""W-L2.1 compositionality, B-L1 substitution, W-D2.2 concretization (seed 000 Sect. 2), X-A2
+guard exactness."""
 
 from __future__ import annotations
 
@@ -23,6 +24,13 @@ def test_compositionality(v, store, x, e):
 def test_substitution(v, store, e, b):
     """B-L1: `(V∘σ)(e) = V(eσ)` for arithmetic and boolean expressions (the contracts/ check)."""
     assert checks().check_b_l1_substitution(v, store, e, b)
+
+
+@given(envs, stores(), aexprs, bexprs)
+def test_guard_exact(v, store, e, b):
+    """X-A2: the guard of an expression holds exactly where its concrete value is defined (the
+    contracts/ check; the proof obligations `X-A2/` prove it operation by operation)."""
+    assert checks().check_x_a2_guard_exact(v, store, e, b)
 
 
 @given(envs, stores(), st.frozensets(names))

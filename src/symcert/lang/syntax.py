@@ -301,13 +301,14 @@ class Fail:
     """`fail`: the error statement; a state about to run it is stuck (W-F9).
 
     `origin` is the statement this `fail` replaced, if any: an `assert` whose condition is
-    false or, when `by_zero`, a statement that divided by zero (X-A2). Neither takes part in
-    equality: they only serve error reports (`what`).
+    false or, when `by_zero`, a statement that divided by zero (X-A2). `origin` only serves
+    error reports (`what`); `by_zero` takes part in equality, so that the failing successors of
+    `assert 1 / y > 0` (the assertion's, the division's) are two states, as they are two rules.
     """
 
     pos: Pos | None = field(default=None, compare=False, repr=False)
     origin: Stmt | None = field(default=None, compare=False, repr=False)
-    by_zero: bool = field(default=False, compare=False, repr=False)
+    by_zero: bool = field(default=False, repr=False)
 
     def __str__(self) -> str:
         return "fail"

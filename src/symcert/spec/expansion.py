@@ -189,13 +189,13 @@ def run_reachable_from(l: Sequence[SymState], result: Sequence[SymState | None],
                        expand: Successors) -> bool:
     """`run(l) ⊨ □ReachableFrom(l)`: each state is in `l` or a `→sym` step (`expand`, which
     W-T3.1 makes the relation) of an earlier one."""
-    seen: list[SymState] = []
+    steps: set[SymState] = set()  # the successors of the states seen so far: one `expand` each
     for s in result:
         if s is None:
             continue
-        if s not in l and not any(s in expand(parent) for parent in seen):
+        if s not in l and s not in steps:
             return False
-        seen.append(s)
+        steps.update(expand(s))
     return True
 
 
@@ -215,7 +215,8 @@ def bfs_queue_sizes(l: Sequence[SymState], result: Sequence[SymState | None]) ->
 def bfs_successor_bound(l: Sequence[SymState], bfs: bool, pruned: bool,
                         result: Sequence[SymState | None], expand: Successors) -> bool:
     """Breadth-first `run(l)` without pruning yields each direct successor of the state at index
-    `i` at an index at most `i + |queue| + 2` (fairness, W-L3.1), where `|queue|` is the
+    `i` at an index at most `i + |queue| + 2` (fairness, W-L3.1; `+ 3` for the three successors
+    of a statement that may divide by zero, X-A2), where `|queue|` is the
     worklist's size after taking `i`. Other strategies and pruned runs are not constrained."""
     if not bfs or pruned:
         return True
@@ -226,7 +227,7 @@ def bfs_successor_bound(l: Sequence[SymState], bfs: bool, pruned: bool,
         children = expand(s)
         if first + len(children) > len(result):
             break
-        # The exact positions a FIFO worklist gives them, within the bound i + |queue| + 2.
+        # The exact positions a FIFO worklist gives them, within i + |queue| + len(children).
         if list(result[first:first + len(children)]) != children:
             return False
     return True
@@ -237,8 +238,9 @@ def bfs_complete(p: Stmt, v0: Env, k: int, result: Sequence[SymState | None],
                  expand: Successors) -> bool:
     """Each state of the concrete run from `⟨V0, p⟩` within `k` steps corresponds (W-D2.3) to a
     state of the breadth-first stream `result = run_n([⟨true, id, p⟩], n)` (no pruning) found
-    within W-L3.1's bound: at index 0, then at most `i + |queue_i| + 2` after its predecessor's
-    index `i`. False also when the prefix is too short to decide (pick `n ≥ 2^(k+1)`)."""
+    within W-L3.1's bound: at index 0, then at most `i + |queue_i| + b` after its predecessor's
+    index `i` (`b` its successors: 2, or 3 where a division may fail). False also when the prefix
+    is too short to decide (pick `n > 3^(k+1) / 2`: a step has at most three successors)."""
     sizes = bfs_queue_sizes([initial(p)], result)
     states = list(trace(State(v0, p), k))
     if not result or result[0] is None or not corresponds(states[0], v0, result[0]):
@@ -247,9 +249,9 @@ def bfs_complete(p: Stmt, v0: Env, k: int, result: Sequence[SymState | None],
     for sigma in states[1:]:
         if i >= len(sizes):
             return False
-        bound = i + sizes[i] + 2
         parent = result[i]
         assert parent is not None
+        bound = i + sizes[i] + rule_count(parent.prog)
         for j in range(i + 1, min(bound, len(result) - 1) + 1):
             t = result[j]
             if t is not None and t in expand(parent) and corresponds(sigma, v0, t):

@@ -173,7 +173,7 @@ def _steps(p: Stmt, store: Store, names: tuple[str, ...]) -> list[Draft]:
         after = defined(lambda: concretize(V0, t.store, frozenset(names)))
         if after is None:
             return "false"
-        same = "true" if _outcome(nxt.prog) == _outcome(t.prog) else "false"
+        same = "true" if nxt.prog == t.prog else "false"
         return conj([same, env_equal(s, nxt.env, after, names)])
 
     for t in successors:
@@ -189,13 +189,6 @@ def _steps(p: Stmt, store: Store, names: tuple[str, ...]) -> list[Draft]:
     drafts.append(Draft("W-L2.5", rule_of(p, nxt.prog), s, [s.conjunction(PHI.conjuncts())],
                          some, state, names))
     return drafts
-
-
-def _outcome(p: Stmt) -> tuple[Stmt, bool]:
-    """A program, and whether it is stuck at a division by zero (which `Fail`'s equality
-    ignores)."""
-    first = head(p)
-    return p, isinstance(first, Fail) and first.by_zero
 
 
 def statements() -> list[Obligation]:
