@@ -4,10 +4,11 @@
 An expression is evaluated by one fold that walks it and asks an `Algebra` for each operator.
 The algebras are the semantics the engine needs:
 
-- `concrete.VALUES`: integers and booleans, `⟦e⟧_V` (seed 000 Fig. 2);
+- `concrete.VALUES`: integers and booleans, `⟦e⟧_V` (seed 000 Fig. 2; seed 004's twin reads
+  its variables strictly, then folds with it);
 - `terms.TERMS`: symbolic terms through the constant-folding smart constructors, `⟦e⟧_S`
   (Fig. 3: substitution of a store, also seed 004's substitution `e[σ]` in interp.py);
-- `interp.PARTIAL`: seed 004's strict evaluation in a partial environment (VAR-ERR);
+- `guards.GUARDS`: terms paired with the condition under which they divide by no zero (X-A2);
 - `solver.Z3`: z3 terms; `smtlib.SMT_TEXT`: SMT-LIB text;
 - `obligations.INSTANCES`: expressions whose schematic literals take a prover model's values.
 
