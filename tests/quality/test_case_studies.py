@@ -15,11 +15,13 @@ from symcert.engine.explore import Strategy
 from symcert.engine.status import Answer, BugFound, Finished
 from symcert.engine.verdict import has_bug
 from symcert.lang.parser import parse_file
-from symcert.lang.syntax import Assert
+from symcert.lang.syntax import Assert, Assign
 from symcert.solver.z3backend import Solver
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-STUDIES = ["factorial", "isqrt", "gcd", "min3"]
+STUDIES = ["factorial", "isqrt", "gcd", "min3", "gcd_mod", "divmod", "power", "mean"]
+# The planted bug of each `_buggy` version: a failing `assert`, or a `/` or `%` by zero.
+BY_ZERO = {"mean"}
 BUDGET = 20_000
 
 
@@ -41,8 +43,13 @@ def first_bug(path: Path, strategy: Strategy, budget: int):
 def test_bfs_finds_the_injected_bug_with_a_replayed_witness(name):
     p, w = first_bug(EXAMPLES / f"{name}_buggy.imp", Strategy.BFS, BUDGET)
     assert w is not None and not isinstance(w, Finished), f"{name}_buggy: no bug found"
-    assert isinstance(w.failing.origin, Assert)
-    # replay independently of the engine: the input drives the concrete run to that assert
+    if name in BY_ZERO:
+        assert w.failing.by_zero and isinstance(w.failing.origin, Assign)
+        assert w.failing.what().startswith("division by zero in `")
+    else:
+        assert not w.failing.by_zero and isinstance(w.failing.origin, Assert)
+        assert w.failing.what().startswith("assertion `")
+    # replay independently of the engine: the input drives the concrete run to that failure
     final = run_concrete(State(w.input, p), 100_000)
     assert final.prog == w.final.prog and final.steps == w.bug.depth
 

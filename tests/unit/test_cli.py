@@ -122,6 +122,26 @@ def test_exec_runs_concretely_and_names_defaulted_inputs(capsys):
     assert code == 0 and out.startswith("finished after")
 
 
+def test_division_by_zero_is_a_bug_found_replayed_and_run_concretely(capsys):
+    """The buggy mean divides by the length of an empty range; the correct one is proved."""
+    mean_buggy = f"{EX}/mean_buggy.imp"
+    code, out, _ = run_cli(capsys, "run", mean_buggy)
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0] == f"{mean_buggy}:12:3: bug: division by zero in `m = s / c`"
+    assert lines[1].startswith("  input:  ")
+    given = dict(item.split(" = ") for item in lines[1].removeprefix("  input:  ").split(", "))
+    lo, hi = int(given.get("lo", "0")), int(given.get("hi", "0"))
+    assert -10 <= hi < lo <= 10  # an empty range: the only inputs that divide by zero
+    assert lines[2].startswith("  replay: concrete run from this input reaches the failing")
+    code, out, _ = run_cli(capsys, "prove", f"{EX}/mean.imp")
+    assert code == 0 and "PROVED: every assertion holds for all inputs" in out
+    code, out, _ = run_cli(capsys, "exec", mean_buggy, "--input", "lo=3", "--input", "hi=2")
+    assert code == 1
+    assert out == (f"{mean_buggy}:12:3: division by zero in `m = s / c` after 10 steps: "
+                   "hi = 2, i = 3, lo = 3\n")
+
+
 def test_python_dash_m_and_no_traceback_on_binary_input(tmp_path):
     bad = tmp_path / "bin.imp"
     bad.write_bytes(b"\x00\xff\xfe garbage")
