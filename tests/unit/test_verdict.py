@@ -15,7 +15,7 @@ from symcert.engine.status import Answer
 from symcert.engine.verdict import Budget, Cause, Check, Kind, Reason, Stats, Verdict, check
 from symcert.engine.verdict import has_bug
 from symcert.lang.parser import parse, parse_file
-from symcert.lang.syntax import Assert
+from symcert.lang.syntax import Assert, Assign
 from symcert.solver.z3backend import Sat, Solver
 
 EX = Path(__file__).resolve().parents[2] / "examples"
@@ -32,7 +32,8 @@ class UnknownSolver(Solver):
 
 @pytest.mark.parametrize("path", BUGGY)
 def test_a_buggy_example_is_a_bug_with_a_replayed_witness(path):
-    """BUG only with an input whose concrete run reaches the failing assert."""
+    """BUG only with an input whose concrete run reaches the failing statement: the assert, or
+    the division by zero of `mean_buggy.imp` (X-A2)."""
     p = parse_file(path)
     verdict = check(p, Budget(10_000))
     assert verdict.kind is Kind.BUG and verdict.exit_code == 1 and verdict.reason is None
@@ -40,8 +41,13 @@ def test_a_buggy_example_is_a_bug_with_a_replayed_witness(path):
     assert found is not None and verdict.bugs == (found,)
     final = run_concrete(State(found.input, p), found.final.steps)
     assert is_stuck(final.prog) and final.prog == found.bug.prog
-    assert isinstance(found.failing.origin, Assert)
-    assert found.describe() == f"assertion `{found.failing.origin.cond}` fails"
+    origin = found.failing.origin
+    if path.endswith("mean_buggy.imp"):
+        assert found.failing.by_zero and isinstance(origin, Assign)
+        assert found.describe() == f"division by zero in `{origin}`"
+    else:
+        assert not found.failing.by_zero and isinstance(origin, Assert)
+        assert found.describe() == f"assertion `{origin.cond}` fails"
     assert verdict.stats.states > 0 and verdict.stats.solver_queries > 0
 
 
