@@ -142,6 +142,20 @@ def test_division_by_zero_is_a_bug_found_replayed_and_run_concretely(capsys):
                    "hi = 2, i = 3, lo = 3\n")
 
 
+def test_nonlinear_unknown_is_undecided_never_a_verdict(capsys, tmp_path):
+    """Cubes (Fermat, n = 3): z3 answers UNKNOWN on the failing path, so neither `run` nor
+    `prove` may say bug or safe: exit 3 with the reason."""
+    prog = tmp_path / "fermat.imp"
+    prog.write_text("if x > 0 and y > 0 and z > 0 then\n"
+                    "  assert x * x * x + y * y * y != z * z * z\nelse skip fi\n")
+    code, out, _ = run_cli(capsys, "run", str(prog))
+    assert code == 3
+    assert out.splitlines()[0] == (f"{prog}: undecided: the solver could not decide 1 path "
+                                   "condition(s) leading to `fail`")
+    code, out, _ = run_cli(capsys, "prove", str(prog))
+    assert code == 3 and "solver answered UNKNOWN for 2:3" in out and "PROVED" not in out
+
+
 def test_python_dash_m_and_no_traceback_on_binary_input(tmp_path):
     bad = tmp_path / "bin.imp"
     bad.write_bytes(b"\x00\xff\xfe garbage")
