@@ -81,9 +81,10 @@ def test_missing_names_every_gap() -> None:
     assert "G-M1 add" in gaps and "G-M1 cmp<=" in gaps and "G-M1 div" in gaps
     assert "W-L2.5 assign-by-zero" in gaps and "W-L2.3 while-by-zero" in gaps
     assert "X-A1 floor" in gaps and "X-A2 Mod" in gaps and "X-A2 And" in gaps
-    # 13 stepping rules (4 of them by zero) x 3 lemmas, skip and fail x 2; B-L1 and X-A2 per
-    # case; G-M1 per operation; X-A1 (3); W-L2.1, M-S1 (2), M-Q1 (2)
-    assert len(gaps) == 3 * 13 + 2 * 2 + 2 * len(EXPR_CASES) + len(OPERATIONS) + 3 + 5
+    assert "W-L2.3 assume-blocked" in gaps and "W-L2.2 assume-pass" in gaps
+    # 16 stepping rules (5 of them by zero, one blocking) x 3 lemmas, skip and fail x 2; B-L1
+    # and X-A2 per case; G-M1 per operation; X-A1 (3); W-L2.1, M-S1 (2), M-Q1 (2)
+    assert len(gaps) == 3 * 16 + 2 * 2 + 2 * len(EXPR_CASES) + len(OPERATIONS) + 3 + 5
     ob = Obligation("W-L2.3/assign/demo", "W-L2.3", "assign", "", "")
     assert "W-L2.3 assign" not in missing([ob])
     assert "W-L2.3 assign" in missing([ob], vacuous=frozenset({ob.name}))  # proves nothing
@@ -166,6 +167,19 @@ def test_wrong_while_exit_rule_is_refuted_with_an_imp_counterexample() -> None:
     assert "concrete state  σ  = ⟨" in out and "while u1 <= w1 do" in out
     assert "concrete step   σ → ⟨" in out
     assert "concretizes to ⟨" in out and ", skip⟩" in out
+
+
+def test_assume_without_its_condition_is_refuted() -> None:
+    """`assume b` stepping to `skip` on `φ` unchanged (and forgetting its division by zero) is
+    unsound where the concrete run is blocked (X-U1) or fails: only the soundness obligations of
+    `assume` refute it, with the blocked concrete state printed."""
+    result = _replay("assume-ignores-condition", "--only", "W-L2.3/", script=WRONG)
+    assert result.returncode == 1, result.stdout + result.stderr
+    invalid = [line for line in result.stdout.splitlines() if line.endswith(": INVALID")]
+    assert {line.split("/")[1] for line in invalid} == {"assume-blocked", "assume-pass", "seq"}
+    assert all("assume" in line for line in invalid)
+    assert "W-L2.3/seq/assume-blocked/" in result.stdout
+    assert ", assume u1 <= w1⟩" in result.stdout and "σ → no step" in result.stdout
 
 
 def test_wrong_constant_folding_is_refuted_by_the_substitution_lemma() -> None:

@@ -4,7 +4,8 @@ Run as a script by test_obligations.py, in its own process with contracts off. M
 `while-exit-adds-guard` (the while-exit successor gets the guard instead of its negation),
 `add-folds-minus` (`terms.add` folds `(t + c1) + c2` into `t + (c1 - c2)`),
 `euclidean-division` (`/` translated to SMT-LIB's plain `div`, Euclidean, whatever the divisor's
-sign: X-A1) or `guard-forgets-right` (the guard of `a and b` forgets the divisions of `b`: X-A2).
+sign: X-A1), `guard-forgets-right` (the guard of `a and b` forgets the divisions of `b`: X-A2)
+or `assume-ignores-condition` (`assume b` steps to `skip` on `φ` unchanged: X-U1).
 The obligations of the wrong rule must be refuted, with a counterexample printed as IMP states.
 """
 
@@ -17,7 +18,7 @@ from symcert.core import guards, terms
 from symcert.core.state import SymState
 from symcert.core.symbolic import sym_beval
 from symcert.engine import explore
-from symcert.lang.syntax import Add, Int, While
+from symcert.lang.syntax import Add, Assume, Int, Skip, While
 
 _expand = explore._expand
 _add = terms.add
@@ -29,6 +30,12 @@ def _while_exit_adds_guard(phi, store, p, depth):  # type: ignore[no-untyped-def
         exit_ = out[1]
         out[1] = SymState(phi.extend(sym_beval(store, p.cond)), exit_.store, exit_.prog, depth)
     return out
+
+
+def _assume_ignores_condition(phi, store, p, depth):  # type: ignore[no-untyped-def]
+    if isinstance(p, Assume):
+        return [SymState(phi, store, Skip(), depth)]
+    return _expand(phi, store, p, depth)
 
 
 def _add_folds_minus(a, b):  # type: ignore[no-untyped-def]
@@ -44,6 +51,8 @@ def _guard_forgets_right(a, b):  # type: ignore[no-untyped-def]
 mistake, *options = sys.argv[1:]
 if mistake == "while-exit-adds-guard":
     explore._expand = _while_exit_adds_guard
+elif mistake == "assume-ignores-condition":
+    explore._expand = _assume_ignores_condition
 elif mistake == "add-folds-minus":
     terms.add = _add_folds_minus
 elif mistake == "euclidean-division":

@@ -6,11 +6,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from strategies import checks, envs, programs, states_satisfied_by, sym_states
-from symcert.core.concrete import State, step
-from symcert.core.concrete import is_stuck
+from symcert.core.concrete import State, beval, head, is_stuck, step
 from symcert.core.state import initial, satisfies
 from symcert.engine.explore import expand
-from symcert.lang.syntax import Skip
+from symcert.lang.syntax import Assume, Skip
+from symcert.spec.definedness import defined
 from symcert.spec.expansion import expand_complete, expand_sound
 
 
@@ -54,5 +54,10 @@ def test_one_step_completeness(state_v):
 
 @given(programs, envs)
 def test_stuck_means_fail(p, v):
-    """W-F9, W-D2.5/2.6: stuck (no rule applies, not `skip`) iff the next statement is `fail`."""
-    assert is_stuck(p) == (p != Skip() and step(State(v, p)) is None)
+    """W-F9, W-D2.5/2.6: stuck (no rule applies, not `skip`, not blocked by an `assume`, X-U1)
+    iff the next statement is `fail`; an `assume` blocks exactly when its condition is false."""
+    blocked = isinstance(head(p), Assume)
+    assert is_stuck(p) == (p != Skip() and not blocked and step(State(v, p)) is None)
+    if blocked:
+        cond = defined(lambda: beval(v, head(p).cond))
+        assert (step(State(v, p)) is None) == (cond is False)

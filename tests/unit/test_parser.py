@@ -137,7 +137,7 @@ ERRORS = [
     ("x = 4 % ", 1, 9, "unexpected end of input; expected `(`, `-`, a variable, an integer"),
     ("x = 1 $ 2", 1, 7, "unexpected character `$`"),
     ("if x < 1 then skip fi", 1, 20, "unexpected `fi`; expected `else`"),
-    ("x = 1;", 1, 7, "unexpected end of input; expected `assert`, `fail`, `if`, `skip`, `while`, "
+    ("x = 1;", 1, 7, "unexpected end of input; expected `assert`, `assume`, `fail`, `if`, `skip`, `while`, "
                      "a variable (`;` separates statements, it does not end them)"),
     ("", 1, 1, "empty program; expected a statement"),
     ("x = 1)", 1, 6, "unexpected `)`; expected `;`, end of input"),
@@ -260,7 +260,7 @@ MACRO_ERRORS = [
     ("macro f(a) begin skip end\nmacro f(b) begin skip end\nskip", 2, 7,
      "macro `f` is already defined"),
     ("x = 1; macro f(a) begin skip end", 1, 8,
-     "unexpected `macro`; expected `assert`, `fail`, `if`, `skip`, `while`, a variable "
+     "unexpected `macro`; expected `assert`, `assume`, `fail`, `if`, `skip`, `while`, a variable "
      "(macros are defined before the program)"),
     ("macro f(a) begin f(a) end\nskip", 1, 18,
      "unknown macro `f` (macros are defined before the program)"),
@@ -320,9 +320,9 @@ def test_keywords_are_not_variables(keyword):
 def test_a_keyword_where_a_variable_belongs_is_named_as_such():
     with pytest.raises(ParseError) as info:
         parse("true = 0; assert true")
-    assert info.value.message == ("unexpected `true`; expected `assert`, `fail`, `if`, `macro`, "
-                                  "`skip`, `while`, a variable (`true` is a keyword, not a "
-                                  "variable)")
+    assert info.value.message == ("unexpected `true`; expected `assert`, `assume`, `fail`, `if`, "
+                                  "`macro`, `skip`, `while`, a variable (`true` is a keyword, "
+                                  "not a variable)")
     with pytest.raises(ParseError, match="`fi` is a keyword, not a variable"):
         parse("fi = fi")
 

@@ -126,6 +126,8 @@ def check_main(p: Stmt, sigmas: list[Env], solver: Solver) -> Disagreement | Non
             if isinstance(found, Counterexample):
                 return Disagreement(kind, p, sigma, str(found))
     expected = run_to_end(sigmas[0], p, FUEL)
+    if expected is not None and expected.ending is Ending.BLOCKED:
+        expected = None  # X-U1: no path takes an input an `assume` blocks, no leaf carries it
     carriers = [s for s in config if s.ghost is not None]
     if expected is not None and len(carriers) == 1 and rule_count(carriers[0].prog) == 0:
         if concr(carriers[0], sigmas[0], FUEL) != frozenset({expected}):
@@ -144,13 +146,14 @@ def check_main(p: Stmt, sigmas: list[Env], solver: Solver) -> Disagreement | Non
     return None
 
 
+_ENDINGS = {Behaviour.NORMAL: Ending.NORMAL, Behaviour.FAIL: Ending.FAIL,
+            Behaviour.BLOCKED: Ending.BLOCKED}
+
+
 def _final_of(outcome: Outcome) -> Final | None:
     """The small-step `Final` matching an interpreter outcome, None for a loop limit."""
-    if outcome.behaviour is Behaviour.NORMAL:
-        return Final(outcome.env, Ending.NORMAL)
-    if outcome.behaviour is Behaviour.FAIL:
-        return Final(outcome.env, Ending.FAIL)
-    return None
+    ending = _ENDINGS.get(outcome.behaviour)
+    return None if ending is None else Final(outcome.env, ending)
 
 
 def check_interp(p: Stmt, sigmas: list[Env], solver: Solver) -> Disagreement | None:

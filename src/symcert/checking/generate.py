@@ -34,6 +34,7 @@ from symcert.lang.syntax import (
     And,
     Assert,
     Assign,
+    Assume,
     BExpr,
     Bool,
     Cmp,
@@ -139,9 +140,9 @@ AEXPR_WEIGHTS = (1, 1, 2, 1, 1, 1, 1, 1)
 BEXPR_LEAVES: tuple[type, ...] = (Bool, Cmp)
 BEXPR_KINDS: tuple[type, ...] = (Bool, Cmp, Not, And, Or)
 BEXPR_WEIGHTS = (1, 1, 2, 1, 1)
-STMT_LEAVES: tuple[type, ...] = (Skip, Fail, Assign, Assert)
-STMT_KINDS: tuple[type, ...] = (Skip, Fail, Assign, Assert, Seq, If, While)
-STMT_WEIGHTS = (1, 1, 2, 2, 1, 1, 1)
+STMT_LEAVES: tuple[type, ...] = (Skip, Fail, Assign, Assert, Assume)
+STMT_KINDS: tuple[type, ...] = (Skip, Fail, Assign, Assert, Assume, Seq, If, While)
+STMT_WEIGHTS = (1, 1, 2, 2, 1, 1, 1, 1)
 
 
 def name(c: Choices, shape: Shape) -> str:
@@ -209,6 +210,8 @@ def stmt(c: Choices, shape: Shape, depth: int | None = None, size: int | None = 
         return Assign(name(c, shape), aexpr(c, shape))
     if kind is Assert:
         return Assert(bexpr(c, shape))
+    if kind is Assume:
+        return Assume(bexpr(c, shape))
     if kind is While:
         return loop(c, shape, depth, max(1, size - 1), loops)
     cond = bexpr(c, shape) if kind is If else None

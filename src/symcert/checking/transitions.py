@@ -75,13 +75,16 @@ def concr(s: SymState, sigma: Env, fuel: int = DEFAULT_FUEL) -> Meaning:
     :param s: the symbolic state `⟨φ, S, p⟩`.
     :param sigma: the concrete initial store (the symbolic inputs' values).
     :param fuel: the step budget of the concrete run of `p`.
-    :return: `{}` when `σ ⊭ φ`, `{final}` otherwise, None when the run exceeds `fuel`.
+    :return: `{}` when `σ ⊭ φ` or an `assume` blocks the run (X-U1: it has no final state),
+        `{final}` otherwise, None when the run exceeds `fuel`.
     """
     if not satisfies(sigma, s.pc):
         return frozenset()
     start = concretize(sigma, s.store, state_names(s) | frozenset(sigma.as_dict()))
     final = run_to_end(start, s.prog, fuel)
-    return None if final is None else frozenset({final})
+    if final is None:
+        return None
+    return frozenset() if final.ending is Ending.BLOCKED else frozenset({final})
 
 
 # --- the transitions -------------------------------------------------------------------------
@@ -206,6 +209,8 @@ def interpreter(n: int, solver: Solver | None = None) -> Transition:
 
 def _result_meaning(r: Any, declared: frozenset[str], sigma: Env, solver: Solver) -> Meaning:
     endings = {Behaviour.NORMAL: Ending.NORMAL, Behaviour.FAIL: Ending.FAIL}
+    if r.behaviour is Behaviour.BLOCKED:
+        return frozenset()  # X-U1: as `concr`, a blocked run has no final state
     pc = r.pc
     for x in sorted(declared):
         pc = pc.extend(Cmp("==", Var(x), Int(sigma(x))))

@@ -313,9 +313,9 @@ def _input_values(items: Sequence[str]) -> dict[str, int]:
 
 
 def _exec(args: argparse.Namespace) -> int:
-    from symcert.core.concrete import Env, State, head, is_stuck, trace
+    from symcert.core.concrete import Env, State, head, is_stuck, step, trace
     from symcert.lang.structure import inputs
-    from symcert.lang.syntax import Fail, Skip
+    from symcert.lang.syntax import Assume, Fail, Skip
 
     budget: Deadline = args.budget
     name = source_name(args.file)
@@ -344,6 +344,13 @@ def _exec(args: argparse.Namespace) -> int:
     budget.enter("reporting")
     if isinstance(state.prog, Skip):
         print(f"finished after {state.steps} steps: {_final(state)}")
+        return 0
+    first = head(state.prog)
+    if isinstance(first, Assume) and step(state) is None:  # X-U1: blocked, not a bug
+        pos = first.pos
+        where = f"{name}:{pos.line}:{pos.column}" if pos else name
+        print(f"{where}: blocked: the assumption `{first.cond}` is false after {state.steps} "
+              f"steps: {_final(state)}")
         return 0
     if is_stuck(state.prog):
         failing = head(state.prog)

@@ -2,9 +2,10 @@
 
 `V : Vars → ℤ` is total: a variable never assigned and not given as input reads 0.
 `step` is the (deterministic) relation as a function: it returns None exactly when no rule
-applies, which happens for `skip` (finished) and for a program whose next statement is `fail`
-(stuck, W-D2.6 and W-F9). A statement whose expression divides by zero steps to `fail` (seed
-002 Fig. 4's side condition, X-A2): `/` and `%` raise ZeroDivisionError, which `_step` catches.
+applies, which happens for `skip` (finished), for a program whose next statement is `fail`
+(stuck, W-D2.6 and W-F9) and for an `assume` whose condition is false (blocked, X-U1). A
+statement whose expression divides by zero steps to `fail` (seed 002 Fig. 4's side condition,
+X-A2): `/` and `%` raise ZeroDivisionError, which `_step` catches.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from typing import Callable, Iterator, Mapping
 
 from symcert.core.algebra import fold_a, fold_b
 from symcert.core.terms import COMPARE
-from symcert.lang.syntax import AExpr, Assert, Assign, BExpr, Fail, If, Pos, Seq, Skip, Stmt, While
+from symcert.lang.syntax import (
+    AExpr, Assert, Assign, Assume, BExpr, Fail, If, Pos, Seq, Skip, Stmt, While,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +139,8 @@ def _rule(env: Env, p: Stmt) -> tuple[Env, Stmt] | None:
             return env, (Seq(body, p) if beval(env, b) else Skip())
         case Assert(b):
             return env, (Skip() if beval(env, b) else Fail(p.pos, p))
+        case Assume(b):
+            return (env, Skip()) if beval(env, b) else None  # blocked (X-U1)
         case Seq(Skip(), q):
             return env, q
         case Seq(p1, q):
@@ -180,10 +185,12 @@ def run_concrete(state: State, max_steps: int) -> State:
 
 
 class Ending(enum.Enum):
-    """How a terminated concrete run ended."""
+    """How a terminated concrete run ended: finished, stuck at `fail`, or blocked by an
+    `assume` whose condition is false (X-U1: no final state of the program, no bug)."""
 
     NORMAL = "normal"
     FAIL = "fail"
+    BLOCKED = "blocked"
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,15 +206,19 @@ class Final:
         if self.ending is Ending.NORMAL:
             return f"{store} (terminated normally)"
         at = f" at {self.where.line}:{self.where.column}" if self.where else ""
+        if self.ending is Ending.BLOCKED:
+            return f"{store} (blocked by `assume`{at})"
         return f"{store} (stuck at `fail`{at})"
 
 
 def final_of(state: State) -> Final:
-    """The `Final` of a terminated concrete state (finished or stuck)."""
-    if is_stuck(state.prog):
-        failing = head(state.prog)
-        assert isinstance(failing, Fail)
-        return Final(state.env, Ending.FAIL, failing.pos)
+    """The `Final` of a terminated concrete state: finished, stuck, or blocked (its next
+    statement an `assume` that does not step)."""
+    first = head(state.prog)
+    if isinstance(first, Fail):
+        return Final(state.env, Ending.FAIL, first.pos)
+    if isinstance(first, Assume):
+        return Final(state.env, Ending.BLOCKED, first.pos)
     return Final(state.env, Ending.NORMAL)
 
 
@@ -217,6 +228,6 @@ def run_to_end(env: Env, p: Stmt, fuel: int) -> Final | None:
     for last in trace(State(env, p), fuel):
         pass
     assert last is not None
-    if not (isinstance(last.prog, Skip) or is_stuck(last.prog)):
+    if step(last) is not None:
         return None
     return final_of(last)

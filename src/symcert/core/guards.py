@@ -20,7 +20,7 @@ from typing import Callable
 from symcert.core import terms
 from symcert.core.terms import Formula, Term
 from symcert.lang.syntax import (
-    DIVISIONS, AExpr, And, Assert, Assign, BExpr, Bool, If, Int, Stmt, While, operands,
+    DIVISIONS, AExpr, And, Assert, Assign, Assume, BExpr, Bool, If, Int, Stmt, While, operands,
 )
 
 TRUE = Bool(True)
@@ -98,7 +98,7 @@ def may_fail_at(s: Stmt) -> bool:
     """Whether the expression a simple statement evaluates (an assignment's, a test's) may
     divide by zero: such a statement has one more successor, which fails (X-A2)."""
     match s:
-        case Assign(_, e) | If(e) | While(e) | Assert(e):
+        case Assign(_, e) | If(e) | While(e) | Assert(e) | Assume(e):
             return may_fail(e)
     return False
 

@@ -21,6 +21,7 @@ from symcert.lang.syntax import (
     AExpr,
     Assert,
     Assign,
+    Assume,
     BExpr,
     Fail,
     If,
@@ -193,7 +194,7 @@ def rule_count(p: Stmt) -> int:
             return 0
         case Seq():
             return 1
-        case Assign():
+        case Assign() | Assume():
             return 1 + may_fail_at(p)  # X-A2: and `fail` where a divisor may be 0
         case If() | While() | Assert():
             return 2 + may_fail_at(p)

@@ -1,7 +1,8 @@
 """The symbolic executor: `expand` (seed 000, Fig. 7) and the state stream `run` (Fig. 6).
 
 A statement whose expression may divide by zero has one more successor, `φ ∧ ¬ok`, which is
-stuck at `fail` (X-A2); its other successors assume the guard `ok` (guards.py).
+stuck at `fail` (X-A2); its other successors assume the guard `ok` (guards.py). `assume b` has
+the one successor `φ ∧ ⟦b⟧_S` (X-U1): the runs it blocks are on no path.
 
 `run(l)` yields the states of a worklist, breadth-first by default (the paper's order, which
 W-L3.1 needs) or depth-first on request, then `None` forever once the worklist is empty
@@ -26,7 +27,9 @@ from symcert.core.state import PathCondition, Store, SymState
 from symcert.core.guards import assuming, may_fail
 from symcert.core.symbolic import sym_beval, sym_guard, sym_update
 from symcert.core.terms import negate
-from symcert.lang.syntax import Assert, Assign, BExpr, Bool, Fail, If, Seq, Skip, Stmt, While
+from symcert.lang.syntax import (
+    Assert, Assign, Assume, BExpr, Bool, Fail, If, Seq, Skip, Stmt, While,
+)
 from symcert.solver.z3backend import Sat, Solver
 from symcert.spec.expansion import (
     bfs_successor_bound,
@@ -104,21 +107,29 @@ def _expand(phi: PathCondition, store: Store, p: Stmt, depth: int) -> list[SymSt
             return _branch(phi, store, p, b, p1, p2, depth)
         case Assert(b):
             return _branch(phi, store, p, b, Skip(), Fail(p.pos, p), depth)
+        case Assume(b):  # X-U1: one successor; the runs it blocks have none
+            return _branch(phi, store, p, b, Skip(), None, depth)
     raise TypeError(f"not a statement: {p!r}")
 
 
-def _branch(phi: PathCondition, store: Store, p: Stmt, b: BExpr, yes: Stmt, no: Stmt,
+def _branch(phi: PathCondition, store: Store, p: Stmt, b: BExpr, yes: Stmt, no: Stmt | None,
             depth: int) -> list[SymState]:
-    """The two successors of a test of `b`, `φ ∧ ⟦b⟧_S` and `φ ∧ ¬⟦b⟧_S`; where `b` may divide
-    by zero, both also assume its guard `ok` and a third one, `φ ∧ ¬ok`, fails (X-A2)."""
+    """The successors of a test of `b`, `φ ∧ ⟦b⟧_S` and `φ ∧ ¬⟦b⟧_S` (none for `no = None`:
+    `assume`); where `b` may divide by zero, both also assume its guard `ok` and one more,
+    `φ ∧ ¬ok`, fails (X-A2)."""
     cond = sym_beval(store, b)
-    if not may_fail(b):
-        return [SymState(phi.extend(cond), store, yes, depth),
-                SymState(phi.extend(negate(cond)), store, no, depth)]
-    ok = sym_guard(store, b)
-    return [SymState(phi.extend(assuming(ok, cond)), store, yes, depth),
-            SymState(phi.extend(assuming(ok, negate(cond))), store, no, depth),
-            _by_zero(phi, ok, store, p, depth)]
+    ok = sym_guard(store, b) if may_fail(b) else None
+    out = [SymState(phi.extend(_under(ok, cond)), store, yes, depth)]
+    if no is not None:
+        out.append(SymState(phi.extend(_under(ok, negate(cond))), store, no, depth))
+    if ok is not None:
+        out.append(_by_zero(phi, ok, store, p, depth))
+    return out
+
+
+def _under(ok: BExpr | None, c: BExpr) -> BExpr:
+    """`c`, assuming the guard `ok` when there is one."""
+    return c if ok is None else assuming(ok, c)
 
 
 def _by_zero(phi: PathCondition, ok: BExpr, store: Store, p: Stmt, depth: int) -> SymState:

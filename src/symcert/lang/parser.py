@@ -38,6 +38,7 @@ from symcert.lang.syntax import (
     And,
     Assert,
     Assign,
+    Assume,
     BExpr,
     Bool,
     Cmp,
@@ -173,6 +174,10 @@ class _Build(Transformer[Token, Stmt]):
         self._grow(1, _at(c))
         return Assert(c[1], _at(c))
 
+    def assume(self, c: list[Any]) -> Stmt:
+        self._grow(1, _at(c))
+        return Assume(c[1], _at(c))
+
     def assign(self, c: list[Any]) -> Stmt:
         self._grow(1, _at(c))
         return Assign(sys.intern(str(c[0])), c[1], _at(c))
@@ -300,6 +305,8 @@ def _substitute(body: Stmt, args: dict[str, AExpr], name: str, where: Pos) -> St
                 return seq_of([sub(s) for s in spine(node)])
             case Assert(b):
                 return Assert(sub(b), node.pos)
+            case Assume(b):
+                return Assume(sub(b), node.pos)
             case If(b, s1, s2):
                 return If(sub(b), sub(s1), sub(s2), node.pos)
             case While(b, s1):
@@ -387,7 +394,7 @@ def _translate(err: UnexpectedInput, text: str, filename: str) -> ParseError:
 def _children(node: Any) -> tuple[Any, ...]:
     """The AST nodes directly below `node`, a sequence's excepted."""
     match node:
-        case Assign(_, e) | Assert(e):
+        case Assign(_, e) | Assert(e) | Assume(e):
             return (e,)
         case If(b, s1, s2):
             return (b, s1, s2)

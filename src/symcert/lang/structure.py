@@ -11,6 +11,7 @@ from symcert.lang.syntax import (
     AExpr,
     Assert,
     Assign,
+    Assume,
     BExpr,
     Bool,
     Fail,
@@ -66,7 +67,7 @@ def variables(p: Node) -> frozenset[str]:
                 todo.append(e)
             case Int() | Bool() | Skip() | Fail():
                 pass
-            case Assert(a):
+            case Assert(a) | Assume(a):
                 todo.append(a)
             case While(a, b):
                 todo.extend((a, b))
@@ -92,7 +93,7 @@ def _inputs(p: Stmt, assigned: frozenset[str]) -> tuple[frozenset[str], frozense
             case Assign(x, e):
                 read |= variables(e) - assigned
                 assigned |= {x}
-            case Assert(b):
+            case Assert(b) | Assume(b):
                 read |= variables(b) - assigned
             case If(b, p1, p2):
                 r1, a1 = _inputs(p1, assigned)

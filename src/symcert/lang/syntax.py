@@ -1,4 +1,4 @@
-"""IMP abstract syntax (seed 000, Fig. 1), plus `!=`, unary minus, `* / %` and `assert`.
+"""IMP abstract syntax (seed 000, Fig. 1), plus `!=`, unary minus, `* / %`, `assert` and `assume`.
 
 Every node is a frozen, slotted dataclass. Source positions live in a `pos` field that is
 excluded from comparison, so `parse(str(p)) == p` is a meaningful round-trip property.
@@ -284,6 +284,7 @@ WITH_OP.add(Cmp)
 
 # ---------------------------------------------------------------------------------------------
 # Statements  stmt ::= skip | fail | VAR = aexpr | stmt; stmt | if .. fi | while .. od | assert
+#                    | assume
 
 
 @dataclass(frozen=True, slots=True)
@@ -374,6 +375,19 @@ class Assert:
         return f"assert {self.cond}"
 
 
+@dataclass(frozen=True, slots=True)
+class Assume:
+    """`assume cond`: steps to `skip` when cond holds; otherwise no rule applies and the run is
+    *blocked*, neither finished nor stuck, never a bug (X-U1). Symbolically it has the one
+    successor `φ ∧ cond`."""
+
+    cond: BExpr
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return f"assume {self.cond}"
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Seq:
     """`first; second`, right-nested; equality walks the right spine iteratively and the hash
@@ -404,13 +418,13 @@ class Seq:
         return show_stmt(self)
 
 
-Stmt = Union[Skip, Fail, Assign, Seq, If, While, Assert]
+Stmt = Union[Skip, Fail, Assign, Seq, If, While, Assert, Assume]
 Node = Union[AExpr, BExpr, Stmt]
 
 
 def _condition(s: Stmt) -> object:
-    """The condition of an `if`, `while` or `assert` (the statement itself otherwise)."""
-    return s.cond if isinstance(s, (If, While, Assert)) else s
+    """The condition of an `if`, `while`, `assert` or `assume` (the statement itself otherwise)."""
+    return s.cond if isinstance(s, (If, While, Assert, Assume)) else s
 
 
 def seq_of(stmts: list[Stmt]) -> Stmt:

@@ -11,8 +11,9 @@ Symbolic interpreter: `exec_symbolic(p, n)` maps a program to a finite set of re
   default mode agrees with the main engine, where an absent variable reads 0). Reading any other
   variable before assigning it is `UNBOUND_VAR` (pass `declared=frozenset()` to see it).
 - **Behaviours** `β`: NORMAL, UNBOUND_VAR, LOOP_LIMIT (a loop ran `n` iterations and is tested
-  once more: the limit check comes before the test, Fig. 4 WHILE-LIMIT) and FAIL (`fail`, an
-  `assert` whose condition is false, or a `/` or `%` by zero, X-A2). Reading is strict: every
+  once more: the limit check comes before the test, Fig. 4 WHILE-LIMIT), FAIL (`fail`, an
+  `assert` whose condition is false, or a `/` or `%` by zero, X-A2) and BLOCKED (an `assume`
+  whose condition is false, X-U1: a result `C ∧ ¬se` that is neither an outcome nor a bug). Reading is strict: every
   variable of an expression must be bound, even one `and`/`or` would not reach; a division is
   evaluated, and fails, only where it is reached, as in the small-step semantics. Where an
   expression may divide by zero, its guard (guards.py) splits the state: `C ∧ ok` goes on,
@@ -53,6 +54,7 @@ from symcert.lang.syntax import (
     AExpr,
     Assert,
     Assign,
+    Assume,
     BExpr,
     Bool,
     Cmp,
@@ -317,6 +319,10 @@ def _ins_simple(p: Stmt, s: SymResult, cfg: _Config) -> list[SymResult]:
                 yes, no, failed = _branches(s, b, cfg)
                 return (([yes] if yes is not None else [])
                         + ([_with(no, Behaviour.FAIL)] if no is not None else []) + failed)
+            case Assume(b):
+                yes, no, failed = _branches(s, b, cfg)
+                return (([yes] if yes is not None else [])
+                        + ([_with(no, Behaviour.BLOCKED)] if no is not None else []) + failed)
             case If(b, p1, p2):
                 yes, no, failed = _branches(s, b, cfg)
                 return ((_ins(p1, [yes], cfg) if yes is not None else [])

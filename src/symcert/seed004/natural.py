@@ -18,17 +18,22 @@ import icontract
 from symcert.core.algebra import fold
 from symcert.core.concrete import VALUES, Env
 from symcert.lang.structure import inputs, variables
-from symcert.lang.syntax import AExpr, Assert, Assign, BExpr, Fail, If, Seq, Skip, Stmt, While, spine
+from symcert.lang.syntax import (
+    AExpr, Assert, Assign, Assume, BExpr, Fail, If, Seq, Skip, Stmt, While, spine,
+)
 from symcert.spec.switch import CONTRACTS
 
 
 class Behaviour(enum.Enum):
-    """An instruction behaviour `β` (seed 004, Sect. 2.1), plus FAIL for IMP's `fail`."""
+    """An instruction behaviour `β` (seed 004, Sect. 2.1), plus FAIL for IMP's `fail` and
+    BLOCKED for its `assume`."""
 
     NORMAL = "normal"
     UNBOUND_VAR = "unbound-var"
     LOOP_LIMIT = "loop-limit"
     FAIL = "fail"
+    BLOCKED = "blocked"
+    """An `assume` whose condition is false (X-U1): no outcome of the program, no bug."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +79,8 @@ def _exec_simple(s: Stmt, gamma: dict[str, int], n: int) -> Behaviour:
                 return Behaviour.NORMAL
             case Assert(b):
                 return Behaviour.NORMAL if _value(gamma, b) else Behaviour.FAIL
+            case Assume(b):
+                return Behaviour.NORMAL if _value(gamma, b) else Behaviour.BLOCKED
             case If(b, p1, p2):
                 return _exec(p1 if _value(gamma, b) else p2, gamma, n)
             case While(b, body):

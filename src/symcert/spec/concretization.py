@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from symcert.core.concrete import Env, State, aeval, step
-from symcert.lang.syntax import Skip, Stmt
+from symcert.core.concrete import Env, State, aeval, head, step
+from symcert.lang.syntax import Assume, Skip, Stmt
 from symcert.spec.switch import lemma
 
 if TYPE_CHECKING:
@@ -35,6 +35,8 @@ def concretize_pointwise(valuation: Env, store: Store, names: frozenset[str],
 
 @lemma("W-F9", "W-D2.5/2.6")
 def stuck_means_fail(p: Stmt, result: bool) -> bool:
-    """`is_stuck(p)` holds iff no concrete rule applies to a program other than `skip`."""
-    return result == (not isinstance(p, Skip) and step(State(Env(), p)) is None)
+    """`is_stuck(p)` holds iff no concrete rule applies to a program other than `skip` and one
+    about to run an `assume` (whose false condition blocks the run, X-U1: not stuck)."""
+    blocked = isinstance(head(p), Assume)
+    return result == (not isinstance(p, Skip) and not blocked and step(State(Env(), p)) is None)
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from symcert.core.concrete import Env, State, aeval, beval, run_concrete, step, trace
+from symcert.core.concrete import Env, State, aeval, beval, head, run_concrete, step, trace
 from symcert.core.state import SymState, concretize, initial, rule_count, satisfies, state_names
 from symcert.core.guards import assuming
 from symcert.core.terms import free_vars, negate
 from symcert.lang.structure import variables
-from symcert.lang.syntax import And, BExpr, Stmt
+from symcert.lang.syntax import And, Assume, BExpr, Stmt
 from symcert.spec.concretization import sample_valuations
 from symcert.spec.definedness import defined
 from symcert.spec.switch import lemma
@@ -28,23 +28,32 @@ def expand_sound(state: SymState, result: Sequence[SymState]) -> bool:
     """The successors are one `→sym` step each (Fig. 3's shape, read off the states, not a second
     transcription of the rules): one step deeper, and either one successor on the same path
     condition or two that split it, `φ ∧ c` and `φ ∧ not c`, or, where a division may fail
-    (X-A2), three: `φ ∧ ok ∧ c`, `φ ∧ ok ∧ not c` and `φ ∧ not ok`. With W-L2.3 at every valuation
+    (X-A2), three: `φ ∧ ok ∧ c`, `φ ∧ ok ∧ not c` and `φ ∧ not ok`; an `assume c` has `φ ∧ c`
+    alone (X-U1), or `φ ∧ ok ∧ c` and `φ ∧ not ok`. With W-L2.3 at every valuation
     (`expand_sound_sampled`, against the concrete semantics) this is `σ̂' ∈ expand(σ̂) ⇒ σ̂ →sym σ̂'`."""
     if not all(t.depth == state.depth + 1 for t in result):
         return False
+    added = [_added(state, t) for t in result]
+    if isinstance(head(state.prog), Assume):  # X-U1: `c`, and `¬ok` where a division may fail
+        return len(result) == 1 and len(added[0]) == 1 or (
+            len(result) == 2 and _guarded(added[0], added[1]) is not None)
     if len(result) <= 1:
         return not result or result[0].pc == state.pc
-    added = [_added(state, t) for t in result]
-    if not all(len(a) == 1 for a in added):
-        return False
     if len(result) == 2:
-        return added[1][0] == negate(added[0][0])
+        return len(added[0]) == len(added[1]) == 1 and added[1][0] == negate(added[0][0])
     if len(result) == 3:  # X-A2: `ok ∧ c`, `ok ∧ ¬c` and `¬ok`
-        (a,), (b,), (f,) = added
-        ok = negate(f)
-        c = a.right if isinstance(a, And) and a.left == ok else a
-        return a == assuming(ok, c) and b == assuming(ok, negate(c))
+        c = _guarded(added[0], added[2])
+        return c is not None and added[1] == (assuming(negate(added[2][0]), negate(c)),)
     return False
+
+
+def _guarded(a: tuple[BExpr, ...], f: tuple[BExpr, ...]) -> BExpr | None:
+    """The condition `c` when `a` adds `ok ∧ c` (`assuming`) and `f` adds `¬ok`; else None."""
+    if len(a) != 1 or len(f) != 1:
+        return None
+    ok = negate(f[0])
+    c = a[0].right if isinstance(a[0], And) and a[0].left == ok else a[0]
+    return c if a[0] == assuming(ok, c) else None
 
 
 @lemma("W-T3.1")

@@ -17,6 +17,7 @@ from symcert.lang.syntax import (
     AExpr,
     Assert,
     Assign,
+    Assume,
     BExpr,
     Bool,
     Cmp,
@@ -166,10 +167,12 @@ RULES: dict[type, tuple[str, ...]] = {
     If: ("if-then", "if-else", "if-by-zero"),
     While: ("while-enter", "while-exit", "while-by-zero"),
     Assert: ("assert-pass", "assert-fail", "assert-by-zero"),
+    Assume: ("assume-pass", "assume-blocked", "assume-by-zero"),
     Seq: ("seq-skip", "seq"),
 }
 """The rules of Figs. 2-3 by statement class; `skip` and `fail` name the absence of a step,
-`<statement>-by-zero` the step to `fail` of a statement that divides by zero (X-A2)."""
+`<statement>-by-zero` the step to `fail` of a statement that divides by zero (X-A2),
+`assume-blocked` an `assume` whose false condition blocks the run (X-U1)."""
 
 EXPR_CASES: tuple[str, ...] = tuple(
     ["Int", "Var", "Bool", "Neg", "Add", "Sub", "Mul", "Div", "Mod", "Not", "And", "Or"]
@@ -213,6 +216,8 @@ def rule_of(p: Stmt, p2: Stmt) -> str:
             return "while-enter" if isinstance(p2, Seq) else "while-exit"
         case Assert():
             return "assert-pass" if isinstance(p2, Skip) else "assert-fail"
+        case Assume():
+            return "assume-pass"
         case Seq(Skip(), _):
             return "seq-skip"
         case Seq(p1, _) if isinstance(p2, Seq):

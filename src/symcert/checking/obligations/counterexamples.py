@@ -17,6 +17,7 @@ from symcert.lang.syntax import (
     And,
     Assert,
     Assign,
+    Assume,
     BExpr,
     Bool,
     Cmp,
@@ -98,6 +99,8 @@ def instantiate(node: Node, model: Model) -> Node:
                 return n
             case Assert(a):
                 return Assert(go(a))  # type: ignore[arg-type]
+            case Assume(a):
+                return Assume(go(a))  # type: ignore[arg-type]
             case Seq(a, b) | While(a, b):
                 return type(n)(go(a), go(b))  # type: ignore[call-arg]
             case Assign(x, e):
@@ -123,7 +126,7 @@ def _concrete_state(s: SymState, model: Model, names: tuple[str, ...]
 
 def _show(state: State | None) -> str:
     if state is None:
-        return "no step (finished or stuck), or a store that divides by zero"
+        return "no step (finished, stuck or blocked), or a store that divides by zero"
     return f"⟨{state.env}, {' '.join(show_stmt(state.prog).split())}⟩"
 
 

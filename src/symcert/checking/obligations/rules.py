@@ -34,6 +34,7 @@ from symcert.lang.syntax import (
     And,
     Assert,
     Assign,
+    Assume,
     BExpr,
     Bool,
     Cmp,
@@ -75,6 +76,7 @@ def statement_variants() -> list[tuple[str, Stmt, Store, tuple[str, ...]]]:
         out.append((f"if/{sh}", If(b, P1, P2), S_X, names))
         out.append((f"while/{sh}", While(b, BODY), S_X, names))
         out.append((f"assert/{sh}", Assert(b), S_X, names))
+        out.append((f"assume/{sh}", Assume(b), S_X, names))
     out.append(("seq-skip", Seq(Skip(), Q), S_X, (X, Y)))
     atom = B_SHAPES["atom"](1)
     firsts: list[tuple[str, Stmt, Store, tuple[str, ...]]] = [
@@ -83,6 +85,7 @@ def statement_variants() -> list[tuple[str, Stmt, Store, tuple[str, ...]]]:
         ("if", If(atom, P1, P2), S_X, (X, Y, "u1", "w1")),
         ("while", While(atom, BODY), S_X, (X, Y, "u1", "w1")),
         ("assert", Assert(atom), S_X, (X, Y, "u1", "w1")),
+        ("assume", Assume(atom), S_X, (X, Y, "u1", "w1")),
         ("seq-skip", Seq(Skip(), P1), S_X, (X, Y)),
         ("fail", Fail(), S_X, (X, Y)),
     ]
@@ -134,7 +137,7 @@ def dividing_variants() -> list[tuple[str, Stmt, Store, tuple[str, ...]]]:
     for name, b in TESTED.items():
         forms = [("if", If(b, P1, P2))]
         if name in ("cmp-div", "and-right"):  # the same `_branch` as `if`: two tests suffice
-            forms += [("while", While(b, BODY)), ("assert", Assert(b))]
+            forms += [("while", While(b, BODY)), ("assert", Assert(b)), ("assume", Assume(b))]
         for form, p in forms:
             out.append((f"{form}/{name}", p, _dividing_store("term"), _reads(b)[1:]))
     first = Assign(X, Div(E1, E2))
@@ -149,7 +152,10 @@ def _reads(e: AExpr | BExpr) -> tuple[str, ...]:
 
 
 def _no_step_rule(p: Stmt) -> str:
-    return "seq/" + _no_step_rule(p.first) if isinstance(p, Seq) else type(p).__name__.lower()
+    """The rule name of a state with no concrete step: finished, stuck, or blocked (X-U1)."""
+    if isinstance(p, Seq):
+        return "seq/" + _no_step_rule(p.first)
+    return "assume-blocked" if isinstance(p, Assume) else type(p).__name__.lower()
 
 
 def _steps(p: Stmt, store: Store, names: tuple[str, ...]) -> list[Draft]:
@@ -159,11 +165,22 @@ def _steps(p: Stmt, store: Store, names: tuple[str, ...]) -> list[Draft]:
     sigma = State(concretize(V0, store, frozenset(names)), p)
     nxt = step(sigma)
     drafts: list[Draft] = []
-    if not successors or nxt is None:
-        # No step on one side: then neither may have one (skip, and fail which is stuck).
-        goal = "true" if not successors and nxt is None else "false"
+    if not successors:
+        # No symbolic step: then no concrete one either (skip, and fail which is stuck).
+        goal = "true" if nxt is None else "false"
         for lemma in ("W-L2.3", "W-L2.5"):
             drafts.append(Draft(lemma, _no_step_rule(p), Script(), [], goal, state, names))
+        return drafts
+    if nxt is None:
+        # No concrete step (an `assume` that blocks, X-U1): sound iff no successor's path
+        # condition holds at V0; complete with nothing to match.
+        rule, s, m = _no_step_rule(p), Script(), Script()
+        some = disj(s.conjunction(t.pc.conjuncts()) for t in successors)
+        drafts.append(Draft("W-L2.3", rule, s, [], f"(not {some})", state, names))
+        grows = conj([implies(m.conjunction(t.pc.conjuncts()), m.conjunction(PHI.conjuncts()))
+                      for t in successors])
+        drafts.append(Draft("W-L2.2", rule, m, [], grows, state, names))
+        drafts.append(Draft("W-L2.5", rule, Script(), [], "true", state, names))
         return drafts
 
     def simulated(s: Script, t: SymState) -> str:
