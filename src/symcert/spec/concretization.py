@@ -33,7 +33,7 @@ def concretize_pointwise(valuation: Env, store: Store, names: frozenset[str],
             and all(k in names for k, _ in result.bindings))
 
 
-@lemma("W-F9", "W-D2.5/2.6")
+@lemma("W-F9", "W-D2.5/2.6", "X-U1")
 def stuck_means_fail(p: Stmt, result: bool) -> bool:
     """`is_stuck(p)` holds iff no concrete rule applies to a program other than `skip` and one
     about to run an `assume` (whose false condition blocks the run, X-U1: not stuck)."""

@@ -23,7 +23,7 @@ Successors = Callable[[SymState], "list[SymState]"]
 """The step relation `→sym` as a function, `explore.expand` (W-T3.1)."""
 
 
-@lemma("W-T3.1")
+@lemma("W-T3.1", "X-U1")
 def expand_sound(state: SymState, result: Sequence[SymState]) -> bool:
     """The successors are one `→sym` step each (Fig. 3's shape, read off the states, not a second
     transcription of the rules): one step deeper, and either one successor on the same path
