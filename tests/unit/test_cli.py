@@ -128,7 +128,7 @@ def test_division_by_zero_is_a_bug_found_replayed_and_run_concretely(capsys):
     code, out, _ = run_cli(capsys, "run", mean_buggy)
     assert code == 1
     lines = out.splitlines()
-    assert lines[0] == f"{mean_buggy}:12:3: bug: division by zero in `m = s / c`"
+    assert lines[0] == f"{mean_buggy}:12:1: bug: division by zero in `m = s / c`"
     assert lines[1].startswith("  input:  ")
     given = dict(item.split(" = ") for item in lines[1].removeprefix("  input:  ").split(", "))
     lo, hi = int(given.get("lo", "0")), int(given.get("hi", "0"))
@@ -138,7 +138,7 @@ def test_division_by_zero_is_a_bug_found_replayed_and_run_concretely(capsys):
     assert code == 0 and "PROVED: every assertion holds for all inputs" in out
     code, out, _ = run_cli(capsys, "exec", mean_buggy, "--input", "lo=3", "--input", "hi=2")
     assert code == 1
-    assert out == (f"{mean_buggy}:12:3: division by zero in `m = s / c` after 10 steps: "
+    assert out == (f"{mean_buggy}:12:1: division by zero in `m = s / c` after 11 steps: "
                    "hi = 2, i = 3, lo = 3\n")
 
 
