@@ -141,6 +141,9 @@ def is_formula(e: AExpr | BExpr) -> bool:
 # Dispatch on the exact class (the expression classes are final): cheaper than `match` on the
 # engine's hottest path.
 
+_BINARY = {Add: "add", Sub: "sub", Mul: "mul", Div: "div", Mod: "mod"}
+"""Each binary arithmetic operator's method in `Algebra`."""
+
 
 def _fold_a(algebra: Algebra[C, A, Any], ctx: C, e: AExpr, memo: dict[int, Any]) -> A:
     kind = type(e)
@@ -152,21 +155,11 @@ def _fold_a(algebra: Algebra[C, A, Any], ctx: C, e: AExpr, memo: dict[int, Any])
     value = memo.get(key)
     if value is not None:
         return value  # type: ignore[no-any-return]
-    if kind is Add:
-        value = algebra.add(_fold_a(algebra, ctx, e.left, memo),  # type: ignore[union-attr]
-                            _fold_a(algebra, ctx, e.right, memo))  # type: ignore[union-attr]
-    elif kind is Sub:
-        value = algebra.sub(_fold_a(algebra, ctx, e.left, memo),  # type: ignore[union-attr]
-                            _fold_a(algebra, ctx, e.right, memo))  # type: ignore[union-attr]
-    elif kind is Mul:
-        value = algebra.mul(_fold_a(algebra, ctx, e.left, memo),  # type: ignore[union-attr]
-                            _fold_a(algebra, ctx, e.right, memo))  # type: ignore[union-attr]
-    elif kind is Div:
-        value = algebra.div(_fold_a(algebra, ctx, e.left, memo),  # type: ignore[union-attr]
-                            _fold_a(algebra, ctx, e.right, memo))  # type: ignore[union-attr]
-    elif kind is Mod:
-        value = algebra.mod(_fold_a(algebra, ctx, e.left, memo),  # type: ignore[union-attr]
-                            _fold_a(algebra, ctx, e.right, memo))  # type: ignore[union-attr]
+    operation = _BINARY.get(kind)
+    if operation is not None:
+        value = getattr(algebra, operation)(
+            _fold_a(algebra, ctx, e.left, memo),  # type: ignore[union-attr]
+            _fold_a(algebra, ctx, e.right, memo))  # type: ignore[union-attr]
     elif kind is Neg:
         value = algebra.neg(_fold_a(algebra, ctx, e.operand, memo))  # type: ignore[union-attr]
     else:

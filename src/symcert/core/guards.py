@@ -19,8 +19,9 @@ from typing import Callable
 
 from symcert.core import terms
 from symcert.core.terms import Formula, Term
+from symcert.lang.sharing import ARITY
 from symcert.lang.syntax import (
-    DIVISIONS, AExpr, And, Assert, Assign, Assume, BExpr, Bool, If, Int, Stmt, While, operands,
+    DIVISIONS, AExpr, And, Assert, Assign, Assume, BExpr, Bool, If, Int, Stmt, While,
 )
 
 TRUE = Bool(True)
@@ -105,13 +106,20 @@ def may_fail_at(s: Stmt) -> bool:
 
 def may_fail(e: AExpr | BExpr) -> bool:
     """Whether `e` has a `/` or `%` whose divisor is not a nonzero literal: the expressions whose
-    statements get a `fail` successor (X-A2). Syntactic, so `rule_count` can count it."""
+    statements get a `fail` successor (X-A2). Syntactic, so `rule_count` can count it. (A walk
+    on the classes, not `operands`' match: `expand` asks it at every test and assignment.)"""
     todo: list[AExpr | BExpr] = [e]
     while todo:
         node = todo.pop()
-        if isinstance(node, DIVISIONS):
-            divisor = node.right  # type: ignore[union-attr]
-            if not (isinstance(divisor, Int) and divisor.value != 0):
-                return True
-        todo.extend(operands(node))
+        arity = ARITY.get(type(node))
+        if arity is None:
+            continue  # a literal or a variable
+        if arity == 1:
+            todo.append(node.operand)  # type: ignore[union-attr]
+            continue
+        divisor = node.right  # type: ignore[union-attr]
+        if type(node) in DIVISIONS and not (type(divisor) is Int and divisor.value != 0):
+            return True
+        todo.append(node.left)  # type: ignore[union-attr]
+        todo.append(divisor)
     return False

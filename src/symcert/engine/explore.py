@@ -118,18 +118,16 @@ def _branch(phi: PathCondition, store: Store, p: Stmt, b: BExpr, yes: Stmt, no: 
     `assume`); where `b` may divide by zero, both also assume its guard `ok` and one more,
     `φ ∧ ¬ok`, fails (X-A2)."""
     cond = sym_beval(store, b)
-    ok = sym_guard(store, b) if may_fail(b) else None
-    out = [SymState(phi.extend(_under(ok, cond)), store, yes, depth)]
+    if not may_fail(b):
+        out = [SymState(phi.extend(cond), store, yes, depth)]
+        if no is not None:
+            out.append(SymState(phi.extend(negate(cond)), store, no, depth))
+        return out
+    ok = sym_guard(store, b)
+    out = [SymState(phi.extend(assuming(ok, cond)), store, yes, depth)]
     if no is not None:
-        out.append(SymState(phi.extend(_under(ok, negate(cond))), store, no, depth))
-    if ok is not None:
-        out.append(_by_zero(phi, ok, store, p, depth))
-    return out
-
-
-def _under(ok: BExpr | None, c: BExpr) -> BExpr:
-    """`c`, assuming the guard `ok` when there is one."""
-    return c if ok is None else assuming(ok, c)
+        out.append(SymState(phi.extend(assuming(ok, negate(cond))), store, no, depth))
+    return out + [_by_zero(phi, ok, store, p, depth)]
 
 
 def _by_zero(phi: PathCondition, ok: BExpr, store: Store, p: Stmt, depth: int) -> SymState:
