@@ -40,7 +40,7 @@ from symcert.lang.syntax import AExpr, BExpr, Bool, Int, Node, Skip, Stmt
 from symcert.seed004.interp import (
     SymResult, concretize_result, exec_symbolic, input_of, over_approximation, under_approximation,
 )
-from symcert.seed004.natural import Behaviour, Outcome, exec_concrete
+from symcert.seed004.natural import ENDINGS, Behaviour, Outcome, exec_concrete
 from symcert.solver.z3backend import Sat, Solver
 
 NAMES = ("x", "y", "z")
@@ -146,13 +146,9 @@ def check_main(p: Stmt, sigmas: list[Env], solver: Solver) -> Disagreement | Non
     return None
 
 
-_ENDINGS = {Behaviour.NORMAL: Ending.NORMAL, Behaviour.FAIL: Ending.FAIL,
-            Behaviour.BLOCKED: Ending.BLOCKED}
-
-
 def _final_of(outcome: Outcome) -> Final | None:
     """The small-step `Final` matching an interpreter outcome, None for a loop limit."""
-    ending = _ENDINGS.get(outcome.behaviour)
+    ending = ENDINGS.get(outcome.behaviour)
     return None if ending is None else Final(outcome.env, ending)
 
 

@@ -27,7 +27,8 @@ from symcert.core.terms import disj
 from symcert.engine.explore import expand, run
 from symcert.lang.structure import inputs
 from symcert.lang.syntax import BExpr, Bool, Cmp, Int, Var
-from symcert.seed004.interp import Behaviour, concretize_result, exec_symbolic
+from symcert.seed004.interp import concretize_result, exec_symbolic
+from symcert.seed004.natural import ENDINGS, Behaviour
 from symcert.solver.z3backend import Sat, Solver
 
 DEFAULT_FUEL = 10_000
@@ -208,7 +209,6 @@ def interpreter(n: int, solver: Solver | None = None) -> Transition:
 
 
 def _result_meaning(r: Any, declared: frozenset[str], sigma: Env, solver: Solver) -> Meaning:
-    endings = {Behaviour.NORMAL: Ending.NORMAL, Behaviour.FAIL: Ending.FAIL}
     if r.behaviour is Behaviour.BLOCKED:
         return frozenset()  # X-U1: as `concr`, a blocked run has no final state
     pc = r.pc
@@ -217,10 +217,10 @@ def _result_meaning(r: Any, declared: frozenset[str], sigma: Env, solver: Solver
     answer, model = solver.check(pc)
     if answer is Sat.UNSAT:
         return frozenset()
-    if answer is Sat.UNKNOWN or model is None or r.behaviour not in endings:
+    if answer is Sat.UNKNOWN or model is None or r.behaviour not in ENDINGS:
         return None
     first = concretize_result(r, model).env
-    finals = {Final(first, endings[r.behaviour])}
+    finals = {Final(first, ENDINGS[r.behaviour])}
     other: BExpr = Bool(False)
     for y, v in r.env.bindings:
         other = disj(other, Cmp("!=", Var(v), Int(first(y))))
@@ -228,5 +228,5 @@ def _result_meaning(r: Any, declared: frozenset[str], sigma: Env, solver: Solver
     if answer is Sat.UNKNOWN:
         return None
     if answer is Sat.SAT and model is not None:
-        finals.add(Final(concretize_result(r, model).env, endings[r.behaviour]))
+        finals.add(Final(concretize_result(r, model).env, ENDINGS[r.behaviour]))
     return frozenset(finals)

@@ -2,8 +2,8 @@
 
 `sym_aeval` and `sym_beval` replace each variable of `e` by its term in `S` (the fold of
 algebra.py with the symbolic algebra `terms.TERMS`); the identity store `id` maps every variable
-to the symbolic input of the same name. `sym_update` is the assignment's store `S[x := ⟦e⟧_S]`. `sym_guard` is the condition under which
-`e` divides by no zero in `S` (X-A2, guards.py).
+to the symbolic input of the same name. `sym_update` is the assignment's store `S[x := ⟦e⟧_S]`.
+`sym_guard` is the condition under which `e` divides by no zero in `S` (X-A2, guards.py).
 """
 
 from __future__ import annotations

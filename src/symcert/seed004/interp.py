@@ -13,11 +13,11 @@ Symbolic interpreter: `exec_symbolic(p, n)` maps a program to a finite set of re
 - **Behaviours** `β`: NORMAL, UNBOUND_VAR, LOOP_LIMIT (a loop ran `n` iterations and is tested
   once more: the limit check comes before the test, Fig. 4 WHILE-LIMIT), FAIL (`fail`, an
   `assert` whose condition is false, or a `/` or `%` by zero, X-A2) and BLOCKED (an `assume`
-  whose condition is false, X-U1: a result `C ∧ ¬se` that is neither an outcome nor a bug). Reading is strict: every
-  variable of an expression must be bound, even one `and`/`or` would not reach; a division is
-  evaluated, and fails, only where it is reached, as in the small-step semantics. Where an
-  expression may divide by zero, its guard (guards.py) splits the state: `C ∧ ok` goes on,
-  `C ∧ ¬ok` is a FAIL result.
+  whose condition is false, X-U1: a result `C ∧ ¬se` that is neither an outcome nor a bug).
+  Reading is strict: every variable of an expression must be bound, even one `and`/`or` would
+  not reach; a division is evaluated, and fails, only where it is reached, as in the small-step
+  semantics. Where an expression may divide by zero, its guard (guards.py) splits the state:
+  `C ∧ ok` goes on, `C ∧ ¬ok` is a FAIL result.
 - **Symbolic variables** (M-F1). The initial σ maps each declared `x` to the symbolic variable
   `x` (so an input Env is also the initial interpretation); `x = e` binds `x` to a fresh `x#k`
   (`#` cannot occur in an IMP name; `k` counts the assignments on the path) constrained by

@@ -16,7 +16,7 @@ from typing import Mapping
 import icontract
 
 from symcert.core.algebra import fold
-from symcert.core.concrete import VALUES, Env
+from symcert.core.concrete import VALUES, Ending, Env
 from symcert.lang.structure import inputs, variables
 from symcert.lang.syntax import (
     AExpr, Assert, Assign, Assume, BExpr, Fail, If, Seq, Skip, Stmt, While, spine,
@@ -34,6 +34,12 @@ class Behaviour(enum.Enum):
     FAIL = "fail"
     BLOCKED = "blocked"
     """An `assume` whose condition is false (X-U1): no outcome of the program, no bug."""
+
+
+ENDINGS = {Behaviour.NORMAL: Ending.NORMAL, Behaviour.FAIL: Ending.FAIL,
+           Behaviour.BLOCKED: Ending.BLOCKED}
+"""How the small-step semantics says a run with each behaviour ended (none for LOOP_LIMIT and
+UNBOUND_VAR, which it does not have)."""
 
 
 @dataclass(frozen=True, slots=True)
