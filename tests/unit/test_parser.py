@@ -137,8 +137,8 @@ ERRORS = [
     ("x = 4 % ", 1, 9, "unexpected end of input; expected `(`, `-`, a variable, an integer"),
     ("x = 1 $ 2", 1, 7, "unexpected character `$`"),
     ("if x < 1 then skip fi", 1, 20, "unexpected `fi`; expected `else`"),
-    ("x = 1;", 1, 7, "unexpected end of input; expected `assert`, `assume`, `fail`, `if`, `skip`, `while`, "
-                     "a variable (`;` separates statements, it does not end them)"),
+    ("x = 1;", 1, 7, "unexpected end of input; expected `assert`, `assume`, `fail`, `if`, `return`, "
+                     "`skip`, `var`, `while`, a variable (`;` separates statements, it does not end them)"),
     ("", 1, 1, "empty program; expected a statement"),
     ("x = 1)", 1, 6, "unexpected `)`; expected `;`, end of input"),
     ("x = (1 + 2", 1, 11, "unexpected end of input; expected `)`"),
@@ -250,20 +250,20 @@ def test_macro_arguments_are_expressions_and_macros_can_call_earlier_macros():
 
 
 MACRO_ERRORS = [
-    ("macro f(a) begin a = b end\nskip", 1, 1,
+    ("macro f(a) begin a = b end\nskip", 1, 7,
      "macro `f` uses `b`, which is not one of its parameters (a)"),
     ("macro f(a) begin a = 1 end\nf(1 + x)", 2, 1,
      "macro `f` assigns its parameter `a`, so its argument must be a variable, not `1 + x`"),
-    ("g(x)", 1, 1, "unknown macro `g` (macros are defined before the program)"),
+    ("g(x)", 1, 1, "unknown procedure `g` (procedures declared: none; macros are defined before use)"),
     ("macro f(a) begin skip end\nf(x, y)", 2, 1, "macro `f` takes 1 argument(s), 2 given"),
     ("macro f(a, a) begin skip end\nskip", 1, 7, "macro `f` has a repeated parameter"),
     ("macro f(a) begin skip end\nmacro f(b) begin skip end\nskip", 2, 7,
      "macro `f` is already defined"),
     ("x = 1; macro f(a) begin skip end", 1, 8,
-     "unexpected `macro`; expected `assert`, `assume`, `fail`, `if`, `skip`, `while`, a variable "
-     "(macros are defined before the program)"),
-    ("macro f(a) begin f(a) end\nskip", 1, 18,
-     "unknown macro `f` (macros are defined before the program)"),
+     "unexpected `macro`; expected `assert`, `assume`, `fail`, `if`, `return`, `skip`, `var`, "
+     "`while`, a variable (macros and procedures are declared before the main statement)"),
+    ("macro f(a) begin f(a) end\nf(x)", 1, 18,
+     "unknown procedure `f` (procedures declared: none; macros are defined before use)"),
 ]
 
 
@@ -321,8 +321,8 @@ def test_a_keyword_where_a_variable_belongs_is_named_as_such():
     with pytest.raises(ParseError) as info:
         parse("true = 0; assert true")
     assert info.value.message == ("unexpected `true`; expected `assert`, `assume`, `fail`, `if`, "
-                                  "`macro`, `skip`, `while`, a variable (`true` is a keyword, "
-                                  "not a variable)")
+                                  "`macro`, `proc`, `return`, `skip`, `var`, `while`, a variable "
+                                  "(`true` is a keyword, not a variable)")
     with pytest.raises(ParseError, match="`fi` is a keyword, not a variable"):
         parse("fi = fi")
 

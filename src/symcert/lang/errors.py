@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 EXIT_OK = 0
 EXIT_BUG = 1
@@ -69,6 +69,16 @@ class LimitError(ParseError):
     names the limit and, when there is one, the option that raises it."""
 
     kind = "limit exceeded"
+
+
+class SourceError(Exception):
+    """An error found while the parser reduces (a misused macro or procedure, a bad literal, a
+    budget), at a position of the source; `parser.parse` turns it into a ParseError of class
+    `kind` quoting the source line."""
+
+    def __init__(self, message: str, pos: Any, kind: type[ParseError] = ParseError) -> None:
+        super().__init__(message)
+        self.message, self.pos, self.kind = message, pos, kind
 
 
 class InputError(SymcertError):

@@ -21,16 +21,15 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from collections import Counter
-from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 import icontract
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from symcert.lang import macros, procedures
 from symcert.lang.errors import (
-    LimitError, ParseError, cut, describe_char, error_at, quote, too_large,
+    LimitError, ParseError, SourceError, describe_char, error_at, quote, too_large,
 )
 from symcert.lang.syntax import (
     Add,
@@ -41,6 +40,7 @@ from symcert.lang.syntax import (
     Assume,
     BExpr,
     Bool,
+    Call,
     Cmp,
     Div,
     Fail,
@@ -52,17 +52,17 @@ from symcert.lang.syntax import (
     Not,
     Or,
     Pos,
+    Return,
     Seq,
     Skip,
     Stmt,
     Sub,
     Var,
     While,
-    operands,
     seq_of,
     spine,
 )
-from symcert.lang.structure import with_children
+from symcert.lang.structure import levels
 from symcert.spec.printing import parse_round_trip
 from symcert.spec.switch import CONTRACTS
 
@@ -96,67 +96,85 @@ class _Build(Transformer[Token, Stmt]):
     def __init__(self) -> None:
         super().__init__()
         self.parenthesized: set[int] = set()
-        self.macros: dict[str, _Macro] = {}
+        self.macros: dict[str, macros.Macro] = {}
+        self.procs: dict[str, procedures.Proc] = {}
+        self.calls: list[Call] = []
         self.size = 0
         self.max_size = 0
 
     def reset(self, max_size: int = 0) -> None:
-        """Forget the last parse; the next one may build `max_size` nodes."""
+        """Forget the last parse; the next one may build `max_size` nodes and gets a new table
+        of procedures (the last program's calls keep theirs)."""
         self.parenthesized.clear()
         self.macros.clear()
+        self.procs, self.calls = {}, []
         self.size, self.max_size = 0, max_size
 
     def _grow(self, nodes: int, where: Pos | None) -> None:
         """Count `nodes` more nodes (fewer when negative), or stop at the budget."""
         self.size += nodes
         if self.size > self.max_size:
-            raise _SourceError(f"the program grows beyond the limit of {self.max_size:,} syntax "
+            raise SourceError(f"the program grows beyond the limit of {self.max_size:,} syntax "
                                "nodes here (macro expansions included); raise it with "
                                "--max-program-size N", where or Pos(1, 1), LimitError)
 
     def start(self, c: list[Any]) -> Stmt:
+        procedures.check(c[-1], self.procs, self.calls)
         return c[-1]
 
     def macro(self, c: list[Any]) -> None:
         name, params, body = c[1], [str(t) for t in c[2:-1] if t is not None], c[-1]
-        where = _tpos(c[0])
-        if name in self.macros:
-            raise _SourceError(f"macro {quote(name)} is already defined", _tpos(name))
-        if len(set(params)) != len(params):
-            raise _SourceError(f"macro {quote(name)} has a repeated parameter", _tpos(name))
-        reads: Counter[str] = Counter()
-        assigned = set()
-        size = 0
-        for depth, level in enumerate(_levels(body), 1):
-            if depth > MAX_DEPTH:
-                raise _SourceError(_TOO_DEEP, level[0].pos or where)
-            size += len(level)
-            for node in level:
-                if isinstance(node, Var):
-                    reads[node.name] += 1
-                elif isinstance(node, Assign):
-                    assigned.add(node.name)
-        stray = sorted((assigned | reads.keys()) - set(params))
-        if stray:
-            raise _SourceError(f"macro {quote(name)} uses {quote(stray[0])}, which is not one "
-                               f"of its parameters ({cut(', '.join(params) or 'none', 80)})",
-                               where)
-        self.macros[str(name)] = _Macro(tuple(params), body, size, tuple(reads[p] for p in params))
+        self._fresh(name)
+        self.macros[str(name)] = macros.define(str(name), params, body, _tpos(name), MAX_DEPTH,
+                                               _TOO_DEEP)
+
+    def proc(self, c: list[Any]) -> None:
+        name, params, body = c[1], [str(t) for t in c[2:-1] if t is not None], c[-1]
+        self._fresh(name)
+        self.procs[str(name)] = procedures.declare(str(name), params, body, _tpos(name))
+
+    def _fresh(self, name: Token) -> None:
+        """A macro or procedure may be declared once."""
+        for kind, table in (("macro", self.macros), ("procedure", self.procs)):
+            if name in table:
+                raise SourceError(f"{kind} {quote(name)} is already defined", _tpos(name))
 
     def call(self, c: list[Any]) -> Stmt:
         name, args = str(c[0]), [a for a in c[1:] if a is not None]
         where = _tpos(c[0])
         macro = self.macros.get(name)
         if macro is None:
-            raise _SourceError(f"unknown macro {quote(name)} (macros are defined before the "
-                               "program)", where)
+            return self._call(name, args, None, where, False)
         if len(args) != len(macro.params):
-            raise _SourceError(f"macro {quote(name)} takes {len(macro.params)} argument(s), "
-                               f"{len(args)} given", where)
-        sizes = [_size(a) for a in args]
-        self._grow(macro.size + sum(n * (s - 1) for n, s in zip(macro.reads, sizes)) - sum(sizes),
-                   where)
-        return _substitute(macro.body, dict(zip(macro.params, args)), name, where)
+            raise SourceError(f"macro {quote(name)} takes {len(macro.params)} argument(s), "
+                              f"{len(args)} given", where)
+        self._grow(macros.growth(macro, args), where)
+        return macros.expand(macro, args, name, where)
+
+    def call_assign(self, c: list[Any]) -> Stmt:
+        return self._call(str(c[1]), c[2:], sys.intern(str(c[0])), _tpos(c[0]), False)
+
+    def local_call(self, c: list[Any]) -> Stmt:
+        return self._call(str(c[2]), c[3:], sys.intern(str(c[1])), _tpos(c[0]), True)
+
+    def _call(self, name: str, args: list[Any], target: str | None, where: Pos,
+              local: bool) -> Stmt:
+        """A call of procedure `name`, checked against the declarations at the end (`start`)."""
+        if name in self.macros:
+            raise SourceError(f"{quote(name)} is a macro, which has no value", where)
+        self._grow(1, where)
+        call = Call(name, tuple(a for a in args if a is not None), target, where, local,
+                    self.procs)
+        self.calls.append(call)
+        return call
+
+    def local(self, c: list[Any]) -> Stmt:
+        self._grow(1, _at(c))
+        return Assign(sys.intern(str(c[1])), c[2], _at(c), local=True)
+
+    def return_(self, c: list[Any]) -> Stmt:
+        self._grow(1, _at(c))
+        return Return(c[1], _at(c))
 
     def seq(self, c: list[Stmt]) -> Stmt:
         self._grow(len(c) - 1, c[0].pos)
@@ -252,68 +270,15 @@ _ARITH = {"+": Add, "-": Sub, "*": Mul, "/": Div, "%": Mod}
 """The binary arithmetic operators by their token (all left-associative)."""
 
 
-@dataclass(frozen=True, slots=True)
-class _Macro:
-    """A PyWiSE macro: a statement with parameters, expanded where it is called. `size` is the
-    body's node count and `reads[i]` how often it reads parameter i, which give an expansion's
-    size before it is built."""
-
-    params: tuple[str, ...]
-    body: Stmt
-    size: int
-    reads: tuple[int, ...]
-
-
-class _SourceError(Exception):
-    """An error found while lexing or reducing (a misused macro, a bad literal, a budget);
-    `parse` turns it into a ParseError of class `kind` at `pos`."""
-
-    def __init__(self, message: str, pos: Pos, kind: type[ParseError] = ParseError) -> None:
-        super().__init__(message)
-        self.message, self.pos, self.kind = message, pos, kind
-
-
 def _literal(tok: Token) -> Token:
     """The lexer's check of an integer token: digits only, at most MAX_DIGITS of them."""
     if not tok.isdigit():  # the grammar lets a digit-led word such as `1e3` through as one token
-        raise _SourceError(f"{quote(tok)} is not a number, and a variable's name starts with a "
+        raise SourceError(f"{quote(tok)} is not a number, and a variable's name starts with a "
                            "letter or `_`", _tpos(tok))
     if len(tok) > MAX_DIGITS:
-        raise _SourceError(f"an integer literal of {len(tok)} digits is over the limit of "
+        raise SourceError(f"an integer literal of {len(tok)} digits is over the limit of "
                            f"{MAX_DIGITS} digits", _tpos(tok), LimitError)
     return tok
-
-
-def _substitute(body: Stmt, args: dict[str, AExpr], name: str, where: Pos) -> Stmt:
-    """The body of macro `name` with each parameter replaced by its argument (shared, not
-    copied); `where` is the call."""
-
-    def sub(node: Any) -> Any:
-        match node:
-            case Var(x):
-                return args[x]
-            case Int() | Bool() | Skip() | Fail():
-                return node
-            case Assign(x, e):
-                target = args[x]
-                if not isinstance(target, Var):
-                    shown = quote(target) if _size(target) <= 50 else "an expression"
-                    raise _SourceError(f"macro {quote(name)} assigns its parameter {quote(x)}, "
-                                       f"so its argument must be a variable, not {shown}", where)
-                return Assign(target.name, sub(e), node.pos)
-            case Seq():
-                return seq_of([sub(s) for s in spine(node)])
-            case Assert(b):
-                return Assert(sub(b), node.pos)
-            case Assume(b):
-                return Assume(sub(b), node.pos)
-            case If(b, s1, s2):
-                return If(sub(b), sub(s1), sub(s2), node.pos)
-            case While(b, s1):
-                return While(sub(b), sub(s1), node.pos)
-        return with_children(node, [sub(e) for e in operands(node)])  # an operator
-
-    return sub(body)
 
 
 def _grammar_cache() -> str | bool:
@@ -381,8 +346,8 @@ def _translate(err: UnexpectedInput, text: str, filename: str) -> ParseError:
         line, column, found = token.line, token.column, quote(token)
         offset = token.start_pos
     message = f"unexpected {found}; expected {_expected(expected)}"
-    if token is not None and token.type == "MACRO":
-        message += " (macros are defined before the program)"
+    if token is not None and token.type in ("MACRO", "PROC"):
+        message += " (macros and procedures are declared before the main statement)"
     elif token is not None and token.type != "NAME" and token.isidentifier() \
             and "NAME" in expected:
         message += f" ({quote(token)} is a keyword, not a variable)"
@@ -391,41 +356,9 @@ def _translate(err: UnexpectedInput, text: str, filename: str) -> ParseError:
     return error_at(text, filename, line or 1, column or 1, message)
 
 
-def _children(node: Any) -> tuple[Any, ...]:
-    """The AST nodes directly below `node`, a sequence's excepted."""
-    match node:
-        case Assign(_, e) | Assert(e) | Assume(e):
-            return (e,)
-        case If(b, s1, s2):
-            return (b, s1, s2)
-        case While(b, s):
-            return (b, s)
-    return operands(node)
-
-
-def _levels(root: Any) -> Iterator[list[Any]]:
-    """The nodes of the tree `root` level by level, from 1 (a shared node once per
-    occurrence); the statements of a sequence are on the sequence's level."""
-    level = [root]
-    while level:
-        below: list[Any] = []
-        for node in level:  # a sequence appends its two parts to the level being walked
-            if isinstance(node, Seq):
-                level += (node.first, node.second)
-            else:
-                below += _children(node)
-        yield level
-        level = below
-
-
-def _size(root: Any) -> int:
-    """The number of nodes of the tree `root`."""
-    return sum(map(len, _levels(root)))
-
-
 def _too_deep(root: Any) -> Pos | None:
     """The position of a node nested deeper than MAX_DEPTH in `root`, if there is one."""
-    for depth, level in enumerate(_levels(root), 1):
+    for depth, level in enumerate(levels(root), 1):
         if depth > MAX_DEPTH:
             return level[0].pos or Pos(1, 1)
     return None
@@ -456,7 +389,7 @@ def parse(text: str, filename: str = "<input>", *, max_input_bytes: int = MAX_IN
         program: Stmt = _grammar().parse(text)
     except UnexpectedInput as err:
         raise _translate(err, text, filename) from None
-    except _SourceError as err:
+    except SourceError as err:
         raise error_at(text, filename, err.pos.line, err.pos.column, err.message,
                      err.kind) from None
     finally:

@@ -5,7 +5,7 @@ before assigning them)."""
 from __future__ import annotations
 
 from dataclasses import fields, replace
-from typing import Sequence, get_args
+from typing import Any, Iterator, Sequence, get_args
 
 from symcert.lang.syntax import (
     AExpr,
@@ -14,10 +14,12 @@ from symcert.lang.syntax import (
     Assume,
     BExpr,
     Bool,
+    Call,
     Fail,
     If,
     Int,
     Node,
+    Return,
     Seq,
     Skip,
     Stmt,
@@ -33,13 +35,37 @@ _NODES = frozenset(get_args(AExpr) + get_args(BExpr) + get_args(Stmt))
 
 def children(n: Node) -> tuple[Node, ...]:
     """The direct subterms of a node, in field order: an expression's operands, a statement's
-    condition, expression and sub-statements (none for leaves)."""
+    condition, expression and sub-statements, a call's arguments (none for leaves)."""
+    if isinstance(n, Call):
+        return n.args
     return tuple(getattr(n, f) for f in _child_fields(n))
 
 
 def with_children(n: Node, new: Sequence[Node]) -> Node:
     """`n` with its direct subterms replaced by `new`, given in `children`'s order."""
+    if isinstance(n, Call):
+        return replace(n, args=tuple(new))  # type: ignore[arg-type]
     return replace(n, **dict(zip(_child_fields(n), new)))
+
+
+def levels(root: Any) -> Iterator[list[Any]]:
+    """The nodes of the tree `root` level by level, from 1 (a shared node once per
+    occurrence); the statements of a sequence are on the sequence's level."""
+    level = [root]
+    while level:
+        below: list[Any] = []
+        for node in level:  # a sequence appends its two parts to the level being walked
+            if isinstance(node, Seq):
+                level += (node.first, node.second)
+            else:
+                below += children(node)
+        yield level
+        level = below
+
+
+def size(root: Any) -> int:
+    """The number of nodes of the tree `root`."""
+    return sum(map(len, levels(root)))
 
 
 def _child_fields(n: Node) -> tuple[str, ...]:
@@ -64,6 +90,11 @@ def variables(p: Node) -> frozenset[str]:
                 found.add(x)
             case Assign(x, e):
                 found.add(x)
+                todo.append(e)
+            case Call(_, args, target):
+                found.update([target] if target is not None else [])
+                todo.extend(args)
+            case Return(e):
                 todo.append(e)
             case Int() | Bool() | Skip() | Fail():
                 pass
@@ -93,8 +124,11 @@ def _inputs(p: Stmt, assigned: frozenset[str]) -> tuple[frozenset[str], frozense
             case Assign(x, e):
                 read |= variables(e) - assigned
                 assigned |= {x}
-            case Assert(b) | Assume(b):
+            case Assert(b) | Assume(b) | Return(b):
                 read |= variables(b) - assigned
+            case Call(_, args, target):  # the callees may read any global they mention
+                read |= (frozenset().union(*map(variables, args)) | _globals(s)) - assigned
+                assigned |= {target} if target is not None else set()
             case If(b, p1, p2):
                 r1, a1 = _inputs(p1, assigned)
                 r2, a2 = _inputs(p2, assigned)
@@ -107,3 +141,8 @@ def _inputs(p: Stmt, assigned: frozenset[str]) -> tuple[frozenset[str], frozense
                 read |= r
     return read, assigned
 
+
+
+def _globals(c: Call) -> frozenset[str]:
+    """The global variables the procedures of `c`'s program mention (seed 003 §3)."""
+    return frozenset().union(*(variables(q.body) - q.locals for q in c.procs.values()))

@@ -1,4 +1,5 @@
-"""IMP abstract syntax (seed 000, Fig. 1), plus `!=`, unary minus, `* / %`, `assert` and `assume`.
+"""IMP abstract syntax (seed 000, Fig. 1), plus `!=`, unary minus, `* / %`, `assert`, `assume`,
+and the calls, `return` and `var` of procedures (seed 003 §3; declarations in procedures.py).
 
 Every node is a frozen, slotted dataclass. Source positions live in a `pos` field that is
 excluded from comparison, so `parse(str(p)) == p` is a meaningful round-trip property.
@@ -18,9 +19,12 @@ value under CrossHair, which it cannot run (CROSSHAIR.md rule 11).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterator, Union
+from typing import TYPE_CHECKING, Iterator, Union
 
 from symcert.lang.sharing import ARITY, WITH_OP, store_shape, structural_eq, structural_hash
+
+if TYPE_CHECKING:
+    from symcert.lang.procedures import Proc
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,95 +96,48 @@ class Neg:
 
 
 @dataclass(frozen=True, slots=True)
-class Add:
+class _Binary:
+    """A binary arithmetic operator `left op right` (the subclasses below)."""
+
+    left: AExpr
+    right: AExpr
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+
+    _shape: int = field(init=False, compare=False, repr=False)
+
+    __post_init__ = store_shape
+    __hash__ = structural_hash
+    __eq__ = structural_eq
+
+    def __str__(self) -> str:
+        return show_aexpr(self)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Add(_Binary):
     """Addition."""
 
-    left: AExpr
-    right: AExpr
-    pos: Pos | None = field(default=None, compare=False, repr=False)
 
-    _shape: int = field(init=False, compare=False, repr=False)
-
-    __post_init__ = store_shape
-    __hash__ = structural_hash
-    __eq__ = structural_eq
-
-    def __str__(self) -> str:
-        return show_aexpr(self)
-
-
-@dataclass(frozen=True, slots=True)
-class Sub:
+@dataclass(frozen=True, slots=True, eq=False)
+class Sub(_Binary):
     """Subtraction."""
 
-    left: AExpr
-    right: AExpr
-    pos: Pos | None = field(default=None, compare=False, repr=False)
 
-    _shape: int = field(init=False, compare=False, repr=False)
-
-    __post_init__ = store_shape
-    __hash__ = structural_hash
-    __eq__ = structural_eq
-
-    def __str__(self) -> str:
-        return show_aexpr(self)
-
-
-@dataclass(frozen=True, slots=True)
-class Mul:
+@dataclass(frozen=True, slots=True, eq=False)
+class Mul(_Binary):
     """Multiplication."""
 
-    left: AExpr
-    right: AExpr
-    pos: Pos | None = field(default=None, compare=False, repr=False)
 
-    _shape: int = field(init=False, compare=False, repr=False)
-
-    __post_init__ = store_shape
-    __hash__ = structural_hash
-    __eq__ = structural_eq
-
-    def __str__(self) -> str:
-        return show_aexpr(self)
-
-
-@dataclass(frozen=True, slots=True)
-class Div:
+@dataclass(frozen=True, slots=True, eq=False)
+class Div(_Binary):
     """Python's floor division `//`, written `/`: rounds towards minus infinity (`-7 / 2 == -4`).
     A zero divisor steps to `fail` (X-A2)."""
 
-    left: AExpr
-    right: AExpr
-    pos: Pos | None = field(default=None, compare=False, repr=False)
 
-    _shape: int = field(init=False, compare=False, repr=False)
-
-    __post_init__ = store_shape
-    __hash__ = structural_hash
-    __eq__ = structural_eq
-
-    def __str__(self) -> str:
-        return show_aexpr(self)
-
-
-@dataclass(frozen=True, slots=True)
-class Mod:
+@dataclass(frozen=True, slots=True, eq=False)
+class Mod(_Binary):
     """Python's `%`: the remainder of `/`, with the sign of the divisor (`7 % -3 == -2`).
     A zero divisor steps to `fail` (X-A2)."""
-
-    left: AExpr
-    right: AExpr
-    pos: Pos | None = field(default=None, compare=False, repr=False)
-
-    _shape: int = field(init=False, compare=False, repr=False)
-
-    __post_init__ = store_shape
-    __hash__ = structural_hash
-    __eq__ = structural_eq
-
-    def __str__(self) -> str:
-        return show_aexpr(self)
 
 
 AExpr = Union[Int, Var, Neg, Add, Sub, Mul, Div, Mod]
@@ -284,7 +241,8 @@ WITH_OP.add(Cmp)
 
 # ---------------------------------------------------------------------------------------------
 # Statements  stmt ::= skip | fail | VAR = aexpr | stmt; stmt | if .. fi | while .. od | assert
-#                    | assume
+#                    | assume | [var] VAR = NAME(aexpr, ...) | NAME(aexpr, ...) | return aexpr
+#                    | var VAR = aexpr
 
 
 @dataclass(frozen=True, slots=True)
@@ -326,14 +284,47 @@ class Fail:
 
 @dataclass(frozen=True, slots=True)
 class Assign:
-    """`name = expr`."""
+    """`name = expr`, or `var name = expr` (`local`), which declares `name` a local variable of
+    the procedure it is in (seed 003 §3; procedures.py)."""
 
     name: str
     expr: AExpr
     pos: Pos | None = field(default=None, compare=False, repr=False)
+    local: bool = False
 
     def __str__(self) -> str:
-        return f"{self.name} = {show_aexpr(self.expr)}"
+        return f"{'var ' if self.local else ''}{self.name} = {show_aexpr(self.expr)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """`name(args)`, `target = name(args)` or `var target = name(args)` (`local`): a call of
+    procedure `name` by value (seed 003 §3), its value assigned to `target` when there is one.
+    `procs` is the program's table of procedures, shared by all its calls (procedures.py)."""
+
+    name: str
+    args: tuple[AExpr, ...]
+    target: str | None = None
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+    local: bool = False
+    procs: dict[str, Proc] = field(default_factory=dict, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        call = f"{self.name}({', '.join(map(show_aexpr, self.args))})"
+        if self.target is None:
+            return call
+        return f"{'var ' if self.local else ''}{self.target} = {call}"
+
+
+@dataclass(frozen=True, slots=True)
+class Return:
+    """`return expr`: ends the running procedure with the value of `expr` (seed 003 §3)."""
+
+    expr: AExpr
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return f"return {show_aexpr(self.expr)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -418,7 +409,7 @@ class Seq:
         return show_stmt(self)
 
 
-Stmt = Union[Skip, Fail, Assign, Seq, If, While, Assert, Assume]
+Stmt = Union[Skip, Fail, Assign, Seq, If, While, Assert, Assume, Call, Return]
 Node = Union[AExpr, BExpr, Stmt]
 
 

@@ -5,10 +5,13 @@ from __future__ import annotations
 import sys
 from typing import Callable
 
+from symcert.lang.procedures import show_program, table_of
 from symcert.lang.syntax import Stmt
 
 
 def parse_round_trip(result: Stmt, parse: Callable[..., Stmt]) -> bool:
-    """The printed program parses back to the same AST: `parse(str(p)) == p` (without the
-    input budgets: `p` itself may have been parsed under raised ones)."""
-    return parse(str(result), max_input_bytes=sys.maxsize, max_program_size=sys.maxsize) == result
+    """The printed program, its procedures' declarations first, parses back to the same AST:
+    `parse(str(p)) == p` and each procedure's body too (without the input budgets: `p` itself
+    may have been parsed under raised ones)."""
+    again = parse(show_program(result), max_input_bytes=sys.maxsize, max_program_size=sys.maxsize)
+    return again == result and table_of(again) == table_of(result)
