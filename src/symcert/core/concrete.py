@@ -2,10 +2,13 @@
 
 `V : Vars → ℤ` is total: a variable never assigned and not given as input reads 0.
 `step` is the (deterministic) relation as a function: it returns None exactly when no rule
-applies, which happens for `skip` (finished), for a program whose next statement is `fail`
-(stuck, W-D2.6 and W-F9) and for an `assume` whose condition is false (blocked, X-U1). A
-statement whose expression divides by zero steps to `fail` (seed 002 Fig. 4's side condition,
-X-A2): `/` and `%` raise ZeroDivisionError, which `_step` catches.
+applies, which happens for `skip` in the main statement (finished), for a program whose next
+statement is `fail` (stuck, W-D2.6 and W-F9) and for an `assume` whose condition is false
+(blocked, X-U1). A statement whose expression divides by zero steps to `fail` (seed 002 Fig. 4's
+side condition, X-A2): `/` and `%` raise ZeroDivisionError, which `_step` catches.
+
+Procedures (seed 003 §3) add a stack of frames (frames.py): a call pushes the callee's frame
+with the caller's continuation, `return e` (or the end of the body, returning 0) pops it.
 """
 
 from __future__ import annotations
@@ -16,9 +19,10 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator, Mapping
 
 from symcert.core.algebra import fold_a, fold_b
+from symcert.core.frames import Frame, after, assign, enter, leave, scope
 from symcert.core.terms import COMPARE
 from symcert.lang.syntax import (
-    AExpr, Assert, Assign, Assume, BExpr, Fail, If, Pos, Seq, Skip, Stmt, While,
+    AExpr, Assert, Assign, Assume, BExpr, Call, Fail, If, Pos, Return, Seq, Skip, Stmt, While,
 )
 
 
@@ -59,11 +63,13 @@ class Env:
 
 @dataclass(frozen=True, slots=True)
 class State:
-    """A concrete state `σ = ⟨V, p⟩`."""
+    """A concrete state `σ = ⟨V, p⟩`, and in a procedure the stack of frames `Σ` (seed 003 §3)
+    whose top frame runs `p`."""
 
     env: Env
     prog: Stmt
     steps: int = field(default=0, compare=False)
+    frame: Frame[Env] | None = None
 
 
 class Values:
@@ -114,41 +120,76 @@ def beval(env: Env, b: BExpr) -> bool:
 
 def step(state: State) -> State | None:
     """One step `σ → σ'` of Fig. 2, or None when no rule applies (finished or stuck)."""
-    result = _step(state.env, state.prog)
+    result = _step(state.env, state.frame, state.prog)
     if result is None:
         return None
-    return State(result[0], result[1], state.steps + 1)
+    return State(result[0], result[2], state.steps + 1, result[1])
 
 
-def _step(env: Env, p: Stmt) -> tuple[Env, Stmt] | None:
+Next = tuple[Env, "Frame[Env] | None", Stmt]
+"""The globals, the stack and the program after a step."""
+
+
+def _step(env: Env, frame: Frame[Env] | None, p: Stmt) -> Next | None:
     try:
-        return _rule(env, p)
+        return _rule(env, frame, p)
     except ZeroDivisionError:  # X-A2: `/` or `%` by zero steps to `fail`
-        return env, Fail(p.pos, p, by_zero=True)
+        return env, frame, Fail(p.pos, p, by_zero=True)
 
 
-def _rule(env: Env, p: Stmt) -> tuple[Env, Stmt] | None:
+def _rule(env: Env, frame: Frame[Env] | None, p: Stmt) -> Next | None:
+    ctx = scope(frame, env)
     match p:
-        case Skip() | Fail():
+        case Skip():  # in a procedure: the end of its body returns 0
+            return None if frame is None else _return(env, frame, 0)
+        case Fail():
             return None
         case Assign(x, e):
-            return env.update(x, aeval(env, e)), Skip()
+            frame, env = assign(frame, env, x, aeval(ctx, e))
+            return env, frame, Skip()
         case If(b, p1, p2):
-            return env, (p1 if beval(env, b) else p2)
+            return env, frame, (p1 if beval(ctx, b) else p2)
         case While(b, body):
-            return env, (Seq(body, p) if beval(env, b) else Skip())
+            return env, frame, (Seq(body, p) if beval(ctx, b) else Skip())
         case Assert(b):
-            return env, (Skip() if beval(env, b) else Fail(p.pos, p))
+            return env, frame, (Skip() if beval(ctx, b) else Fail(p.pos, p))
         case Assume(b):
-            return (env, Skip()) if beval(env, b) else None  # blocked (X-U1)
+            return (env, frame, Skip()) if beval(ctx, b) else None  # blocked (X-U1)
         case Seq(Skip(), q):
-            return env, q
+            return env, frame, q
         case Seq(p1, q):
-            inner = _step(env, p1)
+            first = head(p1)
+            if isinstance(first, (Call, Return)):
+                return _procedure_rule(env, frame, p, first)
+            inner = _step(env, frame, p1)
             if inner is None:
                 return None
-            return inner[0], Seq(inner[1], q)
+            return inner[0], inner[1], Seq(inner[2], q)
+        case Call() | Return():
+            return _procedure_rule(env, frame, p, p)
     raise TypeError(f"not a statement: {p!r}")
+
+
+def _procedure_rule(env: Env, frame: Frame[Env] | None, p: Stmt, first: Call | Return) -> Next:
+    """Seed 003's procedure call and return, which take the whole program `p` whose next
+    statement is `first`: a call saves its continuation, a `return` drops it. Its arguments
+    dividing by zero make the whole program `fail` (X-A2)."""
+    ctx = scope(frame, env)
+    try:
+        values = [aeval(ctx, a) for a in (first.args if isinstance(first, Call) else (first.expr,))]
+    except ZeroDivisionError:
+        return env, frame, Fail(first.pos, first, by_zero=True)
+    if isinstance(first, Return):
+        return _return(env, frame, values[0])
+    inner = enter(first, values, 0, Env.of, frame, after(p))
+    return env, inner, inner.proc.body
+
+
+def _return(env: Env, frame: Frame[Env] | None, value: int) -> Next:
+    """Seed 003's procedure return, with the value for the caller's target."""
+    assert frame is not None  # `return` outside a procedure is a syntax error
+    below, env, caller = leave(frame, env, value)
+    return env, below, caller
 
 
 def head(p: Stmt) -> Stmt:
