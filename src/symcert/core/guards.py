@@ -21,7 +21,7 @@ from symcert.core import terms
 from symcert.core.terms import Formula, Term
 from symcert.lang.sharing import ARITY
 from symcert.lang.syntax import (
-    DIVISIONS, AExpr, And, Assert, Assign, Assume, BExpr, Bool, If, Int, Stmt, While,
+    DIVISIONS, AExpr, And, Assert, Assign, Assume, BExpr, Bool, Call, If, Int, Return, Stmt, While,
 )
 
 TRUE = Bool(True)
@@ -96,11 +96,13 @@ def assuming(ok: Formula, c: Formula) -> Formula:
 
 
 def may_fail_at(s: Stmt) -> bool:
-    """Whether the expression a simple statement evaluates (an assignment's, a test's) may
-    divide by zero: such a statement has one more successor, which fails (X-A2)."""
+    """Whether the expressions a simple statement evaluates (an assignment's, a test's, a call's
+    arguments) may divide by zero: such a statement has one more successor, which fails (X-A2)."""
     match s:
-        case Assign(_, e) | If(e) | While(e) | Assert(e) | Assume(e):
+        case Assign(_, e) | If(e) | While(e) | Assert(e) | Assume(e) | Return(e):
             return may_fail(e)
+        case Call(_, args):
+            return any(map(may_fail, args))
     return False
 
 

@@ -10,11 +10,13 @@ may fail, X-A2); `explore.expand` computes them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Iterator, Mapping
 
 import icontract
 
 from symcert.core import terms
 from symcert.core.concrete import Env, aeval, beval
+from symcert.core.frames import Frame
 from symcert.core.guards import may_fail_at
 from symcert.lang.structure import variables
 from symcert.lang.syntax import (
@@ -23,8 +25,10 @@ from symcert.lang.syntax import (
     Assign,
     Assume,
     BExpr,
+    Call,
     Fail,
     If,
+    Return,
     Seq,
     Skip,
     Stmt,
@@ -114,6 +118,11 @@ class Store:
 
     bindings: tuple[tuple[str, AExpr], ...] = ()
 
+    @staticmethod
+    def of(terms_: Mapping[str, AExpr]) -> Store:
+        """The store with these bindings (a variable bound to itself is the identity)."""
+        return Store(tuple(sorted((k, t) for k, t in terms_.items() if t != Var(k))))
+
     def __call__(self, name: str) -> AExpr:
         for k, v in self.bindings:
             if k == name:
@@ -150,6 +159,7 @@ class SymState:
     model: Env | None = field(default=None, compare=False, repr=False)
     ghost: Env | None = field(default=None, compare=False, repr=False)
     """A ghost interpretation ρ of the symbolic inputs with `ρ ⊨ φ` (seed 004, M-I1), or None."""
+    frame: Frame[Store] | None = None
 
 
 def initial(p: Stmt) -> SymState:
@@ -161,6 +171,24 @@ def initial(p: Stmt) -> SymState:
 def concretize(valuation: Env, store: Store, names: frozenset[str]) -> Env:
     """`V∘S` restricted to `names` (W-D2.2): `(V∘S)(x) = ⟦S(x)⟧_V`."""
     return Env.of({x: aeval(valuation, store(x)) for x in names})
+
+
+def concretize_frames(valuation: Env, frame: Frame[Store] | None) -> Frame[Env] | None:
+    """`V∘Σ` (seed 003 Thm. 3): every frame's local store `τ` replaced by `V∘τ` on the
+    procedure's locals; built bottom-up without recursion."""
+    stack = list(frames(frame))
+    out: Frame[Env] | None = None
+    for f in reversed(stack):
+        out = Frame(f.proc, concretize(valuation, f.locals, f.proc.locals), f.target, f.caller,
+                    out, f.height)
+    return out
+
+
+def frames(frame: Frame[Store] | None) -> Iterator[Frame[Store]]:
+    """The frames of a stack, top first."""
+    while frame is not None:
+        yield frame
+        frame = frame.below
 
 
 def satisfies(valuation: Env, pc: PathCondition) -> bool:
@@ -178,23 +206,31 @@ def pc_names(pc: PathCondition) -> frozenset[str]:
 
 
 def state_names(s: SymState) -> frozenset[str]:
-    """Every variable a symbolic state mentions: program, store (both sides), path condition."""
+    """Every variable a symbolic state mentions: program, store (both sides), path condition,
+    and its frames' locals, terms and continuations."""
     out = variables(s.prog) | pc_names(s.pc)
     for k, t in s.store.bindings:
         out |= {k} | terms.free_vars(t)
+    for f in frames(s.frame):
+        out |= variables(f.caller) | {f.target} - {None}  # type: ignore[operator]
+        for k, t in f.locals.bindings:
+            out |= terms.free_vars(t)
     return out
 
 
-def rule_count(p: Stmt) -> int:
-    """How many successors the rules of Fig. 3 give a state with program `p`."""
+def rule_count(p: Stmt, in_procedure: bool = False) -> int:
+    """How many successors the rules of Fig. 3 (and seed 003 §3's, `in_procedure` where a
+    frame runs `p`) give a state with program `p`."""
     while isinstance(p, Seq) and not isinstance(p.first, Skip):
         p = p.first
     match p:
-        case Skip() | Fail():
+        case Skip():
+            return int(in_procedure)  # the end of a procedure's body returns 0
+        case Fail():
             return 0
         case Seq():
             return 1
-        case Assign() | Assume():
+        case Assign() | Assume() | Call() | Return():
             return 1 + may_fail_at(p)  # X-A2: and `fail` where a divisor may be 0
         case If() | While() | Assert():
             return 2 + may_fail_at(p)

@@ -4,6 +4,11 @@ A statement whose expression may divide by zero has one more successor, `φ ∧ 
 stuck at `fail` (X-A2); its other successors assume the guard `ok` (guards.py). `assume b` has
 the one successor `φ ∧ ⟦b⟧_S` (X-U1): the runs it blocks are on no path.
 
+Procedures follow seed 003 §3: a state in a procedure carries the stack of closures
+(`SymState.frame`); a call pushes the callee's frame with its parameters bound to the
+arguments' terms, `return e` (or the end of the body, returning 0) pops it, and expressions are
+read in `τ ∪ σ` (frames.py). Every term stays over the symbolic inputs (B-P1, B-P2).
+
 `run(l)` yields the states of a worklist, breadth-first by default (the paper's order, which
 W-L3.1 needs) or depth-first on request, then `None` forever once the worklist is empty
 (W-T3.3). It is a loop over a deque, never a recursion, so memory is the frontier. Given a
@@ -23,16 +28,18 @@ from typing import Callable, Iterable, Iterator
 import icontract
 
 from symcert.core.concrete import beval, head
+from symcert.core.frames import Frame, after, assign, enter, leave, scope
 from symcert.core.state import PathCondition, Store, SymState
 from symcert.core.guards import assuming, may_fail
-from symcert.core.symbolic import sym_beval, sym_guard, sym_update
-from symcert.core.terms import negate
+from symcert.core.symbolic import sym_aeval, sym_beval, sym_guard, sym_update
+from symcert.core.terms import conj, negate
 from symcert.lang.syntax import (
-    Assert, Assign, Assume, BExpr, Bool, Fail, If, Seq, Skip, Stmt, While,
+    AExpr, Assert, Assign, Assume, BExpr, Bool, Call, Fail, If, Int, Return, Seq, Skip, Stmt, While,
 )
 from symcert.solver.z3backend import Sat, Solver
 from symcert.spec.expansion import (
     bfs_successor_bound,
+    locals_stay_local,
     expand_complete,
     expand_complete_sampled,
     expand_monotone,
@@ -67,13 +74,14 @@ class RunStats:
 @icontract.ensure(expand_monotone, "W-L2.2 monotone path conditions", enabled=CONTRACTS)
 @icontract.ensure(expand_sound_sampled, "W-L2.3 one-step soundness", enabled=CONTRACTS)
 @icontract.ensure(expand_complete_sampled, "W-L2.5 one-step completeness", enabled=CONTRACTS)
+@icontract.ensure(locals_stay_local, "B-P1/B-P2 locals stay local", enabled=CONTRACTS)
 def expand(state: SymState) -> list[SymState]:
     """The successors of a symbolic state under `→sym` (Fig. 7).
 
     :param state: the state `⟨φ, S, p⟩` to step.
     :return: zero to three successor states, each one step deeper.
     """
-    children = _expand(state.pc, state.store, state.prog, state.depth + 1)
+    children = _expand(state.pc, state.store, state.frame, state.prog, state.depth + 1)
     return children if state.ghost is None else _carry_ghost(state, children)
 
 
@@ -85,54 +93,104 @@ def _carry_ghost(parent: SymState, children: list[SymState]) -> list[SymState]:
             for t in children]
 
 
-def _expand(phi: PathCondition, store: Store, p: Stmt, depth: int) -> list[SymState]:
+Stack = Frame[Store] | None
+
+
+def _expand(phi: PathCondition, store: Store, frame: Stack, p: Stmt,
+            depth: int) -> list[SymState]:
     match p:
-        case Skip() | Fail():
+        case Skip():  # in a procedure: the end of its body returns 0 (seed 003's return)
+            return [] if frame is None else [_return(phi, store, frame, Int(0), depth)]
+        case Fail():
             return []
         case Seq(Skip(), q):
-            return [SymState(phi, store, q, depth)]
+            return [SymState(phi, store, q, depth, frame=frame)]
         case Assign(x, e):
-            done = sym_update(store, x, e)
+            ctx = scope(frame, store)
+            if frame is None:
+                inner, done = None, sym_update(store, x, e)
+            else:  # seed 003's local or global assignment
+                inner, done = assign(frame, store, x, sym_aeval(ctx, e))
             if not may_fail(e):
-                return [SymState(phi, done, Skip(), depth)]
-            ok = sym_guard(store, e)
-            return [SymState(phi.extend(ok), done, Skip(), depth),
-                    _by_zero(phi, ok, store, p, depth)]
+                return [SymState(phi, done, Skip(), depth, frame=inner)]
+            ok = sym_guard(ctx, e)
+            return [SymState(phi.extend(ok), done, Skip(), depth, frame=inner),
+                    _by_zero(phi, ok, store, frame, p, depth)]
         case Seq(p1, q):
-            return [SymState(t.pc, t.store, Seq(t.prog, q), depth)
-                    for t in _expand(phi, store, p1, depth)]
+            first = head(p1)
+            if isinstance(first, (Call, Return)):
+                return _procedure(phi, store, frame, p, first, depth)
+            return [SymState(t.pc, t.store, Seq(t.prog, q), depth, frame=t.frame)
+                    for t in _expand(phi, store, frame, p1, depth)]
+        case Call() | Return():
+            return _procedure(phi, store, frame, p, p, depth)
         case While(b, body):
-            return _branch(phi, store, p, b, Seq(body, p), Skip(), depth)
+            return _branch(phi, store, frame, p, b, Seq(body, p), Skip(), depth)
         case If(b, p1, p2):
-            return _branch(phi, store, p, b, p1, p2, depth)
+            return _branch(phi, store, frame, p, b, p1, p2, depth)
         case Assert(b):
-            return _branch(phi, store, p, b, Skip(), Fail(p.pos, p), depth)
+            return _branch(phi, store, frame, p, b, Skip(), Fail(p.pos, p), depth)
         case Assume(b):  # X-U1: one successor; the runs it blocks have none
-            return _branch(phi, store, p, b, Skip(), None, depth)
+            return _branch(phi, store, frame, p, b, Skip(), None, depth)
     raise TypeError(f"not a statement: {p!r}")
 
 
-def _branch(phi: PathCondition, store: Store, p: Stmt, b: BExpr, yes: Stmt, no: Stmt | None,
-            depth: int) -> list[SymState]:
+def _procedure(phi: PathCondition, store: Store, frame: Stack, p: Stmt, first: Call | Return,
+               depth: int) -> list[SymState]:
+    """Seed 003's procedure call and return for the program `p` whose next statement is
+    `first`: a call pushes the callee's frame (parameters bound to the arguments' terms, other
+    locals to 0) and saves `p`'s continuation; a `return` pops the frame and drops it. Where an
+    argument may divide by zero, one more successor fails (X-A2)."""
+    ctx = scope(frame, store)
+    exprs: tuple[AExpr, ...] = first.args if isinstance(first, Call) else (first.expr,)
+    values = [sym_aeval(ctx, e) for e in exprs]
+    out: list[SymState] = []
+    if any(map(may_fail, exprs)):
+        ok = sym_guard(ctx, exprs[0])
+        for e in exprs[1:]:
+            ok = conj(ok, sym_guard(ctx, e))
+        out.append(SymState(phi.extend(negate(ok)), store, Fail(first.pos, first, by_zero=True),
+                            depth, frame=frame))
+        phi = phi.extend(ok)
+    if isinstance(first, Return):
+        return [_return(phi, store, frame, values[0], depth)] + out
+    inner = enter(first, values, Int(0), Store.of, frame, after(p))
+    return [SymState(phi, store, inner.proc.body, depth, frame=inner)] + out
+
+
+def _return(phi: PathCondition, store: Store, frame: Stack, value: AExpr,
+            depth: int) -> SymState:
+    """Seed 003's procedure return: the caller's frame, `value` assigned to the call's target."""
+    assert frame is not None  # `return` outside a procedure is a syntax error
+    below, done, caller = leave(frame, store, value)
+    return SymState(phi, done, caller, depth, frame=below)
+
+
+def _branch(phi: PathCondition, store: Store, frame: Stack, p: Stmt, b: BExpr, yes: Stmt,
+            no: Stmt | None, depth: int) -> list[SymState]:
     """The successors of a test of `b`, `φ ∧ ⟦b⟧_S` and `φ ∧ ¬⟦b⟧_S` (none for `no = None`:
     `assume`); where `b` may divide by zero, both also assume its guard `ok` and one more,
     `φ ∧ ¬ok`, fails (X-A2)."""
-    cond = sym_beval(store, b)
+    ctx = scope(frame, store)
+    cond = sym_beval(ctx, b)
     if not may_fail(b):
-        out = [SymState(phi.extend(cond), store, yes, depth)]
+        out = [SymState(phi.extend(cond), store, yes, depth, frame=frame)]
         if no is not None:
-            out.append(SymState(phi.extend(negate(cond)), store, no, depth))
+            out.append(SymState(phi.extend(negate(cond)), store, no, depth, frame=frame))
         return out
-    ok = sym_guard(store, b)
-    out = [SymState(phi.extend(assuming(ok, cond)), store, yes, depth)]
+    ok = sym_guard(ctx, b)
+    out = [SymState(phi.extend(assuming(ok, cond)), store, yes, depth, frame=frame)]
     if no is not None:
-        out.append(SymState(phi.extend(assuming(ok, negate(cond))), store, no, depth))
-    return out + [_by_zero(phi, ok, store, p, depth)]
+        out.append(SymState(phi.extend(assuming(ok, negate(cond))), store, no, depth,
+                            frame=frame))
+    return out + [_by_zero(phi, ok, store, frame, p, depth)]
 
 
-def _by_zero(phi: PathCondition, ok: BExpr, store: Store, p: Stmt, depth: int) -> SymState:
+def _by_zero(phi: PathCondition, ok: BExpr, store: Store, frame: Stack, p: Stmt,
+             depth: int) -> SymState:
     """The successor where statement `p` divides by zero: `φ ∧ ¬ok`, stuck at `fail` (X-A2)."""
-    return SymState(phi.extend(negate(ok)), store, Fail(p.pos, p, by_zero=True), depth)
+    return SymState(phi.extend(negate(ok)), store, Fail(p.pos, p, by_zero=True), depth,
+                    frame=frame)
 
 
 def _feasible(child: SymState, parent: SymState, solver: Solver,
@@ -154,11 +212,13 @@ def _feasible(child: SymState, parent: SymState, solver: Solver,
         return None
     if answer is Sat.UNKNOWN:
         stats.unknown += 1
-    return SymState(child.pc, child.store, child.prog, child.depth, model, child.ghost)
+    return SymState(child.pc, child.store, child.prog, child.depth, model, child.ghost,
+                    child.frame)
 
 
 def _with_model(child: SymState, parent: SymState) -> SymState:
-    return SymState(child.pc, child.store, child.prog, child.depth, parent.model, child.ghost)
+    return SymState(child.pc, child.store, child.prog, child.depth, parent.model, child.ghost,
+                    child.frame)
 
 
 def _initial_check(state: SymState, solver: Solver) -> SymState | None:
@@ -167,7 +227,8 @@ def _initial_check(state: SymState, solver: Solver) -> SymState | None:
     answer, model = solver.check(state.pc)
     if answer is Sat.UNSAT:
         return None
-    return SymState(state.pc, state.store, state.prog, state.depth, model, state.ghost)
+    return SymState(state.pc, state.store, state.prog, state.depth, model, state.ghost,
+                    state.frame)
 
 
 Watch = Callable[[SymState, SymState, Sat], None]

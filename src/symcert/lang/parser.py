@@ -97,7 +97,7 @@ class _Build(Transformer[Token, Stmt]):
         super().__init__()
         self.parenthesized: set[int] = set()
         self.macros: dict[str, macros.Macro] = {}
-        self.procs: dict[str, procedures.Proc] = {}
+        self.procs = procedures.Procedures()
         self.calls: list[Call] = []
         self.size = 0
         self.max_size = 0
@@ -107,7 +107,7 @@ class _Build(Transformer[Token, Stmt]):
         of procedures (the last program's calls keep theirs)."""
         self.parenthesized.clear()
         self.macros.clear()
-        self.procs, self.calls = {}, []
+        self.procs, self.calls = procedures.Procedures(), []
         self.size, self.max_size = 0, max_size
 
     def _grow(self, nodes: int, where: Pos | None) -> None:
@@ -131,7 +131,8 @@ class _Build(Transformer[Token, Stmt]):
     def proc(self, c: list[Any]) -> None:
         name, params, body = c[1], [str(t) for t in c[2:-1] if t is not None], c[-1]
         self._fresh(name)
-        self.procs[str(name)] = procedures.declare(str(name), params, body, _tpos(name))
+        self.procs[str(name)] = procedures.declare(str(name), params, body, _tpos(name),
+                                                      self.procs)
 
     def _fresh(self, name: Token) -> None:
         """A macro or procedure may be declared once."""

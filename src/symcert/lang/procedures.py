@@ -7,9 +7,9 @@ holds all the locals of its procedure from the call on: the parameters bound to 
 the `var`-declared ones to 0 until assigned. Every procedure has a value (falling off its end
 returns 0), so any call may be used as a value.
 
-The parser builds one table of procedures per program and every `Call` holds it (linking):
-a call's procedure is `call.procs[call.name]`, which `check` guarantees is declared with as
-many parameters as the call has arguments.
+The parser builds one table of procedures per program (`Procedures`) and every `Call` and
+`Proc` holds it (linking): a call's procedure is `call.procs[call.name]`, which `check`
+guarantees is declared with as many parameters as the call has arguments.
 """
 
 from __future__ import annotations
@@ -18,18 +18,32 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from symcert.lang.errors import SourceError, quote
+from symcert.lang.structure import variables
 from symcert.lang.syntax import Assign, Call, If, Pos, Return, Seq, Stmt, While, show_stmt
+
+
+class Procedures(dict[str, "Proc"]):
+    """A program's procedures by name, and `globals`: every variable the program uses as a
+    global (set by `check`), so that `only_local` names the variables that are never global."""
+
+    globals: frozenset[str] = frozenset()
+
+    def only_local(self) -> frozenset[str]:
+        """The variables that are local wherever they occur (seed 003 §3 assumes all locals are)."""
+        return frozenset().union(*(q.locals for q in self.values())) - self.globals
 
 
 @dataclass(frozen=True, slots=True)
 class Proc:
-    """`proc name(params) begin body end`; `locals` are its parameters and `var` names."""
+    """`proc name(params) begin body end`; `locals` are its parameters and `var` names;
+    `procs` is the table of the program it is declared in."""
 
     name: str
     params: tuple[str, ...]
     body: Stmt
     locals: frozenset[str]
     pos: Pos | None = field(default=None, compare=False, repr=False)
+    procs: Procedures = field(default_factory=Procedures, compare=False, repr=False)
 
     def __str__(self) -> str:
         return f"proc {self.name}({', '.join(self.params)}) begin\n{show_stmt(self.body, '  ')}\nend"
@@ -53,8 +67,9 @@ def statements(p: Stmt) -> Iterator[Stmt]:
                 yield s
 
 
-def declare(name: str, params: list[str], body: Stmt, pos: Pos) -> Proc:
-    """The declaration of procedure `name`, with its locals; a repeated parameter is an error."""
+def declare(name: str, params: list[str], body: Stmt, pos: Pos, procs: Procedures) -> Proc:
+    """The declaration of procedure `name` in the table `procs`, with its locals; a repeated
+    parameter is an error."""
     seen: set[str] = set()
     for p in params:
         if p in seen:
@@ -63,12 +78,13 @@ def declare(name: str, params: list[str], body: Stmt, pos: Pos) -> Proc:
     declared = {s.name for s in statements(body) if isinstance(s, Assign) and s.local}
     declared |= {s.target for s in statements(body)
                  if isinstance(s, Call) and s.local and s.target is not None}
-    return Proc(name, tuple(params), body, frozenset(params) | declared, pos)
+    return Proc(name, tuple(params), body, frozenset(params) | declared, pos, procs)
 
 
-def check(main: Stmt, procs: dict[str, Proc], calls: list[Call]) -> None:
+def check(main: Stmt, procs: Procedures, calls: list[Call]) -> None:
     """The static rules: every call names a declared procedure with as many arguments as it has
-    parameters, and `return` and `var` appear only in procedures (SourceError otherwise)."""
+    parameters, and `return` and `var` appear only in procedures (SourceError otherwise).
+    Records the program's global variables in `procs`."""
     for c in calls:
         proc = procs.get(c.name)
         where = c.pos or Pos(1, 1)
@@ -85,14 +101,15 @@ def check(main: Stmt, procs: dict[str, Proc], calls: list[Call]) -> None:
         if isinstance(s, (Assign, Call)) and s.local:
             raise SourceError("`var` outside a procedure (the main statement's variables are "
                               "global)", s.pos or Pos(1, 1))
+    procs.globals = variables(main).union(*(variables(q.body) - q.locals for q in procs.values()))
 
 
-def table_of(p: Stmt) -> dict[str, Proc]:
+def table_of(p: Stmt) -> Procedures:
     """The procedures of the program whose main statement is `p` (empty if it calls none)."""
     for s in statements(p):
         if isinstance(s, Call):
             return s.procs
-    return {}
+    return Procedures()
 
 
 def show_program(p: Stmt) -> str:

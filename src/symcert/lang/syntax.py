@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Iterator, Union
 from symcert.lang.sharing import ARITY, WITH_OP, store_shape, structural_eq, structural_hash
 
 if TYPE_CHECKING:
-    from symcert.lang.procedures import Proc
+    from symcert.lang.procedures import Procedures
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,7 +307,7 @@ class Call:
     target: str | None = None
     pos: Pos | None = field(default=None, compare=False, repr=False)
     local: bool = False
-    procs: dict[str, Proc] = field(default_factory=dict, compare=False, repr=False)
+    procs: Procedures = field(default_factory=dict, compare=False, repr=False)  # type: ignore[assignment]
 
     def __str__(self) -> str:
         call = f"{self.name}({', '.join(map(show_aexpr, self.args))})"

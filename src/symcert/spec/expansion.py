@@ -9,9 +9,12 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from symcert.core.concrete import Env, State, aeval, beval, head, run_concrete, step, trace
-from symcert.core.state import SymState, concretize, initial, rule_count, satisfies, state_names
+from symcert.core.state import (
+    SymState, concretize, concretize_frames, frames, initial, rule_count, satisfies, state_names,
+)
 from symcert.core.guards import assuming
 from symcert.core.terms import free_vars, negate
+from symcert.lang.procedures import table_of
 from symcert.lang.structure import variables
 from symcert.lang.syntax import And, Assume, BExpr, Stmt
 from symcert.spec.concretization import sample_valuations
@@ -61,7 +64,7 @@ def expand_complete(state: SymState, result: Sequence[SymState]) -> bool:
     """`expand` returns one distinct successor per applicable rule of Fig. 3; with W-L2.5 at
     every valuation (`expand_complete_sampled`) every `→sym` step is among them:
     `σ̂ →sym σ̂' ⇒ σ̂' ∈ expand(σ̂)`."""
-    return len(set(result)) == len(result) == rule_count(state.prog)
+    return len(set(result)) == len(result) == rule_count(state.prog, state.frame is not None)
 
 
 @lemma("W-L2.2")
@@ -71,7 +74,8 @@ def expand_monotone(state: SymState, result: Sequence[SymState]) -> bool:
 
 
 def _concrete_of(valuation: Env, s: SymState, names: frozenset[str]) -> State:
-    return State(concretize(valuation, s.store, names), s.prog)
+    return State(concretize(valuation, s.store, names), s.prog,
+                 frame=concretize_frames(valuation, s.frame))
 
 
 @lemma("W-L2.3")
@@ -115,11 +119,34 @@ def _added(state: SymState, t: SymState) -> tuple[BExpr, ...]:
 def _local_names(state: SymState, result: Sequence[SymState]) -> frozenset[str]:
     out = variables(state.prog)
     for s in (state, *result):
-        for k, t in s.store.bindings:
-            out |= {k} | free_vars(t)
-        for c in _added(state, s):
-            out |= free_vars(c)
+        out |= _term_names(state, s) | frozenset(k for k, _ in s.store.bindings)
+        for f in frames(s.frame):
+            out |= variables(f.caller)
     return out
+
+
+def _term_names(state: SymState, s: SymState) -> frozenset[str]:
+    """The symbolic inputs in `s`'s global store, its frames' local stores, and the conjunct it
+    adds to `state`'s path condition."""
+    out: frozenset[str] = frozenset()
+    for _, t in s.store.bindings:
+        out |= free_vars(t)
+    for f in frames(s.frame):
+        for _, t in f.locals.bindings:
+            out |= free_vars(t)
+    for c in _added(state, s):
+        out |= free_vars(c)
+    return out
+
+
+@lemma("B-P1", "B-P2")
+def locals_stay_local(state: SymState, result: Sequence[SymState]) -> bool:
+    """No successor's global store, local stores or new path-condition conjunct mentions a
+    variable that is local wherever it occurs (seed 003 Prop. 1 and Cor. 1; the seed assumes
+    no local shares its name with a global, and a name that does is not checked)."""
+    procs = state.frame.proc.procs if state.frame is not None else table_of(state.prog)
+    only_local = procs.only_local()
+    return not only_local or all(not (_term_names(state, t) & only_local) for t in result)
 
 
 @lemma("W-L2.3", "W-T3.1")
@@ -169,6 +196,7 @@ def corresponds(state: State, v0: Env, sym_state: SymState) -> bool:
              | frozenset(k for k, _ in state.env.bindings) | frozenset(k for k, _ in v0.bindings))
     return (
         state.prog == sym_state.prog
+        and state.frame == concretize_frames(v0, sym_state.frame)
         and satisfies(v0, sym_state.pc)
         and all(state.env(x) == aeval(v0, sym_state.store(x)) for x in names)
     )
@@ -216,7 +244,7 @@ def bfs_queue_sizes(l: Sequence[SymState], result: Sequence[SymState | None]) ->
         if s is None:
             break
         sizes.append(appended - (i + 1))
-        appended += rule_count(s.prog)
+        appended += rule_count(s.prog, s.frame is not None)
     return sizes
 
 
@@ -260,7 +288,7 @@ def bfs_complete(p: Stmt, v0: Env, k: int, result: Sequence[SymState | None],
             return False
         parent = result[i]
         assert parent is not None
-        bound = i + sizes[i] + rule_count(parent.prog)
+        bound = i + sizes[i] + rule_count(parent.prog, parent.frame is not None)
         for j in range(i + 1, min(bound, len(result) - 1) + 1):
             t = result[j]
             if t is not None and t in expand(parent) and corresponds(sigma, v0, t):
