@@ -34,7 +34,7 @@ from symcert.checking.oracles import Counterexample, check_exhaustiveness, check
 from symcert.checking.transitions import Transition, concr, run_outputs
 from symcert.core.concrete import Ending, Final, run_to_end
 from symcert.core.concrete import Env
-from symcert.core.state import TRUE_PC, PathCondition, Store, SymState, initial, rule_count
+from symcert.core.state import TRUE_PC, PathCondition, Store, SymState, initial, rules_of
 from symcert.lang.structure import children, inputs, with_children
 from symcert.lang.syntax import AExpr, BExpr, Bool, Int, Node, Skip, Stmt
 from symcert.seed004.interp import (
@@ -129,7 +129,7 @@ def check_main(p: Stmt, sigmas: list[Env], solver: Solver) -> Disagreement | Non
     if expected is not None and expected.ending is Ending.BLOCKED:
         expected = None  # X-U1: no path takes an input an `assume` blocks, no leaf carries it
     carriers = [s for s in config if s.ghost is not None]
-    if expected is not None and len(carriers) == 1 and rule_count(carriers[0].prog) == 0:
+    if expected is not None and len(carriers) == 1 and rules_of(carriers[0]) == 0:
         if concr(carriers[0], sigmas[0], FUEL) != frozenset({expected}):
             return Disagreement("ghost leaf does not concretize to the concrete run (M-I1)",
                                 p, sigmas[0], f"expected {expected}")
@@ -137,7 +137,7 @@ def check_main(p: Stmt, sigmas: list[Env], solver: Solver) -> Disagreement | Non
         return Disagreement("ghost carried by the wrong number of states", p, sigmas[0],
                             f"{len(carriers)} states carry the ghost")
     for s in config:
-        if s.model is None or rule_count(s.prog) != 0:
+        if s.model is None or rules_of(s) != 0:
             continue
         meaning = concr(s, s.model, FUEL)
         if meaning is not None and meaning != frozenset({run_to_end(s.model, p, FUEL)}):
@@ -188,7 +188,7 @@ def check_verdicts(p: Stmt, sigmas: list[Env], solver: Solver) -> Disagreement |
     results = _results(p, sigmas[0], solver)
     if not exhaustive or any(r.behaviour is Behaviour.LOOP_LIMIT for r in results):
         return None
-    main_bug = _feasible_bug([s.pc for s in config if rule_count(s.prog) == 0
+    main_bug = _feasible_bug([s.pc for s in config if rules_of(s) == 0
                               and not isinstance(s.prog, Skip)], solver)
     interp_bug = _feasible_bug([r.pc for r in results if r.behaviour is Behaviour.FAIL], solver)
     if main_bug is None or interp_bug is None or main_bug == interp_bug:

@@ -22,7 +22,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from symcert.core.concrete import Ending, Env, Final, run_to_end
-from symcert.core.state import SymState, concretize, rule_count, satisfies, state_names
+from symcert.core.state import (
+    SymState, concretize, concretize_frames, rules_of, satisfies, state_names,
+)
 from symcert.core.terms import disj
 from symcert.engine.explore import expand, run
 from symcert.lang.structure import inputs
@@ -82,7 +84,7 @@ def concr(s: SymState, sigma: Env, fuel: int = DEFAULT_FUEL) -> Meaning:
     if not satisfies(sigma, s.pc):
         return frozenset()
     start = concretize(sigma, s.store, state_names(s) | frozenset(sigma.as_dict()))
-    final = run_to_end(start, s.prog, fuel)
+    final = run_to_end(start, s.prog, fuel, concretize_frames(sigma, s.frame))
     if final is None:
         return None
     return frozenset() if final.ending is Ending.BLOCKED else frozenset({final})
@@ -95,7 +97,7 @@ def _expand_outputs(inputs: tuple[SymState, ...]) -> tuple[SymState, ...]:
     out: list[SymState] = []
     for s in inputs:
         # A state no rule applies to stays in the configuration: it is not an input of a step.
-        out.extend(expand(s) if rule_count(s.prog) else [s])
+        out.extend(expand(s) if rules_of(s) else [s])
     return tuple(out)
 
 
@@ -115,11 +117,11 @@ def run_outputs(inputs_: tuple[SymState, ...], max_states: int,
         seen.append(s)
         if len(seen) >= max_states:
             break
-    leaves = [s for s in seen if rule_count(s.prog) == 0]
+    leaves = [s for s in seen if rules_of(s) == 0]
     if ended:
         return tuple(leaves), True
     explored = set(seen)
-    frontier = [c for s in seen if rule_count(s.prog) for c in expand(s) if c not in explored]
+    frontier = [c for s in seen if rules_of(s) for c in expand(s) if c not in explored]
     return tuple(leaves + frontier), False
 
 
@@ -148,7 +150,7 @@ def unroll(k: int, solver: Solver | None = None) -> Transition:
         for s in run(list(inputs_), solver=solver, unroll=k):
             if s is None:
                 return tuple(leaves)
-            if rule_count(s.prog) == 0:
+            if rules_of(s) == 0:
                 leaves.append(s)
         raise AssertionError("unreachable: the stream ends with None")
 

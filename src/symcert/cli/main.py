@@ -342,7 +342,7 @@ def _exec(args: argparse.Namespace) -> int:
             print(f"stopped: {budget.reason()}, after {state.steps:,} steps: {_final(state)}")
         return EXIT_UNDECIDED
     budget.enter("reporting")
-    if isinstance(state.prog, Skip):
+    if isinstance(state.prog, Skip) and state.frame is None:
         print(f"finished after {state.steps} steps: {_final(state)}")
         return 0
     first = head(state.prog)
@@ -359,7 +359,10 @@ def _exec(args: argparse.Namespace) -> int:
         where = f"{name}:{pos.line}:{pos.column}" if pos else name
         print(f"{where}: {failing.what()} after {state.steps} steps: {_final(state)}")
         return 1
-    print(f"stopped: the step budget (--max-steps {args.max_steps:,}) ran out: {_final(state)}")
+    calls = (f" in `{state.frame.proc.name}`, call depth {state.frame.height:,}"
+             if state.frame is not None else "")
+    print(f"stopped: the step budget (--max-steps {args.max_steps:,}) ran out{calls}: "
+          f"{_final(state)}")
     return EXIT_UNDECIDED
 
 

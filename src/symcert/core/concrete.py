@@ -263,10 +263,11 @@ def final_of(state: State) -> Final:
     return Final(state.env, Ending.NORMAL)
 
 
-def run_to_end(env: Env, p: Stmt, fuel: int) -> Final | None:
-    """The final state of the concrete run of `p` from `env`; None if `fuel` steps do not end it."""
+def run_to_end(env: Env, p: Stmt, fuel: int, frame: Frame[Env] | None = None) -> Final | None:
+    """The final state of the concrete run of `p` from `env` (and the stack `frame`); None if
+    `fuel` steps do not end it."""
     last = None
-    for last in trace(State(env, p), fuel):
+    for last in trace(State(env, p, frame=frame), fuel):
         pass
     assert last is not None
     if step(last) is not None:

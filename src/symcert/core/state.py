@@ -236,3 +236,8 @@ def rule_count(p: Stmt, in_procedure: bool = False) -> int:
             return 2 + may_fail_at(p)
     raise TypeError(f"not a statement: {p!r}")
 
+
+
+def rules_of(s: SymState) -> int:
+    """`rule_count` of a state: how many successors `expand` gives it (0 for a leaf)."""
+    return rule_count(s.prog, s.frame is not None)

@@ -23,7 +23,7 @@ from typing import Mapping, Sequence
 import icontract
 
 from symcert.core.concrete import Env, State, aeval, trace
-from symcert.core.state import SymState, concretize, initial, satisfies
+from symcert.core.state import SymState, concretize, concretize_frames, initial, satisfies
 from symcert.core.terms import free_vars
 from symcert.engine.explore import Strategy, run
 from symcert.lang.structure import variables
@@ -128,7 +128,7 @@ def ghost_over_approximates(concrete: Sequence[State], states: Sequence[SymState
     by_depth = {s.depth: s for s in states if s.ghost is not None}
     for d, c in enumerate(concrete[:complete]):
         g = by_depth.get(d)
-        if g is None or g.prog != c.prog or _concretize(g, names) != _restrict(c.env, names):
+        if g is None or not _matches(g, c, names):
             return f"concrete state {c.env} at step {d} has no matching ghost state"
     return None
 
@@ -148,10 +148,17 @@ def ghost_under_approximates(concrete: Sequence[State], states: Sequence[SymStat
         if g.depth >= len(concrete):
             return f"ghost state at depth {g.depth}, after the concrete run ended"
         c = concrete[g.depth]
-        if g.prog != c.prog or _concretize(g, names) != _restrict(c.env, names):
+        if not _matches(g, c, names):
             return (f"ghost state at depth {g.depth} concretizes to {_concretize(g, names)}, "
                     f"the concrete state is {c.env}")
     return None
+
+
+def _matches(g: SymState, c: State, names: frozenset[str]) -> bool:
+    """`g` concretizes under its ghost to `c`: same program, `ρ∘S = V` and `ρ∘Σ` = the stack."""
+    assert g.ghost is not None
+    return (g.prog == c.prog and _concretize(g, names) == _restrict(c.env, names)
+            and concretize_frames(g.ghost, g.frame) == c.frame)
 
 
 def _concretize(g: SymState, names: frozenset[str]) -> Env:

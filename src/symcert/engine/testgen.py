@@ -105,7 +105,7 @@ def replay_test(p: Stmt, input_env: Env, max_steps: int) -> tuple[State, tuple[D
 
 
 def _is_leaf(s: SymState) -> bool:
-    return isinstance(s.prog, Skip) or is_stuck(s.prog)
+    return isinstance(s.prog, Skip) and s.frame is None or is_stuck(s.prog)
 
 
 def generate_tests(p: Stmt, max_states: int, solver: Solver | None = None) -> Suite:

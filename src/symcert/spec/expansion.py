@@ -10,7 +10,7 @@ from typing import Callable, Sequence
 
 from symcert.core.concrete import Env, State, aeval, beval, head, run_concrete, step, trace
 from symcert.core.state import (
-    SymState, concretize, concretize_frames, frames, initial, rule_count, satisfies, state_names,
+    SymState, concretize, concretize_frames, frames, initial, rules_of, satisfies, state_names,
 )
 from symcert.core.guards import assuming
 from symcert.core.terms import free_vars, negate
@@ -64,7 +64,7 @@ def expand_complete(state: SymState, result: Sequence[SymState]) -> bool:
     """`expand` returns one distinct successor per applicable rule of Fig. 3; with W-L2.5 at
     every valuation (`expand_complete_sampled`) every `→sym` step is among them:
     `σ̂ →sym σ̂' ⇒ σ̂' ∈ expand(σ̂)`."""
-    return len(set(result)) == len(result) == rule_count(state.prog, state.frame is not None)
+    return len(set(result)) == len(result) == rules_of(state)
 
 
 @lemma("W-L2.2")
@@ -244,7 +244,7 @@ def bfs_queue_sizes(l: Sequence[SymState], result: Sequence[SymState | None]) ->
         if s is None:
             break
         sizes.append(appended - (i + 1))
-        appended += rule_count(s.prog, s.frame is not None)
+        appended += rules_of(s)
     return sizes
 
 
@@ -288,7 +288,7 @@ def bfs_complete(p: Stmt, v0: Env, k: int, result: Sequence[SymState | None],
             return False
         parent = result[i]
         assert parent is not None
-        bound = i + sizes[i] + rule_count(parent.prog, parent.frame is not None)
+        bound = i + sizes[i] + rules_of(parent)
         for j in range(i + 1, min(bound, len(result) - 1) + 1):
             t = result[j]
             if t is not None and t in expand(parent) and corresponds(sigma, v0, t):

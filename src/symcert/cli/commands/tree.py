@@ -88,7 +88,7 @@ def to_dot(program: object, max_states: int) -> str:
         style = ""
         if is_stuck(state.prog):
             style = ", color=red, fontcolor=red"
-        elif state.prog == Skip():
+        elif state.prog == Skip() and state.frame is None:
             style = ", peripheries=2"
         lines.append(f"  n{ident[id(state)]} [label={_quote(label(head(state.prog)))}{style}];")
     lines.append("}")
