@@ -104,6 +104,16 @@ def check(main: Stmt, procs: Procedures, calls: list[Call]) -> None:
     procs.globals = variables(main).union(*(variables(q.body) - q.locals for q in procs.values()))
 
 
+def link(main: Stmt, procs: Procedures) -> Stmt:
+    """Check a program built in code (the generator's, tests'): its calls, in the main statement
+    and the bodies, must all hold `procs`; `check`'s rules apply. Returns `main`."""
+    calls = [s for q in [main, *(d.body for d in procs.values())] for s in statements(q)
+             if isinstance(s, Call)]
+    assert all(c.procs is procs for c in calls), "a call holds another program's table"
+    check(main, procs, calls)
+    return main
+
+
 def table_of(p: Stmt) -> Procedures:
     """The procedures of the program whose main statement is `p` (empty if it calls none)."""
     for s in statements(p):
