@@ -24,18 +24,19 @@ _expand = explore._expand
 _add = terms.add
 
 
-def _while_exit_adds_guard(phi, store, p, depth):  # type: ignore[no-untyped-def]
-    out = _expand(phi, store, p, depth)
+def _while_exit_adds_guard(phi, store, frame, p, depth):  # type: ignore[no-untyped-def]
+    out = _expand(phi, store, frame, p, depth)
     if isinstance(p, While):
         exit_ = out[1]
-        out[1] = SymState(phi.extend(sym_beval(store, p.cond)), exit_.store, exit_.prog, depth)
+        out[1] = SymState(phi.extend(sym_beval(store, p.cond)), exit_.store, exit_.prog, depth,
+                          frame=frame)
     return out
 
 
-def _assume_ignores_condition(phi, store, p, depth):  # type: ignore[no-untyped-def]
+def _assume_ignores_condition(phi, store, frame, p, depth):  # type: ignore[no-untyped-def]
     if isinstance(p, Assume):
-        return [SymState(phi, store, Skip(), depth)]
-    return _expand(phi, store, p, depth)
+        return [SymState(phi, store, Skip(), depth, frame=frame)]
+    return _expand(phi, store, frame, p, depth)
 
 
 def _add_folds_minus(a, b):  # type: ignore[no-untyped-def]
