@@ -19,6 +19,7 @@ from symcert.lang.syntax import (
     Assert,
     Assign,
     Bool,
+    Call,
     Cmp,
     Div,
     Fail,
@@ -102,12 +103,13 @@ def _s(s: object) -> str:
 
 
 def _in_common(source: str) -> bool:
-    """Whether `source` stays in the common subset: PyWiSE's IMP has no `*`, `/` or `%`, so the
-    case studies written with them (gcd_mod, divmod, power, mean) are symcert's alone."""
+    """Whether `source` stays in the common subset: PyWiSE's IMP has no `*`, `/` or `%` and no
+    procedures, so the case studies written with them (gcd_mod, divmod, power, mean; fact_rec,
+    fib_rec, ackermann, divsub_rec, even_odd) are symcert's alone."""
     todo: list[object] = [parse(source)]
     while todo:
         node = todo.pop()
-        if isinstance(node, (Mul, Div, Mod)):
+        if isinstance(node, (Mul, Div, Mod, Call)):
             return False
         todo.extend(children(node))  # type: ignore[arg-type]
     return True

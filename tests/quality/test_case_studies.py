@@ -19,9 +19,13 @@ from symcert.lang.syntax import Assert, Assign
 from symcert.solver.z3backend import Solver
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-STUDIES = ["factorial", "isqrt", "gcd", "min3", "gcd_mod", "divmod", "power", "mean"]
+STUDIES = ["factorial", "isqrt", "gcd", "min3", "gcd_mod", "divmod", "power", "mean",
+           "fact_rec", "fib_rec", "ackermann", "divsub_rec", "even_odd"]
 # The planted bug of each `_buggy` version: a failing `assert`, or a `/` or `%` by zero.
 BY_ZERO = {"mean"}
+# The input of the first bug BFS finds where the shallowest failing run has only one input.
+FIRST_INPUT = {"countdown": {"n": 3}, "fact_rec": {"k": 0}, "fib_rec": {"k": 2},
+               "ackermann": {"i": 1, "j": 0}, "even_odd": {"k": 1}}
 BUDGET = 20_000
 
 
@@ -49,6 +53,8 @@ def test_bfs_finds_the_injected_bug_with_a_replayed_witness(name):
     else:
         assert not w.failing.by_zero and isinstance(w.failing.origin, Assert)
         assert w.failing.what().startswith("assertion `")
+    for x, value in FIRST_INPUT.get(name, {}).items():
+        assert w.input(x) == value, f"{name}_buggy: {x} = {w.input(x)}, expected {value}"
     # replay independently of the engine: the input drives the concrete run to that failure
     final = run_concrete(State(w.input, p), 100_000)
     assert final.prog == w.final.prog and final.steps == w.bug.depth
