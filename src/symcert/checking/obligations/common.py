@@ -10,6 +10,7 @@ import operator
 
 from symcert.checking.smtlib import SMT_TEXT, Script, SymInt, conj, equal, numeral, paths, sbool
 from symcert.core.concrete import Env
+from symcert.core.frames import Frame
 from symcert.core.state import PathCondition, Store, SymState
 from symcert.lang.syntax import (
     CMP_OPS,
@@ -20,12 +21,14 @@ from symcert.lang.syntax import (
     Assume,
     BExpr,
     Bool,
+    Call,
     Cmp,
     Fail,
     If,
     Int,
     Neg,
     Not,
+    Return,
     Seq,
     Skip,
     Stmt,
@@ -169,10 +172,22 @@ RULES: dict[type, tuple[str, ...]] = {
     Assert: ("assert-pass", "assert-fail", "assert-by-zero"),
     Assume: ("assume-pass", "assume-blocked", "assume-by-zero"),
     Seq: ("seq-skip", "seq"),
+    Call: ("call", "call-by-zero"),
+    Return: ("return", "return-by-zero"),
 }
 """The rules of Figs. 2-3 by statement class; `skip` and `fail` name the absence of a step,
 `<statement>-by-zero` the step to `fail` of a statement that divides by zero (X-A2),
-`assume-blocked` an `assume` whose false condition blocks the run (X-U1)."""
+`assume-blocked` an `assume` whose false condition blocks the run (X-U1); `call` and `return`
+are seed 003 §3's procedure call and return (the call pushes a frame, statement or assigned;
+`return e` pops it, its value assigned to the call's target)."""
+
+FRAME_RULES: dict[type, tuple[str, ...]] = {
+    Skip: ("return-end",),
+    Assign: ("assign-local", "assign-global", "var"),
+}
+"""The rules seed 003 §3 adds for a statement run in a procedure (a frame on the stack):
+the end of the body returns 0 (`return-end`), an assignment goes to the running procedure's
+locals `τ` (`assign-local`, `var` for `var x = e`) or to the globals (`assign-global`)."""
 
 EXPR_CASES: tuple[str, ...] = tuple(
     ["Int", "Var", "Bool", "Neg", "Add", "Sub", "Mul", "Div", "Mod", "Not", "And", "Or"]
@@ -239,6 +254,20 @@ V0 = _Inputs()
 def env_equal(s: Script, a: Env, b: Env, names: Iterable[str]) -> str:
     """The SMT formula `a(n) = b(n)` for every name."""
     return conj(equal(s.int_value(a(n)), s.int_value(b(n))) for n in names)
+
+
+def frames_equal(s: Script, a: Frame[Env] | None, b: Frame[Env] | None) -> str:
+    """The SMT formula: the stacks `a` and `b` (seed 003 §3) have the same closures, frame by
+    frame the same procedure, call target, caller's continuation and height (`false` if not),
+    and each frame's locals the same values (`true` for two empty stacks)."""
+    parts: list[str] = []
+    while a is not None and b is not None:
+        if (a.proc.name, a.target, a.height) != (b.proc.name, b.target, b.height) \
+                or a.caller != b.caller:
+            return "false"
+        parts.append(env_equal(s, a.locals, b.locals, sorted(a.proc.locals)))
+        a, b = a.below, b.below
+    return conj(parts) if a is None and b is None else "false"
 
 
 @dataclass

@@ -10,7 +10,10 @@ from symcert.checking.obligations.common import Obligation
 from symcert.checking.smtlib import SymBool, SymInt
 from symcert.core.algebra import fold
 from symcert.core.concrete import VALUES, Env, State, step
-from symcert.core.state import PathCondition, Store, SymState, concretize, satisfies
+from symcert.core.frames import Frame
+from symcert.core.state import (
+    PathCondition, Store, SymState, concretize, concretize_frames, frames, satisfies,
+)
 from symcert.lang.syntax import (
     Add,
     AExpr,
@@ -20,6 +23,7 @@ from symcert.lang.syntax import (
     Assume,
     BExpr,
     Bool,
+    Call,
     Cmp,
     Div,
     Fail,
@@ -31,6 +35,7 @@ from symcert.lang.syntax import (
     Node,
     Not,
     Or,
+    Return,
     Seq,
     Skip,
     Sub,
@@ -104,7 +109,12 @@ def instantiate(node: Node, model: Model) -> Node:
             case Seq(a, b) | While(a, b):
                 return type(n)(go(a), go(b))  # type: ignore[call-arg]
             case Assign(x, e):
-                return Assign(x, go(e))  # type: ignore[arg-type]
+                return Assign(x, go(e), local=n.local)  # type: ignore[arg-type]
+            case Call(name, args, target):
+                instances: tuple[AExpr, ...] = tuple(go(a) for a in args)  # type: ignore[misc]
+                return Call(name, instances, target, n.pos, n.local, n.procs)
+            case Return(e):
+                return Return(go(e))  # type: ignore[arg-type]
             case If(c, a, b):
                 return If(go(c), go(a), go(b))  # type: ignore[arg-type]
         return fold(INSTANCES, model, n)  # type: ignore[arg-type]
@@ -116,18 +126,41 @@ def _concrete_state(s: SymState, model: Model, names: tuple[str, ...]
     """`⟨V0∘S, p⟩` under the model's inputs `V0`, and whether `V0 ⊨ φ`; None where reading
     them divides by zero (X-A2)."""
     v0 = Env.of({k: v for k, v in model.items() if not isinstance(v, bool)})
-    store = Store(tuple((k, instantiate(t, model)) for k, t in s.store.bindings))  # type: ignore[misc]
+    store = _instantiate_store(s.store, model)
     prog = instantiate(s.prog, model)
     holds = defined(lambda: satisfies(v0, PathCondition.of(
         *(instantiate(c, model) for c in s.pc.conjuncts()))))  # type: ignore[arg-type]
-    env = defined(lambda: concretize(v0, store, frozenset(names)))
-    return (None if env is None else State(env, prog)), holds  # type: ignore[arg-type]
+    stack = _instantiate_frames(s.frame, model)
+    env = defined(lambda: (concretize(v0, store, frozenset(names)),
+                           concretize_frames(v0, stack)))
+    state = None if env is None else State(env[0], prog, frame=env[1])  # type: ignore[arg-type]
+    return state, holds
+
+
+def _instantiate_store(store: Store, model: Model) -> Store:
+    return Store(tuple((k, instantiate(t, model)) for k, t in store.bindings))  # type: ignore[misc]
+
+
+def _instantiate_frames(frame: Frame[Store] | None, model: Model) -> Frame[Store] | None:
+    """A stack (seed 003 §3) with its local stores' schematic literals instantiated."""
+    out: Frame[Store] | None = None
+    for f in reversed(list(frames(frame))):
+        out = Frame(f.proc, _instantiate_store(f.locals, model), f.target, f.caller, out,
+                    f.height)
+    return out
 
 
 def _show(state: State | None) -> str:
     if state is None:
         return "no step (finished, stuck or blocked), or a store that divides by zero"
-    return f"⟨{state.env}, {' '.join(show_stmt(state.prog).split())}⟩"
+    shown = f"⟨{state.env}, {' '.join(show_stmt(state.prog).split())}⟩"
+    stack = state.frame
+    while stack is not None:  # the closures, top first: `· f{τ} → target, then S`
+        target = f" → {stack.target}" if stack.target is not None else ""
+        caller = " ".join(show_stmt(stack.caller).split())
+        shown += f" · {stack.proc.name}{stack.locals.show('locals')}{target}, then `{caller}`"
+        stack = stack.below
+    return shown
 
 
 def counterexample(ob: Obligation, model: Model) -> str:
@@ -139,6 +172,8 @@ def counterexample(ob: Obligation, model: Model) -> str:
     sigma, _ = _concrete_state(ob.state, model, ob.names)
     store = ", ".join(f"{k} ↦ {instantiate(t, model)}" for k, t in ob.state.store.bindings)
     lines.append(f"  symbolic store  S  = {{{store}}}")
+    for f in frames(_instantiate_frames(ob.state.frame, model)):
+        lines.append(f"  symbolic frame  τ  = {f.proc.name}{f.locals} (depth {f.height})")
     lines.append(f"  concrete state  σ  = {_show(sigma)}")
     lines.append(f"  concrete step   σ → {_show(sigma and step(sigma))}")
     if ob.successor is not None:

@@ -6,17 +6,20 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from symcert.checking.obligations.common import EXPR_CASES, OPERATIONS, Obligation, RULES
+from symcert.checking.obligations.common import (
+    EXPR_CASES, FRAME_RULES, OPERATIONS, Obligation, RULES,
+)
 from symcert.checking.obligations.division import x_a1, x_a2
 from symcert.checking.obligations.expressions import b_l1, g_m1, w_l2_1
+from symcert.checking.obligations.procedures import procedure_rules
 from symcert.checking.obligations.rules import statements
 from symcert.checking.obligations.solver_rules import m_q1, m_q1_quantify, m_s1, m_s1_maybe_sat
 
 
 def generate() -> list[Obligation]:
     """Every proof obligation, in a stable order."""
-    obs = (b_l1() + g_m1() + w_l2_1() + statements() + m_s1() + m_s1_maybe_sat() + m_q1()
-           + m_q1_quantify() + x_a1() + x_a2())
+    obs = (b_l1() + g_m1() + w_l2_1() + statements() + procedure_rules() + m_s1()
+           + m_s1_maybe_sat() + m_q1() + m_q1_quantify() + x_a1() + x_a2())
     names = [o.name for o in obs]
     if len(set(names)) != len(names):
         raise AssertionError("two obligations share a name")
@@ -33,7 +36,7 @@ def missing(obs: Iterable[Obligation], vacuous: frozenset[str] = frozenset()) ->
     """The (lemma, rule or case) pairs with no obligation, or only vacuous ones (named in
     `vacuous`); empty when coverage is complete."""
     have = {(o.lemma, o.rule.split("/")[0]) for o in obs if o.name not in vacuous}
-    need = [(lemma, rule) for rules in RULES.values() for rule in rules
+    need = [(lemma, rule) for rules in [*RULES.values(), *FRAME_RULES.values()] for rule in rules
             for lemma in RULE_LEMMAS + (() if rule in ("skip", "fail") else ("W-L2.2",))]
     need += [("B-L1", case) for case in EXPR_CASES]
     need += [("G-M1", op) for op in OPERATIONS]

@@ -4,6 +4,8 @@ completeness, W-L2.2 monotone path conditions."""
 
 from __future__ import annotations
 
+from typing import Callable
+
 from symcert.checking.obligations.common import (
     A_SHAPES,
     B_SHAPES,
@@ -14,6 +16,7 @@ from symcert.checking.obligations.common import (
     Draft,
     collect,
     env_equal,
+    frames_equal,
     schematic_store,
     rule_of,
     snum,
@@ -27,7 +30,8 @@ from symcert.checking.obligations.common import Y
 from symcert.checking.obligations.expressions import SHAPES_WITH_SELF
 from symcert.checking.smtlib import Script, conj, disj, implies, sbool
 from symcert.core.concrete import State, head, step
-from symcert.core.state import ID, Store, SymState, concretize
+from symcert.core.frames import Frame
+from symcert.core.state import ID, Store, SymState, concretize, concretize_frames
 from symcert.engine.explore import expand
 from symcert.lang.syntax import (
     AExpr,
@@ -158,11 +162,21 @@ def _no_step_rule(p: Stmt) -> str:
     return "assume-blocked" if isinstance(p, Assume) else type(p).__name__.lower()
 
 
-def _steps(p: Stmt, store: Store, names: tuple[str, ...]) -> list[Draft]:
-    """The soundness, completeness and monotonicity obligations of one schematic state."""
-    state = SymState(PHI, store, p)
+Naming = Callable[[Stmt, Stmt], str]
+"""How a step from one program to another is named: `rule_of`, or in a procedure
+`procedures.frame_rule`'s."""
+
+
+def steps(p: Stmt, store: Store, names: tuple[str, ...], frame: Frame[Store] | None = None,
+           rule_of: Naming = rule_of) -> list[Draft]:
+    """The soundness, completeness and monotonicity obligations of one schematic state
+    `⟨?phi, S, p⟩`, with the stack `frame` when it runs in a procedure (seed 003 §3): the
+    concrete state is `⟨V0∘S, p⟩` with the stack `V0∘Σ` (`concretize_frames`), and a successor
+    matches when its globals on `names`, its program and its stack (`frames_equal`) do."""
+    state = SymState(PHI, store, p, frame=frame)
     successors = expand(state)
-    sigma = State(concretize(V0, store, frozenset(names)), p)
+    sigma = State(concretize(V0, store, frozenset(names)), p,
+                  frame=concretize_frames(V0, frame))
     nxt = step(sigma)
     drafts: list[Draft] = []
     if not successors:
@@ -187,11 +201,13 @@ def _steps(p: Stmt, store: Store, names: tuple[str, ...]) -> list[Draft]:
         """`σ' = ⟨V0∘S', p'⟩` for the concrete successor `σ'` and the symbolic one `t` (false
         where `V0∘S'` divides by zero)."""
         assert nxt is not None
-        after = defined(lambda: concretize(V0, t.store, frozenset(names)))
+        after = defined(lambda: (concretize(V0, t.store, frozenset(names)),
+                                 concretize_frames(V0, t.frame)))
         if after is None:
             return "false"
         same = "true" if nxt.prog == t.prog else "false"
-        return conj([same, env_equal(s, nxt.env, after, names)])
+        return conj([same, env_equal(s, nxt.env, after[0], names),
+                     frames_equal(s, nxt.frame, after[1])])
 
     for t in successors:
         s = Script()
@@ -212,5 +228,5 @@ def statements() -> list[Obligation]:
     """W-L2.3, W-L2.5 and W-L2.2 for every statement variant."""
     out: list[Obligation] = []
     for variant, p, store, names in statement_variants():
-        out += collect(variant, lambda p=p, store=store, names=names: _steps(p, store, names))
+        out += collect(variant, lambda p=p, store=store, names=names: steps(p, store, names))
     return out
