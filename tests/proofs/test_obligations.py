@@ -15,7 +15,9 @@ from typing import get_args
 import pytest
 
 from symcert.checking import obligations, provers, smtlib
-from symcert.checking.obligations import EXPR_CASES, RULES, Obligation, missing, problems
+from symcert.checking.obligations import (
+    EXPR_CASES, FRAME_RULES, RULES, Obligation, missing, problems,
+)
 from symcert.checking.obligations.common import OPERATIONS, SymNum, snum
 from symcert.core.state import rule_count
 from symcert.spec.definedness import defined
@@ -25,12 +27,14 @@ from symcert.lang.syntax import (
     Assert,
     Assign,
     BExpr,
+    Call,
     Cmp,
     Div,
     Fail,
     If,
     Int,
     Mod,
+    Return,
     Seq,
     Skip,
     Stmt,
@@ -57,7 +61,9 @@ def test_every_statement_class_has_its_rules() -> None:
     samples = {Skip: (Skip(), Skip()), Fail: (Fail(), Fail()),
                Assign: (Assign("x", Int(1)), Assign("x", Mod(Var("x"), Var("y")))),
                If: (If(b, Skip(), Fail()), If(d, Skip(), Fail())),
-               While: (While(b, Skip()), While(d, Skip())), Assert: (Assert(b), Assert(d))}
+               While: (While(b, Skip()), While(d, Skip())), Assert: (Assert(b), Assert(d)),
+               Call: (Call("f", (Var("x"),)), Call("f", (Var("x"), Mod(Var("x"), Var("y"))))),
+               Return: (Return(Var("x")), Return(Div(Var("x"), Var("y"))))}
     for cls, (p, dividing) in samples.items():
         names = [r for r in RULES[cls] if r not in ("skip", "fail")]
         assert rule_count(dividing) == len(names), cls
@@ -65,6 +71,11 @@ def test_every_statement_class_has_its_rules() -> None:
     # A sequence steps by exactly one of its two rules: `seq-skip`, or `seq` through its first.
     assert rule_count(Seq(Skip(), Fail())) == 1
     assert rule_count(Seq(Assign("x", Int(1)), Fail())) == 1
+    # In a procedure (seed 003 §3) `skip` returns 0, and an assignment steps by exactly one of
+    # its rules there: to a local, to a global, or `var`.
+    assert set(FRAME_RULES) <= set(RULES)
+    assert rule_count(Skip(), in_procedure=True) == len(FRAME_RULES[Skip]) == 1
+    assert rule_count(Assign("x", Int(1), local=True), in_procedure=True) == 1
 
 
 def test_every_expression_constructor_has_its_case() -> None:
@@ -82,9 +93,12 @@ def test_missing_names_every_gap() -> None:
     assert "W-L2.5 assign-by-zero" in gaps and "W-L2.3 while-by-zero" in gaps
     assert "X-A1 floor" in gaps and "X-A2 Mod" in gaps and "X-A2 And" in gaps
     assert "W-L2.3 assume-blocked" in gaps and "W-L2.2 assume-pass" in gaps
-    # 16 stepping rules (5 of them by zero, one blocking) x 3 lemmas, skip and fail x 2; B-L1
-    # and X-A2 per case; G-M1 per operation; X-A1 (3); W-L2.1, M-S1 (2), M-Q1 (2)
-    assert len(gaps) == 3 * 16 + 2 * 2 + 2 * len(EXPR_CASES) + len(OPERATIONS) + 3 + 5
+    assert "W-L2.3 call" in gaps and "W-L2.5 return-by-zero" in gaps
+    assert "W-L2.5 return-end" in gaps and "W-L2.3 assign-local" in gaps and "W-L2.2 var" in gaps
+    # 20 stepping rules (7 of them by zero, one blocking) and seed 003's 4 in a procedure x 3
+    # lemmas, skip and fail x 2; B-L1 and X-A2 per case; G-M1 per operation; X-A1 (3); W-L2.1,
+    # M-S1 (2), M-Q1 (2)
+    assert len(gaps) == 3 * (20 + 4) + 2 * 2 + 2 * len(EXPR_CASES) + len(OPERATIONS) + 3 + 5
     ob = Obligation("W-L2.3/assign/demo", "W-L2.3", "assign", "", "")
     assert "W-L2.3 assign" not in missing([ob])
     assert "W-L2.3 assign" in missing([ob], vacuous=frozenset({ob.name}))  # proves nothing
@@ -240,3 +254,23 @@ def test_guard_forgetting_the_right_operand_is_refuted() -> None:
                      script=WRONG)
     assert result.returncode == 1 and ": INVALID" in result.stdout
     assert "?e1 % ?e2 == 0 then" in result.stdout and ", fail⟩" in result.stdout
+
+
+def test_return_into_the_callee_is_refuted() -> None:
+    """Seed 003's return assigning the value to the call's target in the callee's frame (then
+    dropped) instead of the caller's is right for a global target and wrong for a local of the
+    caller that the callee has too (a recursive call): exactly the soundness and completeness
+    obligations of `return` and `return-end` to a caller's local are refuted, with the stacks
+    printed."""
+    result = _replay("return-into-callee", "--only", "W-L2.3/return", script=WRONG)
+    assert result.returncode == 1, result.stdout + result.stderr
+    refuted = {line.split("#")[0] for line in result.stdout.splitlines()
+               if line.endswith(": INVALID")}
+    assert refuted == {"W-L2.3/return/return/in-f-of-f/local-target",
+                       "W-L2.3/return/return/in-f-of-f/local-target-seq",
+                       "W-L2.3/return-end/skip/in-f-of-f/local-target"}
+    assert "symbolic frame  τ  = f{l ↦ ?tl, u ↦ ?tu} (depth 2)" in result.stdout
+    assert "→ l, then `?P1 = 0` · f{" in result.stdout
+    result = _replay("return-into-callee", "--only", "W-L2.5/return-end/", script=WRONG)
+    assert result.returncode == 1 and "W-L2.5/return-end/skip/in-f-of-f/local-target#" in \
+        result.stdout

@@ -4,8 +4,11 @@ Run as a script by test_obligations.py, in its own process with contracts off. M
 `while-exit-adds-guard` (the while-exit successor gets the guard instead of its negation),
 `add-folds-minus` (`terms.add` folds `(t + c1) + c2` into `t + (c1 - c2)`),
 `euclidean-division` (`/` translated to SMT-LIB's plain `div`, Euclidean, whatever the divisor's
-sign: X-A1), `guard-forgets-right` (the guard of `a and b` forgets the divisions of `b`: X-A2)
-or `assume-ignores-condition` (`assume b` steps to `skip` on `φ` unchanged: X-U1).
+sign: X-A1), `guard-forgets-right` (the guard of `a and b` forgets the divisions of `b`: X-A2),
+`assume-ignores-condition` (`assume b` steps to `skip` on `φ` unchanged: X-U1) or
+`return-into-callee` (seed 003's return assigns the value to the call's target in the callee's
+frame, which it then drops, instead of the caller's: right for a global target, wrong for a
+caller's local that the callee has too, as in a recursive call).
 The obligations of the wrong rule must be refuted, with a counterexample printed as IMP states.
 """
 
@@ -13,7 +16,7 @@ import sys
 
 from symcert.checking import obligations, smtlib
 
-from symcert.core import guards, terms
+from symcert.core import frames, guards, terms
 
 from symcert.core.state import SymState
 from symcert.core.symbolic import sym_beval
@@ -49,6 +52,12 @@ def _guard_forgets_right(a, b):  # type: ignore[no-untyped-def]
     return terms.conj(a[0], b()[0]), a[1]
 
 
+def _return_into_callee(frame, globals_, value):  # type: ignore[no-untyped-def]
+    if frame.target is not None:
+        frame, globals_ = frames.assign(frame, globals_, frame.target, value)
+    return frame.below, globals_, frame.caller
+
+
 mistake, *options = sys.argv[1:]
 if mistake == "while-exit-adds-guard":
     explore._expand = _while_exit_adds_guard
@@ -58,6 +67,8 @@ elif mistake == "add-folds-minus":
     terms.add = _add_folds_minus
 elif mistake == "euclidean-division":
     smtlib.SMT_TEXT.div = lambda a, b: f"(div {a} {b})"  # type: ignore[method-assign]
+elif mistake == "return-into-callee":
+    explore.leave = _return_into_callee  # the symbolic return only: the concrete one is right
 elif mistake == "guard-forgets-right":
     guards.GUARDS.and_ = _guard_forgets_right  # type: ignore[method-assign]
 else:
