@@ -43,6 +43,10 @@ class Draws:
         return self.draw(st.integers(lo, hi))
 
 
+PROCEDURAL = replace(SHAPE, procedures=2, aexpr_depth=2, operand_depth=1, bexpr_depth=1)
+"""As SHAPE, with up to two procedures `p(d, a)`, `q(d, a)` (recursive, mutually recursive,
+called with a depth in [0, 2]): the programs of B-T3, B-C3, B-P1 and B-P2."""
+
 PLAIN = replace(SHAPE, divisions=False)
 """As SHAPE, without `/` and `%`: for formulas that stand for path conditions, whose divisions a
 reachable state's earlier conjuncts would guard (X-A2)."""
@@ -65,6 +69,7 @@ bexprs: st.SearchStrategy[BExpr] = generated(generate.bexpr)
 plain_aexprs: st.SearchStrategy[AExpr] = generated(generate.aexpr, PLAIN)
 plain_bexprs: st.SearchStrategy[BExpr] = generated(generate.bexpr, PLAIN)
 programs: st.SearchStrategy[Stmt] = generated(generate.program)
+procedural_programs: st.SearchStrategy[Stmt] = generated(generate.program, PROCEDURAL)
 envs: st.SearchStrategy[Env] = generated(generate.env)
 sym_states: st.SearchStrategy[SymState] = generated(generate.sym_state)
 

@@ -11,8 +11,8 @@ choices (`Choices`):
   its range.
 
 `Shape` bounds what is built: the variables, the literal and value ranges, the depth of each
-syntactic sort, the number of leaf statements, loop nesting, and whether loops are bounded by
-construction. Choice 0 is always the simplest alternative: a leaf before a compound, `skip`
+syntactic sort, the number of leaf statements, loop nesting, whether loops are bounded by
+construction, and how many procedures a program declares (seed 003 §3; `program`). Choice 0 is always the simplest alternative: a leaf before a compound, `skip`
 before the other statements (then `fail`), `0` among literals, the first variable, "unbound" or "absent" for
 optional parts. So the choice sequence of zeros gives the simplest program (`skip`), and
 shrinking the choices towards 0, as Hypothesis does, shrinks the program.
@@ -27,6 +27,7 @@ from typing import Protocol, Sequence, TypeVar
 from symcert.core.concrete import Env, beval
 from symcert.core.state import PathCondition, Store, SymState
 from symcert.core.terms import negate
+from symcert.lang.procedures import Procedures, declare, link
 from symcert.lang.syntax import (
     CMP_OPS,
     Add,
@@ -37,6 +38,7 @@ from symcert.lang.syntax import (
     Assume,
     BExpr,
     Bool,
+    Call,
     Cmp,
     Div,
     Fail,
@@ -47,6 +49,7 @@ from symcert.lang.syntax import (
     Neg,
     Not,
     Or,
+    Return,
     Seq,
     Skip,
     Stmt,
@@ -117,6 +120,8 @@ class Shape:
     :param divisions: whether `/` and `%` occur. Generated stores and path conditions have none
         (`store`, `path_condition`): a reachable state's path condition guards its store's
         divisions (X-A2), a drawn one would not.
+    :param procedures: a program declares 0 to `procedures` procedures (`program`).
+    :param call_depth: the main statement's calls pass a depth in `[0, call_depth]`.
     """
 
     names: tuple[str, ...] = ("x", "y", "z")
@@ -131,6 +136,8 @@ class Shape:
     loop_bound: int | None = None
     conjuncts: int = 2
     divisions: bool = True
+    procedures: int = 0
+    call_depth: int = 2
 
 
 # Kinds in the order of their choice (simplest first), with their weights.
@@ -187,57 +194,119 @@ def bexpr(c: Choices, shape: Shape, depth: int | None = None,
     return kind(bexpr(c, shape, depth - 1), bexpr(c, shape, depth - 1))  # And, Or
 
 
+PROCEDURES = ("p", "q")
+"""The names of generated procedures."""
+LOCALS = ("d", "a", "v")
+"""Every generated procedure's locals: the parameters `d` (its depth: read, never assigned) and
+`a`, and `v`, declared `var v = 0` first. They are no global's names (seed 003 §3 assumes so)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """Where a statement is generated: the program's procedures (`count` of them declared in
+    `procs`) and whether inside one (then `return`, `var` and the locals may occur)."""
+
+    procs: Procedures
+    count: int
+    inside: bool
+
+
 def stmt(c: Choices, shape: Shape, depth: int | None = None, size: int | None = None,
-         kind: type | None = None, loops: int = 0) -> Stmt:
+         kind: type | None = None, loops: int = 0, ctx: Context | None = None) -> Stmt:
     """A statement with at most `depth` (default `shape.stmt_depth`) levels above its leaf
     statements and at most `size` leaf statements (drawn from `[1, shape.leaves]` if not given;
-    a loop counts as one), of class `kind` if given, inside `loops` nested loops."""
+    a loop counts as one), of class `kind` if given, inside `loops` nested loops; with a
+    context `ctx`, calls among the leaves (and in a procedure `return` and its locals)."""
     depth = shape.stmt_depth if depth is None else depth
     compound = kind in (Seq, If, While)
     if size is None:
         size = c.integer(2 if compound else 1, max(shape.leaves, 2 if compound else 1))
     if kind is None:
         if depth <= 0 or size <= 1:
-            kind = pick(c, STMT_LEAVES, STMT_WEIGHTS[:len(STMT_LEAVES)])
+            leaves = STMT_LEAVES + _calls(ctx)
+            kind = pick(c, leaves, STMT_WEIGHTS[:len(STMT_LEAVES)] + (2,) * (len(leaves) - 5))
         else:
             n = len(STMT_KINDS) if loops < shape.loop_depth else len(STMT_KINDS) - 1
             kind = pick(c, STMT_KINDS[len(STMT_LEAVES):n], STMT_WEIGHTS[len(STMT_LEAVES):n])
+    inner = replace(shape, names=shape.names + LOCALS) if ctx is not None and ctx.inside else shape
     if kind is Skip:
         return Skip()
     if kind is Fail:
         return Fail()
     if kind is Assign:
-        return Assign(name(c, shape), aexpr(c, shape))
+        return Assign(pick(c, _targets(shape, ctx)), aexpr(c, inner))
     if kind is Assert:
-        return Assert(bexpr(c, shape))
+        return Assert(bexpr(c, inner))
     if kind is Assume:
-        return Assume(bexpr(c, shape))
+        return Assume(bexpr(c, inner))
+    if kind is Return:
+        return Return(aexpr(c, inner))
+    if kind is Call:
+        return call(c, shape, ctx)
     if kind is While:
-        return loop(c, shape, depth, max(1, size - 1), loops)
-    cond = bexpr(c, shape) if kind is If else None
+        return loop(c, shape, depth, max(1, size - 1), loops, ctx)
+    cond = bexpr(c, inner) if kind is If else None
     k = c.integer(1, max(1, size - 1))
-    first = stmt(c, shape, depth - 1, k, loops=loops)
-    second = stmt(c, shape, depth - 1, max(1, size - k), loops=loops)
+    first = stmt(c, shape, depth - 1, k, loops=loops, ctx=ctx)
+    second = stmt(c, shape, depth - 1, max(1, size - k), loops=loops, ctx=ctx)
     return Seq(first, second) if cond is None else If(cond, first, second)
 
 
-def loop(c: Choices, shape: Shape, depth: int, size: int, loops: int) -> Stmt:
+def _calls(ctx: Context | None) -> tuple[type, ...]:
+    """The leaf statements procedures add: calls, and `return` in a procedure."""
+    return () if ctx is None else (Call, Return) if ctx.inside else (Call,)
+
+
+def _targets(shape: Shape, ctx: Context | None) -> tuple[str, ...]:
+    """The variables an assignment may assign: the globals, and in a procedure `a` and `v`."""
+    return shape.names + LOCALS[1:] if ctx is not None and ctx.inside else shape.names
+
+
+def call(c: Choices, shape: Shape, ctx: Context | None) -> Stmt:
+    """A call of one of `ctx`'s procedures: its depth argument a literal in
+    `[0, shape.call_depth]` in the main statement and `d - 1` in a procedure, so that every
+    chain of calls ends; its value assigned to a variable, or dropped."""
+    assert ctx is not None
+    inside = ctx.inside
+    depth: AExpr = Sub(Var("d"), Int(1)) if inside else Int(c.integer(0, shape.call_depth))
+    arg = aexpr(c, replace(shape, names=shape.names + LOCALS) if inside else shape)
+    target = pick(c, (None, *_targets(shape, ctx)))
+    local = target == "v" and c.integer(0, 1) == 1  # `var v = p(...)`
+    return Call(pick(c, PROCEDURES[:ctx.count]), (depth, arg), target, None, local, ctx.procs)
+
+
+def loop(c: Choices, shape: Shape, depth: int, size: int, loops: int,
+         ctx: Context | None = None) -> Stmt:
     """A loop whose body has at most `size` leaf statements, in the form `shape.loop_bound`
-    says."""
+    says; a procedure's bounded loops count with a local `var` counter (`c1`, ...)."""
+    inner = replace(shape, names=shape.names + LOCALS) if ctx is not None and ctx.inside else shape
     if shape.loop_bound is None:
-        return While(bexpr(c, shape), stmt(c, shape, depth - 1, size, loops=loops + 1))
-    counter = f"k{loops + 1}"
+        return While(bexpr(c, inner), stmt(c, shape, depth - 1, size, loops=loops + 1, ctx=ctx))
+    local = ctx is not None and ctx.inside
+    counter = f"{'c' if local else 'k'}{loops + 1}"
     guard: BExpr = Cmp("<", Var(counter), Int(c.integer(1, shape.loop_bound)))
     if c.integer(0, 1) == 1:
-        guard = And(guard, bexpr(c, shape, 0))
-    body = stmt(c, shape, depth - 1, size, loops=loops + 1)
+        guard = And(guard, bexpr(c, inner, 0))
+    body = stmt(c, shape, depth - 1, size, loops=loops + 1, ctx=ctx)
     step = Assign(counter, Add(Var(counter), Int(1)))
-    return Seq(Assign(counter, Int(0)), While(guard, Seq(body, step)))
+    return Seq(Assign(counter, Int(0), local=local), While(guard, Seq(body, step)))
 
 
 def program(c: Choices, shape: Shape) -> Stmt:
-    """A program of 1 to `shape.leaves` leaf statements."""
-    return stmt(c, shape)
+    """A program of 1 to `shape.leaves` leaf statements, after 0 to `shape.procedures`
+    procedure declarations `proc p(d, a) begin var v = 0; if d <= 0 then return e else S fi
+    end`: calls pass `d - 1` inside, so every run's calls nest at most `call_depth + 1` deep."""
+    count = c.integer(0, min(shape.procedures, len(PROCEDURES)))
+    if count == 0:
+        return stmt(c, shape)
+    procs = Procedures()
+    inside = Context(procs, count, True)
+    for name_ in PROCEDURES[:count]:
+        base = Return(aexpr(c, replace(shape, names=shape.names + LOCALS)))
+        body = If(Cmp("<=", Var("d"), Int(0)), base, stmt(c, shape, ctx=inside))
+        procs[name_] = declare(name_, ["d", "a"], Seq(Assign("v", Int(0), local=True), body),
+                               None, procs)
+    return link(stmt(c, shape, ctx=Context(procs, count, False)), procs)
 
 
 def env(c: Choices, shape: Shape, names: Sequence[str] | None = None) -> Env:

@@ -67,7 +67,8 @@ def statements(p: Stmt) -> Iterator[Stmt]:
                 yield s
 
 
-def declare(name: str, params: list[str], body: Stmt, pos: Pos, procs: Procedures) -> Proc:
+def declare(name: str, params: list[str], body: Stmt, pos: Pos | None,
+            procs: Procedures) -> Proc:
     """The declaration of procedure `name` in the table `procs`, with its locals; a repeated
     parameter is an error."""
     seen: set[str] = set()

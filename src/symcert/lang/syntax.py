@@ -481,6 +481,8 @@ def _show_simple(s: Stmt, indent: str) -> str:
             )
         case While(c, b):
             return f"{indent}while {c} do\n{show_stmt(b, inner)}\n{indent}od"
+        case Seq():  # a sequence nested first in another (the generator builds them)
+            return show_stmt(s, indent)
         case _:
             return indent + str(s)
 
