@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import sys
 from collections import Counter
+from itertools import chain
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, get_args
@@ -18,6 +19,7 @@ from symcert.checking import campaign, generate
 from symcert.checking.generate import Choices, RandomChoices, Shape, clamp
 from symcert.core.concrete import Env
 from symcert.core.state import TRUE_PC, Store, SymState
+from symcert.lang.procedures import table_of
 from symcert.lang.structure import children, variables, with_children
 from symcert.lang.syntax import (
     CMP_OPS,
@@ -26,10 +28,12 @@ from symcert.lang.syntax import (
     Assign,
     BExpr,
     Bool,
+    Call,
     Cmp,
     If,
     Int,
     Node,
+    Return,
     Seq,
     Skip,
     Stmt,
@@ -41,7 +45,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "properties"))
 import strategies  # noqa: E402
 
 FREE = Shape()
-SHAPES = {"campaign": campaign.SHAPE, "properties": strategies.SHAPE, "default": FREE}
+SHAPES = {"campaign": campaign.SHAPE, "properties": strategies.SHAPE, "default": FREE,
+          "procedural": strategies.PROCEDURAL}
 ALL_KINDS = set(get_args(AExpr) + get_args(BExpr) + get_args(Stmt))
 
 
@@ -188,11 +193,13 @@ def test_every_kind_is_reachable(shape):
     c = RandomChoices(random.Random(4))
     seen: Counter[object] = Counter()
     for _ in range(500):
-        for n in nodes(generate.program(c, shape)):
+        p = generate.program(c, shape)
+        for n in chain(nodes(p), *(nodes(q.body) for q in table_of(p).values())):
             seen[type(n)] += 1
             if isinstance(n, Cmp):
                 seen[n.op] += 1
-    assert ALL_KINDS | set(CMP_OPS) <= set(seen), ALL_KINDS | set(CMP_OPS) - set(seen)
+    kinds = ALL_KINDS if shape.procedures else ALL_KINDS - {Call, Return}
+    assert kinds | set(CMP_OPS) <= set(seen), kinds | set(CMP_OPS) - set(seen)
 
 
 def test_zero_choices_give_the_simplest_values():
@@ -261,5 +268,5 @@ def test_smaller_strictly_reduces_and_keeps_the_sort():
         for n in nodes(p):
             if next(campaign.smaller(n), None) is not None:
                 reduced.add(type(n))
-    assert ALL_KINDS - {Skip} <= reduced
+    assert ALL_KINDS - {Skip, Call, Return} <= reduced  # the suites' shape has no procedures
     assert Int(0) in list(campaign.smaller(Var("x")))
