@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from symcert.cli.main import main
+from symcert.cli.main import DEFAULT_MAX_CALL_DEPTH, main
 from symcert.core.concrete import Ending, Env, run_to_end
 from symcert.core.state import initial, rules_of
 from symcert.engine.explore import expand
-from symcert.engine.verdict import Budget, Kind, check
+from symcert.core.frames import MAX_CALL_DEPTH
+from symcert.engine.verdict import Budget, Cause, Kind, check
 from symcert.lang.errors import ParseError
 from symcert.lang.parser import parse
 from symcert.lang.procedures import show_program, table_of
@@ -151,3 +152,19 @@ def test_cli_run_and_exec(tmp_path, capsys):
     loop.write_text("proc f(n) begin var r = f(n + 1); return r end\nx = f(0)")
     assert main(["exec", str(loop), "--max-steps", "3000"]) == 3
     assert "in `f`, call depth" in capsys.readouterr().out
+
+
+def test_a_path_deeper_than_the_call_depth_budget_is_cut_and_said(tmp_path, capsys):
+    src = ("proc down(n) begin if n <= 0 then return 0 else var r = down(n - 1); return r + 1 fi "
+           "end\nassume 0 <= k and k <= 8; x = down(k); assert x == k")
+    verdict = check(parse(src), Budget(max_call_depth=5), Solver())
+    assert verdict.kind is Kind.UNDECIDED and verdict.reason is not None
+    assert verdict.reason.cause is Cause.CALL_DEPTH and "cut 1 path(s)" in str(verdict.reason)
+    assert check(parse(src), Budget(max_call_depth=9), Solver()).kind is Kind.SAFE
+    bug = check(parse(src.replace("x == k", "x != 2")), Budget(max_call_depth=5), Solver())
+    assert bug.kind is Kind.BUG  # a bug on a shallow path is still found and replayed
+    path = tmp_path / "down.imp"
+    path.write_text(src)
+    assert main(["run", str(path), "--max-call-depth", "5"]) == 3
+    assert "call depth budget (5 nested calls) cut 1 path(s)" in capsys.readouterr().out
+    assert DEFAULT_MAX_CALL_DEPTH == MAX_CALL_DEPTH

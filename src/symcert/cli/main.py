@@ -38,6 +38,7 @@ from symcert.lang.errors import EXIT_UNDECIDED  # errors.py has no contracts: sa
 
 EXIT_PIPE = 141  # as a process killed by SIGPIPE: the output pipe was closed early
 DEFAULT_MAX_STATES = 100_000
+DEFAULT_MAX_CALL_DEPTH = 10_000  # core.frames.MAX_CALL_DEPTH, not imported here (start-up time)
 DEFAULT_MAX_STEPS = 1_000_000
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # a variable, as NAME in grammar.lark
 INTEGER = re.compile(r"-?[0-9]+")
@@ -75,6 +76,9 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
                    help=f"state budget (default: {DEFAULT_MAX_STATES:,})")
     r.add_argument("--all-bugs", action="store_true",
                    help="keep exploring after the first bug; report each failing statement once")
+    r.add_argument("--max-call-depth", type=positive, default=DEFAULT_MAX_CALL_DEPTH, metavar="N",
+                   help="cut paths whose calls nest deeper (default: "
+                        f"{DEFAULT_MAX_CALL_DEPTH:,}); a cut path leaves the check undecided")
     r.add_argument("--json", action="store_true", help="write one JSON object per event")
     r.add_argument("--contracts", action="store_true",
                    help="check the lemma contracts while running (as SYMCERT_CONTRACTS=1)")
@@ -223,7 +227,7 @@ def _run(args: argparse.Namespace) -> int:
     deadline: Deadline = args.budget
     name = source_name(args.file)
     start = time.perf_counter()
-    budget = Budget(args.max_states, Strategy(args.strategy), args.all_bugs)
+    budget = Budget(args.max_states, Strategy(args.strategy), args.all_bugs, args.max_call_depth)
     progress = _Progress(sys.stderr.isatty() and not args.json)
     check: Check | None = None
     try:

@@ -58,6 +58,7 @@ def find_bugs(
     strategy: Strategy = Strategy.BFS,
     solver: Solver | None = None,
     stats: RunStats | None = None,
+    max_call_depth: int | None = None,
 ) -> Iterator[Status]:
     """The stream of status messages for program `p` (Fig. 8): infinite, `Finished` at the end.
 
@@ -65,8 +66,9 @@ def find_bugs(
     :param strategy: the search order of the underlying `run`.
     :param solver: prunes UNSAT states; None explores the unpruned symbolic semantics.
     :param stats: counters updated as the stream advances.
+    :param max_call_depth: `run`'s bound on the stack of calls (None: unbounded).
     """
-    for s in run([initial(p)], strategy, solver, stats):
+    for s in run([initial(p)], strategy, solver, stats, max_call_depth=max_call_depth):
         yield display(s)
 
 

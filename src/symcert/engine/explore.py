@@ -67,6 +67,8 @@ class RunStats:
     pruned: int = 0
     unknown: int = 0
     model_reuse: int = 0
+    too_deep: int = 0
+    """Successors dropped because their stack is deeper than `run`'s `max_call_depth`."""
 
 
 @icontract.ensure(expand_sound, "W-T3.1 correct expansion", enabled=CONTRACTS)
@@ -246,6 +248,7 @@ def run(
     stats: RunStats | None = None,
     unroll: int | None = None,
     watch: Watch | None = None,
+    max_call_depth: int | None = None,
 ) -> Iterator[SymState | None]:
     """The stream of states reachable from the worklist `l` (Fig. 6), then None forever.
 
@@ -257,6 +260,8 @@ def run(
         is dropped (loop unrolling, seed 001 T-X1: precise, not exhaustive); a loop's count
         starts again each time the loop is reached anew.
     :param watch: told of every successor and the solver's answer on it.
+    :param max_call_depth: when given, a successor whose stack of calls is deeper is dropped
+        (a budget: counted in `stats.too_deep`, so the run is not exhaustive).
     """
     stats = stats if stats is not None else RunStats()
     frontier: deque[SymState] = deque()
@@ -281,6 +286,10 @@ def run(
             child = children[i]
             if counts is not None and counts[i] is None:
                 continue  # one iteration past the unrolling threshold: dropped
+            if (max_call_depth is not None and child.frame is not None
+                    and child.frame.height > max_call_depth):
+                stats.too_deep += 1
+                continue
             unknown = stats.unknown
             kept = _feasible(child, state, solver, stats) if solver is not None else child
             if watch is not None:

@@ -25,6 +25,7 @@ from typing import Protocol
 
 import icontract
 
+from symcert.core.frames import MAX_CALL_DEPTH
 from symcert.engine.bugfinder import Witness, find_bugs, witness
 from symcert.engine.explore import RunStats, Strategy
 from symcert.engine.status import Answer, BugFound, Finished
@@ -44,11 +45,14 @@ class Budget:
     :param max_states: how many symbolic states may be explored (0 explores none).
     :param strategy: the search order: BFS (the paper's; finds every reachable bug) or DFS.
     :param all_bugs: keep exploring after the first bug; each failing statement is reported once.
+    :param max_call_depth: how deep calls may nest on a path (seed 003 §3: recursion is
+        unbounded in the semantics); a deeper path is cut, and the check is then not exhaustive.
     """
 
     max_states: int = 100_000
     strategy: Strategy = Strategy.BFS
     all_bugs: bool = False
+    max_call_depth: int = MAX_CALL_DEPTH
 
     def __post_init__(self) -> None:
         if self.max_states < 0:
@@ -74,6 +78,8 @@ class Cause(enum.Enum):
     """The caller's time budget ran out."""
     MEMORY = "memory"
     """Memory ran out."""
+    CALL_DEPTH = "call depth"
+    """A path's calls nested deeper than `Budget.max_call_depth`: it was cut."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +157,12 @@ class Verdict:
 def state_budget_ran_out(budget: Budget) -> Reason:
     """The reason of a check whose state budget ran out."""
     return Reason(Cause.STATES, f"the state budget ({budget.max_states:,} states) ran out")
+
+
+def call_depth_ran_out(budget: Budget, paths: int) -> Reason:
+    """The reason of a check that cut `paths` paths whose calls nested too deep."""
+    return Reason(Cause.CALL_DEPTH, f"the call depth budget ({budget.max_call_depth:,} nested "
+                  f"calls) cut {paths:,} path(s): recursion deeper than that was not explored")
 
 
 def solver_unknown(count: int) -> Reason:
@@ -238,7 +250,11 @@ class Check:
         confirmed; return the verdict."""
         reported: set[tuple[int, int]] = set()
         observer.phase("exploring")
-        for status in find_bugs(self.program, self.budget.strategy, self.solver, self.progress):
+        for status in find_bugs(self.program, self.budget.strategy, self.solver, self.progress,
+                                self.budget.max_call_depth):
+            if isinstance(status, Finished) and self.progress.too_deep:
+                return self._verdict(exhaustive=False, stopped=call_depth_ran_out(
+                    self.budget, self.progress.too_deep))
             if isinstance(status, Finished):
                 return self._verdict(exhaustive=True, stopped=None)
             if self.states >= self.budget.max_states:
