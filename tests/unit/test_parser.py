@@ -11,6 +11,7 @@ import pytest
 
 from symcert.core.concrete import Env, State, run_concrete
 from symcert.lang.errors import EXIT_DATA, LimitError, ParseError, excerpt
+from symcert.lang.procedures import show_program, table_of
 from symcert.lang.parser import (MAX_DEPTH, MAX_DIGITS, MAX_INPUT_BYTES, MAX_PROGRAM_SIZE, parse,
                              parse_file)
 from symcert.lang.syntax import (
@@ -129,7 +130,8 @@ def test_printing_gives_source_that_parses_back_to_the_same_ast(source):
 @pytest.mark.parametrize("path", EXAMPLES)
 def test_examples_round_trip(path):
     p = parse_file(path)
-    assert parse(str(p)) == p
+    again = parse(show_program(p))
+    assert again == p and table_of(again) == table_of(p)
 
 
 ERRORS = [

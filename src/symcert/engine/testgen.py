@@ -14,9 +14,11 @@ from dataclasses import dataclass, field
 from typing import Iterator, get_args
 
 from symcert.core.concrete import Env, Final, State, beval, final_of, head, is_stuck, trace
+from symcert.core.frames import scope
 from symcert.core.state import SymState, initial
 from symcert.engine.bugfinder import ReplayMismatch
 from symcert.engine.explore import RunStats, run
+from symcert.lang.procedures import table_of
 from symcert.lang.structure import children, inputs
 from symcert.lang.syntax import Fail, If, Pos, Seq, Skip, Stmt, While
 from symcert.solver.z3backend import Solver
@@ -73,8 +75,9 @@ class Suite:
 
 
 def statements(p: Stmt) -> Iterator[Stmt]:
-    """Every statement of `p` that has a source position (sequences are not statements)."""
-    todo = [p]
+    """Every statement of `p` and of its procedures' bodies that has a source position
+    (sequences are not statements)."""
+    todo = [p, *(q.body for q in table_of(p).values())]
     while todo:
         s = todo.pop()
         if not isinstance(s, Seq) and s.pos is not None:
@@ -100,7 +103,10 @@ def replay_test(p: Stmt, input_env: Env, max_steps: int) -> tuple[State, tuple[D
         if s.pos is not None and (not isinstance(s, Fail) or s.origin is None):
             executed.add(s.pos)
         if isinstance(s, (If, While)) and s.pos is not None:
-            path.append((s.pos, beval(last.env, s.cond)))
+            try:  # read in the running procedure's scope (seed 003 §3)
+                path.append((s.pos, beval(scope(last.frame, last.env), s.cond)))
+            except ZeroDivisionError:
+                pass  # neither branch: the test steps to `fail` (X-A2)
     return last, tuple(path), frozenset(executed)
 
 
