@@ -12,15 +12,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from strategies import envs, procedural_programs
-from symcert.core.concrete import State, run_concrete
-from symcert.core.state import frames, initial, satisfies
+from test_w_soundness import assert_prefix_reachable
+from symcert.core.state import frames, initial
 from symcert.core.terms import free_vars
 from symcert.engine.explore import Strategy, expand, run, run_n
 from symcert.engine.ghost import check_ghost_run, ghost_initial
 from symcert.lang.parser import parse
 from symcert.lang.procedures import show_program, table_of
-from symcert.solver.z3backend import Sat, Solver
-from symcert.spec.expansion import bfs_complete, corresponds, locals_stay_local, many_step_sound
+from symcert.solver.z3backend import Solver
+from symcert.spec.expansion import bfs_complete, locals_stay_local
 
 K = 5
 
@@ -29,17 +29,7 @@ K = 5
 def test_b_t3_every_state_is_concretely_reachable(p):
     """B-T3: every satisfiable state of a `run` prefix, concretized through a model of its path
     condition (its stack too: `V∘Σ`), is reached by the concrete run in as many steps."""
-    solver = Solver()
-    for s in run_n([initial(p)], 60):
-        if s is None:
-            break
-        answer, model = solver.check(s.pc)
-        if answer is not Sat.SAT:
-            continue
-        assert model is not None and satisfies(model, s.pc)
-        final = run_concrete(State(model, p), s.depth)
-        assert final.steps == s.depth and corresponds(final, model, s)
-        assert many_step_sound(p, s, model)
+    assert_prefix_reachable(p, 60)
 
 
 @given(procedural_programs, envs)
