@@ -15,9 +15,10 @@ is `--max-states`, by default symcert's 100,000) and `crosshair check --analysis
 --per_condition_timeout S FILE`. The time is the wall time of the subprocess, start-up included
 for both (CrossHair reports no time of its own). The verdict: a bug (symcert exit 1; CrossHair
 printed a counterexample, exit 1), safe (symcert exit 0 after an exhaustive exploration),
-undecided (symcert exit 3: its budget ran out; the row gives the states explored), or `none
-found` for CrossHair on a correct program: CrossHair's search is bounded and says nothing when
-its budget ends, which is not a proof (on a buggy program it means the bug was missed).
+undecided (symcert exit 3: its budget ran out; the row gives the states explored), `none found`
+for CrossHair on a correct program: CrossHair's search is bounded and says nothing when its
+budget ends, which is not a proof (on a buggy program it means the bug was missed), or
+`RecursionError` when what CrossHair reports is Python's stack running out, not a failing assert.
 `NAME ...` runs only those rows.
 """
 
@@ -419,7 +420,10 @@ def _crosshair(name: str, folder: Path, per_condition: float) -> tuple[str, floa
     said = (done.stdout.strip() or done.stderr.strip()).splitlines()
     message = said[0] if said else ""
     if done.returncode == 1 and "error" in done.stdout:
-        return "bug", seconds, message
+        # Python's stack running out is not the planted bug: a deep recursion (down1000) raises
+        # RecursionError under CrossHair's tracer well before k = 1000
+        crash = "RecursionError" in message and "AssertionError" not in done.stdout
+        return ("RecursionError" if crash else "bug"), seconds, message
     return ("none found" if done.returncode == 0 else f"exit {done.returncode}"), seconds, message
 
 
