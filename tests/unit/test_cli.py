@@ -394,3 +394,16 @@ def test_a_command_runs_without_the_cyclic_collector_and_restores_it(capsys, mon
     assert gc.isenabled()
     assert main(["run", BUGGY]) == 65
     assert seen == [False] and gc.isenabled()
+
+
+def test_the_contracts_flag_switches_the_contracts_on(tmp_path):
+    """`--contracts` sets SYMCERT_CONTRACTS before the engine is imported: reading the options
+    must not import a module that reads the switch (the parser did, through its limits)."""
+    path = tmp_path / "one.imp"
+    path.write_text("x = 1")
+    env = {k: v for k, v in os.environ.items() if k != "SYMCERT_CONTRACTS"}
+    code = ("from symcert.cli.main import main; main(['run', %r, '--contracts']); "
+            "from symcert.spec import switch; print('CONTRACTS', switch.CONTRACTS)" % str(path))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                          timeout=120)
+    assert done.stdout.splitlines()[-1] == "CONTRACTS True"

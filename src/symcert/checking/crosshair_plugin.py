@@ -24,11 +24,13 @@ os.environ.setdefault("SYMCERT_CONTRACTS", "1")
 import icontract._checkers  # noqa: E402
 from crosshair import register_type  # noqa: E402
 from crosshair.tracers import ResumedTracing  # noqa: E402
+from crosshair.util import IgnoreAttempt  # noqa: E402
 
 from symcert.checking import generate  # noqa: E402
 from symcert.checking.generate import clamp  # noqa: E402
 from symcert.core.concrete import Env  # noqa: E402
 from symcert.core.state import PathCondition, Store, SymState  # noqa: E402
+from symcert.lang.syntax import Call, Return  # noqa: E402
 from symcert.solver.z3backend import Sat, Solver  # noqa: E402
 
 SHAPE = generate.Shape(names=("x", "y"), literal=2**64, value=2**64, aexpr_depth=1,
@@ -72,6 +74,15 @@ def install() -> None:
                        (PathCondition, generate.path_condition), (SymState, generate.sym_state)):
         register_type(cls, _traced(lambda c, build=build: build(c, SHAPE)))
     register_type(Solver, lambda p: UnknownSolver())
+    for cls in (Call, Return):  # only statements of a program's procedures, never a program
+        register_type(cls, _discarded)
+
+
+def _discarded(p: Any) -> Any:
+    """A call or `return` standing for a whole program is no program (`return` outside a
+    procedure, a call of nothing): the attempt is discarded, so CrossHair does not reach
+    procedures (docs/lemmas.md says so for B-P1, B-P2, B-T3, B-C3)."""
+    raise IgnoreAttempt("a call or a `return` is not a program")
 
 
 def _traced(make: Any) -> Any:

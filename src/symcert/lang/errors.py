@@ -14,6 +14,11 @@ EXIT_DATA = 65
 
 EXCERPT_WIDTH = 80
 
+MAX_INPUT_BYTES = 8_000_000
+"""The parser's default budget on a source's UTF-8 bytes (`--max-input-bytes`)."""
+MAX_PROGRAM_SIZE = 2_500_000
+"""The parser's default budget on the syntax nodes it holds at once (`--max-program-size`)."""
+
 
 class SymcertError(Exception):
     """Base of every error a user can cause; the CLI prints it and exits with `exit_code`."""

@@ -29,7 +29,8 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from symcert.lang import macros, procedures
 from symcert.lang.errors import (
-    LimitError, ParseError, SourceError, describe_char, error_at, quote, too_large,
+    MAX_INPUT_BYTES, MAX_PROGRAM_SIZE, LimitError, ParseError, SourceError, describe_char,
+    error_at, quote, too_large,
 )
 from symcert.lang.syntax import (
     Add,
@@ -68,8 +69,6 @@ from symcert.spec.switch import CONTRACTS
 
 MAX_DEPTH = 10_000
 MAX_DIGITS = 100_000
-MAX_INPUT_BYTES = 8_000_000
-MAX_PROGRAM_SIZE = 2_500_000
 
 sys.set_int_max_str_digits(max(MAX_DIGITS, sys.get_int_max_str_digits()))
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 8 * MAX_DEPTH))

@@ -23,7 +23,8 @@ CHUNK = 1024 * 1024  # read in pieces, so that the deadline can interrupt a slow
 def add_program(parser: argparse.ArgumentParser) -> None:
     """The FILE argument, `--max-input-bytes`, `--max-program-size` and `--timeout` of a
     command that reads a program."""
-    from symcert.lang.parser import MAX_INPUT_BYTES, MAX_PROGRAM_SIZE
+    from symcert.lang.errors import MAX_INPUT_BYTES, MAX_PROGRAM_SIZE  # not the parser: its
+    # import would read SYMCERT_CONTRACTS before `--contracts` sets it
 
     parser.add_argument("file", metavar="FILE", help="the IMP program; - reads standard input")
     parser.add_argument("--max-input-bytes", type=positive, default=MAX_INPUT_BYTES,
