@@ -39,8 +39,11 @@ def store_shape(self: Any) -> None:
         _set(self, "_shape", hash((kind, op, shape(self.left), shape(self.right))))
 
 
-HASH_DEPTH = 2
-"""How many levels of a term its hash reads the values of (beyond its stored shape)."""
+HASH_DEPTH = 3
+"""How many levels of a term its hash reads the values of (beyond its stored shape). Three, so
+that a loop's or a recursion's conditions `not 0 < x + -k` (a negation, a comparison, a sum)
+hash apart: at two, all of them collided and every cache lookup compared them one by one (a
+countdown loop's 20,000 states took 17.5 s instead of 0.35 s)."""
 
 
 def structural_hash(self: Any) -> int:
