@@ -19,6 +19,7 @@ from symcert.engine.explore import Strategy, expand, run, run_n
 from symcert.engine.ghost import check_ghost_run, ghost_initial
 from symcert.lang.parser import parse
 from symcert.lang.procedures import show_program, table_of
+from symcert.lang.structure import inputs
 from symcert.solver.z3backend import Solver
 from symcert.spec.expansion import bfs_complete, locals_stay_local
 
@@ -63,6 +64,21 @@ def test_b_p1_b_p2_no_local_in_any_term(p):
                                         for _, t in f.locals.bindings))
         assert not mentioned & only_local
         assert locals_stay_local(s, expand(s))
+
+
+@given(procedural_programs)
+def test_b_p1_b_p2_terms_speak_of_inputs_only(p):
+    """B-P1, B-P2 in a second formulation, independent of the names' scopes: every symbol of
+    every term (global and local stores, path condition) is an input of the program, as the
+    static analysis `inputs` computes it (a variable some path may read before assigning it).
+    A local leaking into a term would be a symbol no analysis of the globals names."""
+    allowed = inputs(p)
+    for s in run_n([initial(p)], 60):
+        if s is None:
+            break
+        terms = [*s.pc.conjuncts(), *(t for _, t in s.store.bindings),
+                 *(t for f in frames(s.frame) for _, t in f.locals.bindings)]
+        assert frozenset().union(*map(free_vars, terms)) <= allowed
 
 
 @given(procedural_programs)

@@ -198,7 +198,8 @@ PROCEDURES = ("p", "q")
 """The names of generated procedures."""
 LOCALS = ("d", "a", "v")
 """Every generated procedure's locals: the parameters `d` (its depth: read, never assigned) and
-`a`, and `v`, declared `var v = 0` first. They are no global's names (seed 003 §3 assumes so)."""
+`a`, and `v`, declared first by `var v = e` (`e` may read `v`, still 0). They are no global's
+names (seed 003 §3 assumes so)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,18 +295,18 @@ def loop(c: Choices, shape: Shape, depth: int, size: int, loops: int,
 
 def program(c: Choices, shape: Shape) -> Stmt:
     """A program of 1 to `shape.leaves` leaf statements, after 0 to `shape.procedures`
-    procedure declarations `proc p(d, a) begin var v = 0; if d <= 0 then return e else S fi
+    procedure declarations `proc p(d, a) begin var v = e; if d <= 0 then return e' else S fi
     end`: calls pass `d - 1` inside, so every run's calls nest at most `call_depth + 1` deep."""
     count = c.integer(0, min(shape.procedures, len(PROCEDURES)))
     if count == 0:
         return stmt(c, shape)
     procs = Procedures()
     inside = Context(procs, count, True)
+    local = replace(shape, names=shape.names + LOCALS)
     for name_ in PROCEDURES[:count]:
-        base = Return(aexpr(c, replace(shape, names=shape.names + LOCALS)))
-        body = If(Cmp("<=", Var("d"), Int(0)), base, stmt(c, shape, ctx=inside))
-        procs[name_] = declare(name_, ["d", "a"], Seq(Assign("v", Int(0), local=True), body),
-                               None, procs)
+        first = Assign("v", aexpr(c, local), local=True)  # may read `v`: 0 until assigned
+        body = If(Cmp("<=", Var("d"), Int(0)), Return(aexpr(c, local)), stmt(c, shape, ctx=inside))
+        procs[name_] = declare(name_, ["d", "a"], Seq(first, body), None, procs)
     return link(stmt(c, shape, ctx=Context(procs, count, False)), procs)
 
 

@@ -76,7 +76,12 @@ def _child_fields(n: Node) -> tuple[str, ...]:
 
 
 def variables(p: Node) -> frozenset[str]:
-    """Every variable a program or expression reads or assigns."""
+    """Every variable a program or expression reads or assigns (a call: and every global of its
+    program's procedures)."""
+    return _variables(p, True)
+
+
+def _variables(p: Node, callees: bool) -> frozenset[str]:
     found: set[str] = set()
     todo: list[object] = [p]
     seen: set[int] = set()  # shared subterms are visited once
@@ -91,8 +96,9 @@ def variables(p: Node) -> frozenset[str]:
             case Assign(x, e):
                 found.add(x)
                 todo.append(e)
-            case Call(_, args, target):
+            case Call(_, args, target):  # and the globals its program's procedures use
                 found.update([target] if target is not None else [])
+                found.update(_globals(node) if callees else ())
                 todo.extend(args)
             case Return(e):
                 todo.append(e)
@@ -145,4 +151,4 @@ def _inputs(p: Stmt, assigned: frozenset[str]) -> tuple[frozenset[str], frozense
 
 def _globals(c: Call) -> frozenset[str]:
     """The global variables the procedures of `c`'s program mention (seed 003 §3)."""
-    return frozenset().union(*(variables(q.body) - q.locals for q in c.procs.values()))
+    return frozenset().union(*(_variables(q.body, False) - q.locals for q in c.procs.values()))
