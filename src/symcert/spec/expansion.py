@@ -149,7 +149,7 @@ def locals_stay_local(state: SymState, result: Sequence[SymState]) -> bool:
     return not only_local or all(not (_term_names(state, t) & only_local) for t in result)
 
 
-@lemma("W-L2.3", "W-T3.1")
+@lemma("W-L2.3", "W-T3.1", "B-T3")
 def expand_sound_sampled(state: SymState, result: Sequence[SymState]) -> bool:
     """The runtime spot check of W-L2.3, at three fixed valuations, in its local form: for
     every successor whose *added* conjunct `V` satisfies, `⟨V∘S, p⟩ → ⟨V∘S', p'⟩`. It drops
@@ -169,7 +169,7 @@ def expand_sound_sampled(state: SymState, result: Sequence[SymState]) -> bool:
     return True
 
 
-@lemma("W-L2.5", "W-T3.1")
+@lemma("W-L2.5", "W-T3.1", "B-C3")
 def expand_complete_sampled(state: SymState, result: Sequence[SymState]) -> bool:
     """The runtime spot check of W-L2.5, at three fixed valuations, in its local form: the
     concrete step of `⟨V∘S, p⟩`, when there is one, is the concretization of a successor whose
@@ -186,7 +186,7 @@ def expand_complete_sampled(state: SymState, result: Sequence[SymState]) -> bool
     return True
 
 
-@lemma("W-D2.3")
+@lemma("W-D2.3", "B-T3", "B-C3")
 def corresponds(state: State, v0: Env, sym_state: SymState) -> bool:
     """`⟨V, p⟩ ≃_{V0} ⟨φ, S, p'⟩`: same program, `V = V0∘S` on every variable, `⟦φ⟧_{V0}`.
 
@@ -202,7 +202,7 @@ def corresponds(state: State, v0: Env, sym_state: SymState) -> bool:
     )
 
 
-@lemma("W-L2.4", "W-T2.2", "W-T2.1", "B-T1")
+@lemma("W-L2.4", "W-T2.2", "W-T2.1", "B-T1", "B-T3")
 def many_step_sound(p: Stmt, sym_state: SymState, v0: Env) -> bool:
     """A state `⟨true, id, p⟩ →*sym σ̂` (`depth` steps) whose path condition `V0` satisfies is
     reached by the concrete run from `⟨V0, p⟩` in the same number of steps, and corresponds."""
@@ -270,7 +270,7 @@ def bfs_successor_bound(l: Sequence[SymState], bfs: bool, pruned: bool,
     return True
 
 
-@lemma("W-L2.6", "W-T2.3", "W-T2.1", "W-D2.4", "W-T3.4", "B-T2")
+@lemma("W-L2.6", "W-T2.3", "W-T2.1", "W-D2.4", "W-T3.4", "B-T2", "B-C3")
 def bfs_complete(p: Stmt, v0: Env, k: int, result: Sequence[SymState | None],
                  expand: Successors) -> bool:
     """Each state of the concrete run from `⟨V0, p⟩` within `k` steps corresponds (W-D2.3) to a
