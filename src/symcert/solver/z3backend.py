@@ -31,6 +31,11 @@ length:
   does not grow with the path.
 - Models are read through z3's C API (the Python wrappers cost more than small queries).
 - No z3 object ever leaves this module: answers are `Sat` and `Env` (plain data).
+
+Start-up (issue 18). z3 is imported, and the two z3 solvers made, at the first query that needs
+them, not with this module: that was 0.04 s of the 0.16 s `symcert run skip.imp` took
+(docs/bench.md, "Start-up"). The empty path condition is SAT with the empty model without
+asking z3, so a program that never branches on an input never loads it.
 """
 
 from __future__ import annotations
@@ -38,11 +43,9 @@ from __future__ import annotations
 import enum
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Generic, Hashable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Generic, Hashable, TypeVar
 
 import icontract
-import z3
-from z3 import z3core
 
 from symcert.core.algebra import fold
 from symcert.core.concrete import Env, beval
@@ -52,6 +55,22 @@ from symcert.lang.syntax import AExpr, BExpr
 from symcert.solver.interrupts import Z3_CALLS
 from symcert.solver.intervals import NO_BOUNDS, Bounds, interval_of
 from symcert.spec.switch import CONTRACTS, lemma
+
+if TYPE_CHECKING:
+    import z3
+else:
+    class _Z3:
+        """Stands for the z3 module until its first use: the first attribute read imports z3
+        and puts the module in this one's place, so later reads cost nothing extra."""
+
+        def __getattr__(self, name: str) -> Any:
+            global z3
+            import z3 as module
+
+            z3 = module
+            return getattr(module, name)
+
+    z3 = _Z3()
 
 DEFAULT_RLIMIT = 5_000_000
 UNDECIDED_RLIMIT = 1000
@@ -166,9 +185,8 @@ class Solver:
     def __post_init__(self) -> None:
         if self.bounds is None:
             self.bounds = self.rlimit >= UNDECIDED_RLIMIT
-        with Z3_CALLS:
-            self._z3 = self._new_z3()
-            self._alone_z3 = self._new_z3()
+        self._z3: z3.Solver | None = None  # made at the first query that needs z3 (`_solvers`)
+        self._alone_z3: z3.Solver | None = None
         self._terms: _Cache[object, z3.ExprRef] = _Cache(self.cache_size)
         self._memo: dict[int, z3.ExprRef] = {}
         self._roots: list[AExpr | BExpr] = []
@@ -179,6 +197,13 @@ class Solver:
         self._bounds: _Cache[PathCondition, Bounds] = _Cache(self.cache_size)
         # The path condition mirrored by the z3 assertion stack: `_stack[i]` has length i + 1.
         self._stack: list[PathCondition] = []
+
+    def _solvers(self) -> tuple[z3.Solver, z3.Solver]:
+        """The z3 solver that mirrors the path condition and the one that decides a conjunct
+        alone, made on first use (the caller holds Z3_CALLS)."""
+        if self._z3 is None or self._alone_z3 is None:
+            self._z3, self._alone_z3 = self._new_z3(), self._new_z3()
+        return self._z3, self._alone_z3
 
     def _new_z3(self) -> z3.Solver:
         s = z3.Solver()
@@ -206,7 +231,9 @@ class Solver:
             self.stats.cache_hits += 1
             return cached
         answer: tuple[Sat, Env | None] | None = None
-        if self.independence and parent_model is not None and pc.parent is not None \
+        if pc.length == 0:  # `true`: the empty model satisfies it, as z3 would answer
+            answer = Sat.SAT, Env.of({})
+        elif self.independence and parent_model is not None and pc.parent is not None \
                 and pc.last is not None:
             if self.bounds:
                 answer = self._check_interval(pc, parent_model)
@@ -270,7 +297,7 @@ class Solver:
             todo.append(node)
             node = node.parent
         keep = node.length if node is not None else 0
-        s = self._z3
+        s = self._solvers()[0]
         if len(stack) > keep:
             start = time.perf_counter()
             s.pop(len(stack) - keep)
@@ -294,7 +321,7 @@ class Solver:
         self.stats.queries += 1
         start = time.perf_counter()
         try:
-            return self._decide(self._z3)
+            return self._decide(self._solvers()[0])
         finally:
             self.stats.z3_seconds += time.perf_counter() - start
 
@@ -323,7 +350,7 @@ class Solver:
         alone = self._alone.get(c)
         if alone is None:
             self.stats.queries += 1
-            s = self._alone_z3
+            s = self._solvers()[1]
             term = self.translate(c)
             start = time.perf_counter()
             s.push()
@@ -473,7 +500,7 @@ def _model_env(model: z3.ModelRef) -> Env:
     """The integer constants of a z3 model as an environment (absent ones read 0, as z3's
     model completion would give). Read through z3's C API: the Python wrappers cost more than
     the query on small path conditions (profile of issue 6); the model owns the handles."""
-    ctx, m = model.ctx.ref(), model.model
+    ctx, m, z3core = model.ctx.ref(), model.model, z3.z3core
     values: dict[str, int] = {}
     for i in range(z3core.Z3_model_get_num_consts(ctx, m)):
         d = z3core.Z3_model_get_const_decl(ctx, m, i)
