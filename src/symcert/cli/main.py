@@ -55,8 +55,10 @@ COMMANDS: dict[str, str] = {
 }
 
 
-def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
-    """The top-level parser and the parser of each subcommand."""
+def _parser(only: str | None = None
+            ) -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The top-level parser and the parser of each subcommand; with `only`, of that subcommand
+    alone (the others' modules are not imported: start-up time)."""
     from symcert import __version__
 
     ap = argparse.ArgumentParser(
@@ -68,7 +70,20 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     ap.add_argument("--version", action="version", version=f"symcert {__version__}")
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    r = sub.add_parser("run", help="find a bug and the input that triggers it, or prove safety")
+    if only in (None, "run"):
+        _configure_run(sub.add_parser("run", help="find a bug and the input that triggers it, "
+                                                  "or prove safety"))
+    if only in (None, "exec"):
+        _configure_exec(sub.add_parser("exec", help="run a program concretely on given inputs"))
+    for name, module in COMMANDS.items():
+        if only in (None, name):
+            command = importlib.import_module(module)
+            c = sub.add_parser(name, help=command.HELP, description=command.__doc__)
+            command.configure(c)
+    return ap, sub.choices
+
+
+def _configure_run(r: argparse.ArgumentParser) -> None:
     add_program(r)
     r.add_argument("--strategy", choices=("bfs", "dfs"), default="bfs",
                    help="search order (default: bfs, which finds every reachable bug)")
@@ -83,7 +98,8 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     r.add_argument("--contracts", action="store_true",
                    help="check the lemma contracts while running (as SYMCERT_CONTRACTS=1)")
 
-    e = sub.add_parser("exec", help="run a program concretely on given inputs")
+
+def _configure_exec(e: argparse.ArgumentParser) -> None:
     add_program(e)
     e.add_argument("--input", action="append", default=[], metavar="VAR=INT",
                    help="an input value, INT as -?[0-9]+; repeat for several inputs; "
@@ -92,16 +108,15 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
                    help=f"step budget (default: {DEFAULT_MAX_STEPS:,})")
     e.add_argument("--contracts", action="store_true", help="check the lemma contracts")
 
-    for name, module in COMMANDS.items():
-        command = importlib.import_module(module)
-        c = sub.add_parser(name, help=command.HELP, description=command.__doc__)
-        command.configure(c)
-    return ap, sub.choices
-
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    """The arguments; a usage error exits 2 with the usage of the command it belongs to."""
-    ap, commands = _parser()
+    """The arguments; a usage error exits 2 with the usage of the command it belongs to. When
+    the first word names a command, only that command's parser is built and only its module
+    imported (start-up time); otherwise (`-h`, `--version`, a mistake) all of them."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    first = words[0] if words else None
+    known = first in COMMANDS or first in ("run", "exec")
+    ap, commands = _parser(first if known else None)
     args, extra = ap.parse_known_args(argv)
     if extra:
         commands[args.command].error(f"unrecognized arguments: {' '.join(extra)}")

@@ -15,7 +15,6 @@ reports for it.
 from __future__ import annotations
 
 import argparse
-import ctypes
 import os
 import sys
 import threading
@@ -159,6 +158,8 @@ def _checkpoint() -> None:
 def _raise_in(thread: threading.Thread, grace: float) -> None:
     """Raise BudgetExceeded in `thread` at its next bytecode (CPython), never inside a region
     that calls z3 (`interrupts.Z3_CALLS`): a query under way may finish within `grace` seconds."""
+    import ctypes  # here, not at start-up: only a deadline needs it
+
     assert thread.ident is not None
     if not Z3_CALLS.acquire(timeout=grace):
         return  # still in z3: `run` reports for the worker after the grace period
