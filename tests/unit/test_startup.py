@@ -47,3 +47,13 @@ def test_run_loads_no_other_command(tmp_path):
     _, modules = _run(tmp_path, "skip", "--json")
     commands = {m for m in modules if m.startswith("symcert.cli.commands.")}
     assert commands == {"symcert.cli.commands." + m for m in ("budget", "programs", "values")}
+
+
+def test_run_without_contracts_imports_no_icontract(tmp_path):
+    """Contracts off, the engine's `icontract.ensure(..., enabled=False)` leave the functions as
+    they are (spec/switch.py): icontract itself is not imported; `--contracts` imports it."""
+    code, modules = _run(tmp_path, "if x < 0 then x = 0 - x else skip fi; assert 0 <= x")
+    assert code == 0 and "icontract" not in modules
+    code, modules = _run(tmp_path, "if x < 0 then x = 0 - x else skip fi; assert 0 <= x",
+                         "--contracts")
+    assert code == 0 and "icontract" in modules

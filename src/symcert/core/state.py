@@ -12,8 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator, Mapping
 
-import icontract
-
 from symcert.core import terms
 from symcert.core.concrete import Env, aeval, beval
 from symcert.core.frames import Frame
@@ -37,7 +35,7 @@ from symcert.lang.syntax import (
 )
 from symcert.lang.sharing import shape
 from symcert.spec.concretization import concretize_pointwise
-from symcert.spec.switch import CONTRACTS
+from symcert.spec.switch import CONTRACTS, icontract
 
 
 @dataclass(frozen=True, slots=True, eq=False)

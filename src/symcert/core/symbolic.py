@@ -8,8 +8,6 @@ to the symbolic input of the same name. `sym_update` is the assignment's store `
 
 from __future__ import annotations
 
-import icontract
-
 from symcert.core import terms
 from symcert.core.algebra import fold, fold_a, fold_b
 from symcert.core.guards import GUARDS
@@ -17,7 +15,7 @@ from symcert.core.state import Store
 from symcert.lang.syntax import AExpr, BExpr
 from symcert.spec.definedness import guard_exact
 from symcert.spec.evaluation import aeval_compositional, beval_compositional, update_compositional
-from symcert.spec.switch import CONTRACTS
+from symcert.spec.switch import CONTRACTS, icontract
 
 
 @icontract.ensure(aeval_compositional, "W-L2.1 compositionality", enabled=CONTRACTS)

@@ -13,8 +13,6 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Iterator
 
-import icontract
-
 from symcert.core.concrete import Env, State, head, is_stuck, run_concrete
 from symcert.core.state import SymState, initial
 from symcert.engine.explore import RunStats, Strategy, run
@@ -27,7 +25,7 @@ from symcert.spec.bugs import (
     replay_reaches_bug,
 )
 from symcert.spec.concretization import stuck_means_fail
-from symcert.spec.switch import CONTRACTS, lemma
+from symcert.spec.switch import CONTRACTS, icontract, lemma
 
 
 class ReplayMismatch(Exception):

@@ -25,8 +25,6 @@ from dataclasses import dataclass, replace
 from itertools import islice
 from typing import Callable, Iterable, Iterator
 
-import icontract
-
 from symcert.core.concrete import beval, head
 from symcert.core.frames import Frame, after, assign, enter, leave, scope
 from symcert.core.state import PathCondition, Store, SymState
@@ -48,7 +46,7 @@ from symcert.spec.expansion import (
     run_reachable_from,
     run_terminates_soundly,
 )
-from symcert.spec.switch import CONTRACTS
+from symcert.spec.switch import CONTRACTS, icontract
 
 
 class Strategy(enum.Enum):

@@ -23,8 +23,6 @@ import time
 from dataclasses import dataclass, field
 from typing import Protocol
 
-import icontract
-
 from symcert.core.frames import MAX_CALL_DEPTH
 from symcert.engine.bugfinder import Witness, find_bugs, witness
 from symcert.engine.explore import RunStats, Strategy
@@ -33,7 +31,7 @@ from symcert.lang.errors import EXIT_BUG, EXIT_OK, EXIT_UNDECIDED
 from symcert.lang.syntax import Stmt
 from symcert.solver.z3backend import Solver
 from symcert.spec.bugs import has_bug_sound
-from symcert.spec.switch import CONTRACTS
+from symcert.spec.switch import CONTRACTS, icontract
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,6 @@ import os
 import sys
 from typing import Any
 
-import icontract
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
@@ -65,7 +64,7 @@ from symcert.lang.syntax import (
 )
 from symcert.lang.structure import levels
 from symcert.spec.printing import parse_round_trip
-from symcert.spec.switch import CONTRACTS
+from symcert.spec.switch import CONTRACTS, icontract
 
 MAX_DEPTH = 10_000
 MAX_DIGITS = 100_000

@@ -45,8 +45,6 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Generic, Hashable, TypeVar
 
-import icontract
-
 from symcert.core.algebra import fold
 from symcert.core.concrete import Env, beval
 from symcert.core.state import PathCondition
@@ -54,7 +52,7 @@ from symcert.core.terms import COMPARE, free_vars
 from symcert.lang.syntax import AExpr, BExpr
 from symcert.solver.interrupts import Z3_CALLS
 from symcert.solver.intervals import NO_BOUNDS, Bounds, interval_of
-from symcert.spec.switch import CONTRACTS, lemma
+from symcert.spec.switch import CONTRACTS, icontract, lemma
 
 if TYPE_CHECKING:
     import z3
