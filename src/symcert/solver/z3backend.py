@@ -43,13 +43,14 @@ from __future__ import annotations
 import enum
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Generic, Hashable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from symcert.core.algebra import fold
 from symcert.core.concrete import Env, beval
 from symcert.core.state import PathCondition
 from symcert.core.terms import COMPARE, free_vars
 from symcert.lang.syntax import AExpr, BExpr
+from symcert.solver.caches import Cache as _Cache
 from symcert.solver.interrupts import Z3_CALLS
 from symcert.solver.intervals import NO_BOUNDS, Bounds, interval_of
 from symcert.spec.switch import CONTRACTS, icontract, lemma
@@ -77,7 +78,6 @@ undecided one and decides nothing without z3."""
 CACHE_SIZE = 1 << 16
 """Entries per generation of each cache: memory stays bounded on million-state runs."""
 
-K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 
@@ -111,39 +111,6 @@ class SolverStats:
     independent_hits: int = 0
     max_stack: int = 0
     intervals: int = 0
-
-
-class _Cache(Generic[K, V]):
-    """A bounded map: two generations of at most `size` entries; a hit in the old one is
-    promoted, and when the young one fills up the old one is dropped."""
-
-    __slots__ = ("size", "young", "old")
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.young: dict[K, V] = {}
-        self.old: dict[K, V] = {}
-
-    def get(self, key: K) -> V | None:
-        value = self.young.get(key)
-        if value is not None:
-            return value
-        value = self.old.get(key)
-        if value is not None:
-            self.put(key, value)
-        return value
-
-    def put(self, key: K, value: V) -> None:
-        if len(self.young) >= self.size:
-            self.old = self.young
-            self.young = {}
-        self.young[key] = value
-
-    def __len__(self) -> int:
-        return len(self.young) + len(self.old)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self.young or key in self.old
 
 
 @lemma("M-S1")
