@@ -23,8 +23,8 @@ Patch = tuple[object, str, object]
 def _expand_drops_else() -> list[Patch]:
     orig = explore._expand
 
-    def mutant(phi, store, p, depth):
-        out = orig(phi, store, p, depth)
+    def mutant(phi, store, frame, p, depth):
+        out = orig(phi, store, frame, p, depth)
         return out[:1] if isinstance(p, If) else out
 
     return [(explore, "_expand", mutant)]
@@ -33,10 +33,10 @@ def _expand_drops_else() -> list[Patch]:
 def _while_forgets_negated_guard() -> list[Patch]:
     orig = explore._expand
 
-    def mutant(phi, store, p, depth):
-        out = orig(phi, store, p, depth)
+    def mutant(phi, store, frame, p, depth):
+        out = orig(phi, store, frame, p, depth)
         if isinstance(p, While):
-            out[1] = SymState(phi, store, Skip(), depth)
+            out[1] = SymState(phi, store, Skip(), depth, frame=frame)
         return out
 
     return [(explore, "_expand", mutant)]
@@ -58,10 +58,11 @@ def _assign_stores_unevaluated() -> list[Patch]:
 def _pc_replaced_not_extended() -> list[Patch]:
     orig = explore._expand
 
-    def mutant(phi, store, p, depth):
-        out = orig(phi, store, p, depth)
+    def mutant(phi, store, frame, p, depth):
+        out = orig(phi, store, frame, p, depth)
         if isinstance(p, (If, While, Assert)):
-            return [SymState(TRUE_PC.extend(t.pc.last), t.store, t.prog, depth) for t in out]
+            return [SymState(TRUE_PC.extend(t.pc.last), t.store, t.prog, depth, frame=t.frame)
+                    for t in out]
         return out
 
     return [(explore, "_expand", mutant)]
