@@ -489,32 +489,25 @@ def test_program_size_counts_the_nodes_of_the_program_and_its_macro_bodies(sourc
 
 
 def _parse_in_a_new_process(cache_home: Path) -> subprocess.CompletedProcess[str]:
-    code = "from symcert.lang.parser import parse; print(parse('x = 2 - 0 + 1; assert x == 1'))"
+    code = ("import sys; from symcert.lang.parser import parse; "
+            "print(parse('x = 2 - 0 + 1; assert x == 1')); "
+            "print(sorted(m for m in sys.modules if m == 'lark' or m.startswith('lark.')))")
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env=dict(os.environ, XDG_CACHE_HOME=str(cache_home)), check=True)
 
 
-def test_the_analysed_grammar_is_cached_in_the_users_cache_directory(tmp_path):
-    """The first process writes the cache, the next loads it, and both parse alike."""
-    first = _parse_in_a_new_process(tmp_path)
-    (cached,) = (tmp_path / "symcert").iterdir()
-    written = cached.stat().st_mtime_ns
-    second = _parse_in_a_new_process(tmp_path)
-    assert first.stdout == second.stdout and "x = 2 - 0 + 1" in first.stdout
-    assert cached.stat().st_mtime_ns == written and not first.stderr and not second.stderr
+def test_parsing_writes_nothing_and_imports_no_lark(tmp_path):
+    """The parser is lark's stand-alone one, generated into lalr.py (tools/make_parser.py): a
+    first start needs no cache and writes none, and lark itself is not imported."""
+    done = _parse_in_a_new_process(tmp_path)
+    assert done.stdout.splitlines() == ["x = 2 - 0 + 1;", "assert x == 1", "[]"]
+    assert not done.stderr and not any(tmp_path.iterdir())
 
 
-def test_no_cache_directory_is_no_error(tmp_path):
-    """Where the cache directory cannot be made, the grammar is built, silently."""
-    blocked = tmp_path / "a-file"
-    blocked.write_text("")
-    done = _parse_in_a_new_process(blocked)
-    assert "assert x == 1" in done.stdout and not done.stderr
-
-
-def test_importing_the_parser_writes_nothing(tmp_path):
-    """The grammar is built on first use: an import has no side effect (CrossHair's audit wall
-    refused the cache directory made at import)."""
-    subprocess.run([sys.executable, "-c", "import symcert.lang.parser"], check=True,
-                   env=dict(os.environ, XDG_CACHE_HOME=str(tmp_path)))
-    assert not any(tmp_path.iterdir())
+def test_the_standalone_parser_is_generated_from_the_grammar():
+    """lalr.py is what tools/make_parser.py makes of grammar.lark now (with the lark of the lock):
+    a grammar changed without regenerating the parser fails here."""
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, str(root / "tools" / "make_parser.py"), "--check"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr

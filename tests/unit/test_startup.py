@@ -49,6 +49,13 @@ def test_run_loads_no_other_command(tmp_path):
     assert commands == {"symcert.cli.commands." + m for m in ("budget", "programs", "values")}
 
 
+def test_run_imports_no_lark(tmp_path):
+    """The parser is the stand-alone one generated into lang/lalr.py (tools/make_parser.py)."""
+    code, modules = _run(tmp_path, "x = 1; assert x == 1")
+    assert code == 0 and "symcert.lang.lalr" in modules
+    assert not {m for m in modules if m == "lark" or m.startswith("lark.")}
+
+
 def test_run_without_contracts_imports_no_icontract(tmp_path):
     """Contracts off, the engine's `icontract.ensure(..., enabled=False)` leave the functions as
     they are (spec/switch.py): icontract itself is not imported; `--contracts` imports it."""

@@ -5,6 +5,9 @@
 The LALR parser applies its callbacks while it reduces, so no parse tree is built and no
 recursion happens in the parser itself, however deep the input nests. Nesting deeper than
 `MAX_DEPTH` is rejected with a ParseError, since every later pass recurses over expressions.
+The parser is `lalr.py`, lark's stand-alone one, generated from grammar.lark by
+`tools/make_parser.py` (a test keeps the two in step): start-up imports no lark, analyses no
+grammar and needs no cache (issue 18; docs/bench.md, "Start-up").
 
 Budgets keep a hostile input from exhausting the machine; going over one is a LimitError
 (a ParseError, exit 65) that names the limit and, for the first two, the option that raises it:
@@ -23,13 +26,14 @@ import os
 import sys
 from typing import Any
 
-from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-
 from symcert.lang import macros, procedures
 from symcert.lang.errors import (
     MAX_INPUT_BYTES, MAX_PROGRAM_SIZE, LimitError, ParseError, SourceError, describe_char,
     error_at, quote, too_large,
+)
+from symcert.lang.lalr import (
+    Lark, Lark_StandAlone, Token, Transformer, UnexpectedCharacters, UnexpectedEOF,
+    UnexpectedInput, UnexpectedToken,
 )
 from symcert.lang.syntax import (
     Add,
@@ -280,27 +284,14 @@ def _literal(tok: Token) -> Token:
     return tok
 
 
-def _grammar_cache() -> str | bool:
-    """Where lark keeps the analysed grammar (0.2 s to build) between runs, checked against the
-    grammar's hash: the user's cache directory; False where none can be made."""
-    folder = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
-                          "symcert")
-    try:
-        os.makedirs(folder, exist_ok=True)
-    except OSError:
-        return False
-    return os.path.join(folder, f"grammar-py{sys.version_info[0]}{sys.version_info[1]}.lark-cache")
-
-
 _BUILD = _Build()
 
 
 @functools.cache
 def _grammar() -> Lark:
-    """The LALR parser, built (or loaded from the cache) on first use: importing has no effect."""
-    return Lark.open("grammar.lark", rel_to=__file__, parser="lalr", lexer="basic", strict=True,
-                     maybe_placeholders=False, transformer=_BUILD,
-                     lexer_callbacks={"INT": _literal}, cache=_grammar_cache())
+    """The LALR parser (lalr.py: LALR, lark's basic lexer, no placeholders), loaded on first
+    use with the callbacks that build the AST."""
+    return Lark_StandAlone(transformer=_BUILD, lexer_callbacks={"INT": _literal})
 
 
 _FRIENDLY = {
