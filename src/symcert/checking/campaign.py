@@ -11,7 +11,7 @@ For each generated program `p` and random inputs `σ`:
   of some result (M-P1, asked to the solver, the fresh variables being existential), and every
   result's model gives the outcome its concrete twin computes (M-P2).
 - **concrete interpreters**: the small-step run (Fig. 2) and the natural-semantics twin agree
-  on the final store and on failure, when no loop limit is hit.
+  on the final store and on failure, when no loop or call limit is hit.
 - **bug verdicts**: when both symbolic engines are exhaustive, one reports a feasible failing
   path iff the other does.
 
@@ -147,7 +147,7 @@ def check_main(p: Stmt, sigmas: list[Env], solver: Solver) -> Disagreement | Non
 
 
 def _final_of(outcome: Outcome) -> Final | None:
-    """The small-step `Final` matching an interpreter outcome, None for a loop limit."""
+    """The small-step `Final` matching an interpreter outcome, None for a loop or call limit."""
     ending = ENDINGS.get(outcome.behaviour)
     return None if ending is None else Final(outcome.env, ending)
 
@@ -186,7 +186,8 @@ def check_verdicts(p: Stmt, sigmas: list[Env], solver: Solver) -> Disagreement |
     """Bug verdicts: a feasible failing leaf in the main engine iff a FAIL result in seed 004."""
     config, exhaustive = _leaves(p, sigmas[0], solver)
     results = _results(p, sigmas[0], solver)
-    if not exhaustive or any(r.behaviour is Behaviour.LOOP_LIMIT for r in results):
+    if not exhaustive or any(r.behaviour in (Behaviour.LOOP_LIMIT, Behaviour.CALL_LIMIT)
+                             for r in results):
         return None
     main_bug = _feasible_bug([s.pc for s in config if rules_of(s) == 0
                               and not isinstance(s.prog, Skip)], solver)

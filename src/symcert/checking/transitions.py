@@ -188,8 +188,8 @@ def interpreter(n: int, solver: Solver | None = None) -> Transition:
 
     A result `(σ' | C')_β` means, from `σ`, the stores `ρ∘σ'` for the `ρ ⊨ C'` that agree with
     `σ` on the inputs (the fresh variables are existential), asked to the solver: a first model,
-    then any model with another final store. LOOP_LIMIT and UNBOUND_VAR results have no final
-    state: their meaning is unknown (None), so they never give a counterexample.
+    then any model with another final store. LOOP_LIMIT, CALL_LIMIT and UNBOUND_VAR results have
+    no final state: their meaning is unknown (None), so they never give a counterexample.
 
     :param n: the loop limit.
     :param solver: decides the constraints (a fresh default one if None).
