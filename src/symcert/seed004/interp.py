@@ -11,9 +11,10 @@ Symbolic interpreter: `exec_symbolic(p, n)` maps a program to a finite set of re
   default mode agrees with the main engine, where an absent variable reads 0). Reading any other
   variable before assigning it is `UNBOUND_VAR` (pass `declared=frozenset()` to see it).
 - **Behaviours** `β`: NORMAL, UNBOUND_VAR, LOOP_LIMIT (a loop ran `n` iterations and is tested
-  once more: the limit check comes before the test, Fig. 4 WHILE-LIMIT), FAIL (`fail`, an
-  `assert` whose condition is false, or a `/` or `%` by zero, X-A2) and BLOCKED (an `assume`
-  whose condition is false, X-U1: a result `C ∧ ¬se` that is neither an outcome nor a bug).
+  once more: the limit check comes before the test, Fig. 4 WHILE-LIMIT), CALL_LIMIT (below),
+  FAIL (`fail`, an `assert` whose condition is false, or a `/` or `%` by zero, X-A2) and
+  BLOCKED (an `assume` whose condition is false, X-U1: a result `C ∧ ¬se` that is neither an
+  outcome nor a bug).
   Reading is strict: every variable of an expression must be bound, even one `and`/`or` would
   not reach; a division is evaluated, and fails, only where it is reached, as in the small-step
   semantics. Where an expression may divide by zero, its guard (guards.py) splits the state:
@@ -34,12 +35,37 @@ Symbolic interpreter: `exec_symbolic(p, n)` maps a program to a finite set of re
   definition), and its conjuncts are what tie a result to the inputs that reach it.
 - **Pruning** (M-S1): a branch is explored unless `maybe_sat` says its constraint has no
   solution; without a solver only constant-false conjuncts prune; UNKNOWN counts as maybe.
+
+Procedures (seed 003 §3), with the concrete twin's decisions (natural.py):
+
+- **Where locals live.** σ holds the globals only; a state inside a procedure also has the
+  running call's local environment `τ` (`SymResult.locals`, results.py), and expressions read
+  `τ ∪ σ`. A call evaluates its arguments' terms left to right in the caller's scope (each
+  split by its guard, like an assignment's expression), then binds in a new `τ` each parameter
+  to a fresh `u#k` with `u#k == argument` and each `var`-declared local to a fresh `v#k` with
+  `v#k == 0`, exactly as `u = e` does in Listing 4: the fresh-variable invariants (M-F1, M-I1,
+  M-E1) hold unchanged, and every symbolic variable is bound in one place only, so quantifying
+  one never touches another binding. An assignment to a local writes `τ`, to another variable
+  `σ`. The caller's `τ` waits in the interpreter's Python frame; when a body's result leaves
+  its call, the callee's variables join the quantifier prefix. Inside a call, quantifying is
+  deferred so (an overwritten variable joins the prefix too): a path back in the main
+  statement eliminates all the fresh variables of its prefix in one pass (`quantify_all`, the
+  one-point rule on their definitions), so a result mentions no local of a finished call, and
+  a recursion `d` calls deep costs time linear, not quadratic, in its path condition.
+- **How `return` is modelled.** `return e` binds the entry `RESULT` of `τ` to a fresh variable
+  equal to `e`'s term and ends with the internal behaviour RETURN, which skips the rest of the
+  body like any behaviour but NORMAL (`_ins`, `_loop`). Leaving the call, a RETURN or NORMAL
+  result becomes NORMAL with its value (`τ(RESULT)`, or 0 when the body ended without
+  `return`) assigned to the call's target as `target = value` would be, in the caller's scope.
+- **The call limit.** A call made when `CALL_LIMIT` (natural.py) calls are running is the
+  result `CALL_LIMIT` in the state before it, as in the concrete twin: a budget like
+  LOOP_LIMIT, with no final state (`ENDINGS`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from dataclasses import dataclass
+from typing import Sequence
 
 import icontract
 
@@ -49,107 +75,20 @@ from symcert.core.concrete import Env
 from symcert.core.guards import GUARDS, may_fail
 from symcert.core.state import TRUE_PC, PathCondition, satisfies
 from symcert.engine.ghost import Interpretation
+from symcert.lang.procedures import Proc
 from symcert.lang.structure import inputs
 from symcert.lang.syntax import (
-    AExpr,
-    Assert,
-    Assign,
-    Assume,
-    BExpr,
-    Bool,
-    Cmp,
-    Fail,
-    If,
-    Seq,
-    Skip,
-    Stmt,
-    Var,
-    While,
-    spine,
+    AExpr, Assert, Assign, Assume, BExpr, Bool, Call, Cmp, Fail, If, Int, Return,
+    Seq, Skip, Stmt, Var, While, spine,
 )
-from symcert.seed004.natural import Behaviour, Outcome, Unbound, exec_concrete
+from symcert.seed004.natural import CALL_LIMIT, Behaviour, Outcome, Unbound, exec_concrete
+from symcert.seed004.results import (
+    RESULT, SymEnv, SymResult, concretize_result, input_of, scope,
+)
 from symcert.solver.z3backend import Sat, Solver
 from symcert.spec.concretization import sample_valuations
 from symcert.spec.definedness import defined
 from symcert.spec.switch import CONTRACTS, lemma
-
-
-# ---------------------------------------------------------------------------------------------
-# Symbolic environments, constraints and results.
-
-
-@dataclass(frozen=True, slots=True)
-class SymEnv:
-    """A symbolic environment `σ : PVar ⇀ SVar` (partial), as sorted bindings."""
-
-    bindings: tuple[tuple[str, str], ...] = ()
-
-    def get(self, x: str) -> str | None:
-        """`σ(x)`, or None when `x ∉ dom(σ)`."""
-        for k, v in self.bindings:
-            if k == x:
-                return v
-        return None
-
-    def update(self, x: str, v: str) -> SymEnv:
-        """`σ[x ← v]`."""
-        rest = tuple((k, w) for k, w in self.bindings if k != x)
-        return SymEnv(tuple(sorted(rest + ((x, v),))))
-
-    def codom(self) -> frozenset[str]:
-        """The symbolic variables σ maps to."""
-        return frozenset(v for _, v in self.bindings)
-
-    def __str__(self) -> str:
-        return "{" + ", ".join(f"{k} ↦ {v}" for k, v in self.bindings) + "}"
-
-
-@dataclass(frozen=True, slots=True)
-class SymResult:
-    """A result state `(σ' | C'; ρ')_β` with `C' = ∃ exists. pc` (Listing 3).
-
-    `fresh` is how many fresh variables the path introduced (the next index, M-F1).
-    """
-
-    behaviour: Behaviour
-    env: SymEnv
-    pc: PathCondition
-    ghost: Interpretation | None = None
-    exists: frozenset[str] = frozenset()
-    fresh: int = field(default=0, compare=False)
-
-    def symbolic_vars(self) -> frozenset[str]:
-        """`codom(σ) ∪ vars(C)`, existentially bound variables included (M-I1)."""
-        found = set(self.env.codom()) | set(self.exists)
-        for c in self.pc.conjuncts():
-            found |= terms.free_vars(c)
-        return frozenset(found)
-
-    def __str__(self) -> str:
-        prefix = "∃" + ",".join(sorted(self.exists)) + ". " if self.exists else ""
-        return f"({self.env} | {prefix}{self.pc})_{self.behaviour.value}"
-
-
-def concretize_result(r: SymResult, rho: Env) -> Outcome:
-    """What result `r` means under an interpretation `ρ ⊨ C'`: the outcome `β/ρ∘σ'`."""
-    return Outcome(r.behaviour, Env.of({x: rho(v) for x, v in r.env.bindings}))
-
-
-def input_of(rho: Env, declared: frozenset[str]) -> Env:
-    """The concrete input `ρ∘σ₀` an interpretation gives, σ₀ mapping each declared x to x."""
-    return Env.of({x: rho(x) for x in declared})
-
-
-def _sigma(env: SymEnv) -> Callable[[str], AExpr]:
-    """σ applied to a program variable; raises `Unbound` outside `dom(σ)`."""
-
-    def sub(x: str) -> AExpr:
-        v = env.get(x)
-        if v is None:
-            raise Unbound(x)
-        return Var(v)
-
-    return sub
 
 
 @lemma("M-Q1")
@@ -188,6 +127,50 @@ def existentially_quantify(v: str, pc: PathCondition, exists: frozenset[str],
     return pc, exists | {v}
 
 
+@lemma("M-Q1")
+def quantify_all_adds_no_variable(pc: PathCondition, exists: frozenset[str], names: frozenset[str],
+                                  result: tuple[PathCondition, frozenset[str]]) -> bool:
+    """`quantify_all` introduces no variable and keeps no quantifier it was not given."""
+    new_pc, new_exists = result
+    before = frozenset().union(*(terms.free_vars(c) for c in pc.conjuncts())) - exists
+    after = frozenset().union(*(terms.free_vars(c) for c in new_pc.conjuncts())) - new_exists
+    return after <= before and new_exists <= exists
+
+
+@icontract.ensure(quantify_all_adds_no_variable, "M-Q1 existential quantification",
+                  enabled=CONTRACTS)
+def quantify_all(pc: PathCondition, exists: frozenset[str], names: frozenset[str],
+                 eliminate: bool = True) -> tuple[PathCondition, frozenset[str]]:
+    """`∃exists. pc` with the one-point rule applied in one pass (linear time) to each `v` of
+    `names ∩ exists` whose first mention in `pc` is an equation `v == se`, `v ∉ vars(se)`: the
+    definition of a fresh variable (`existentially_quantify` for each in turn takes quadratic
+    time). A quantified variable `pc` no longer mentions is dropped.
+
+    :param pc: the quantifier-free matrix.
+    :param exists: the quantified variables.
+    :param names: the variables to eliminate.
+    :param eliminate: apply the one-point rule (else only drop the unmentioned variables).
+    """
+    defs: dict[str, AExpr] = {}
+    memo: dict[int, AExpr] = {}  # sound: a node met before `v`'s definition never mentions `v`
+    kept: list[BExpr] = []
+    seen: set[str] = set()
+
+    def read(x: str) -> AExpr:
+        return defs[x] if x in defs else Var(x)
+
+    for c in pc.conjuncts():
+        v = c.left.name if isinstance(c, Cmp) and isinstance(c.left, Var) else ""
+        if v in names and v in exists and v not in seen and eliminate and c.op == "==" \
+                and v not in terms.free_vars(c.right):  # type: ignore[union-attr]
+            defs[v] = fold_a(terms.TERMS, read, c.right, memo)  # type: ignore[union-attr]
+        elif (d := fold_b(terms.TERMS, read, c, memo) if defs else c) != Bool(True):
+            kept.append(d)  # a conjunct the substitution made `true` is dropped
+        seen |= terms.free_vars(c)
+    mentioned = frozenset().union(*(terms.free_vars(c) for c in kept))
+    return PathCondition.of(*kept), exists & mentioned
+
+
 @lemma("M-S1")
 def maybe_sat_sound(pc: PathCondition, result: bool) -> bool:
     """`maybe_sat(C) = False ⇒ C has no solution`, spot-checked: no sample valuation solves it."""
@@ -210,14 +193,17 @@ class _Config:
     n: int
     solver: Solver | None
     eliminate: bool
+    depth: int = 0
+    """How many calls are running (0 in the main statement)."""
 
 
 def _with(s: SymResult, behaviour: Behaviour) -> SymResult:
-    return SymResult(behaviour, s.env, s.pc, s.ghost, s.exists, s.fresh)
+    return SymResult(behaviour, s.env, s.pc, s.ghost, s.exists, s.fresh, s.locals)
 
 
 def _assume(s: SymResult, cond: BExpr) -> SymResult:
-    return SymResult(s.behaviour, s.env, s.pc.extend(cond), s.ghost, s.exists, s.fresh)
+    return SymResult(s.behaviour, s.env, s.pc.extend(cond), s.ghost, s.exists, s.fresh,
+                     s.locals)
 
 
 @lemma("M-F1")
@@ -254,7 +240,7 @@ def _defined(s: SymResult, e: AExpr | BExpr, cfg: _Config) -> tuple[SymResult | 
     of `e` may fail."""
     if not may_fail(e):
         return s, []
-    ok = fold(GUARDS, _sigma(s.env), e)[1]  # type: ignore[index]
+    ok = fold(GUARDS, scope(s), e)[1]  # type: ignore[index]
     good, bad = _assume(s, ok), _with(_assume(s, terms.negate(ok)), Behaviour.FAIL)
     return (good if maybe_sat(good.pc, cfg.solver) else None,
             [bad] if maybe_sat(bad.pc, cfg.solver) else [])
@@ -262,28 +248,43 @@ def _defined(s: SymResult, e: AExpr | BExpr, cfg: _Config) -> tuple[SymResult | 
 
 def _assign(s: SymResult, x: str, e: AExpr, cfg: _Config) -> SymResult:
     """Listing 4: `x` gets a fresh `v` with `v == σ(e)`; the overwritten variable is quantified."""
-    se = fold_a(terms.TERMS, _sigma(s.env), e)
+    return _bind(s, x, fold_a(terms.TERMS, scope(s), e), cfg)
+
+
+def _bind(s: SymResult, x: str, se: AExpr, cfg: _Config, local: bool | None = None) -> SymResult:
+    """`x` gets a fresh `v` with `v == se` (Listing 4), in `τ` when `local` (by default: when
+    `x` is a local of the running procedure, bound in `τ`) and in `σ` otherwise; the overwritten
+    variable is quantified."""
     v = fresh(x, s)
     pc = s.pc.extend(Cmp("==", Var(v), se))
     # A ghost outside the guard of `e` satisfies no result of this path: any value will do.
     ghost = (s.ghost.extend(v, defined(lambda: s.ghost.eval(se)) or 0)  # type: ignore[union-attr]
              if s.ghost is not None else None)
     exists = s.exists
-    old = s.env.get(x)
-    if old is not None:
+    if local is None:
+        local = s.locals is not None and s.locals.get(x) is not None
+    old = s.locals.get(x) if local and s.locals is not None else s.env.get(x)
+    if old is not None and s.locals is not None:
+        exists = exists | {old}  # in a call: eliminated on the way back to the main statement
+    elif old is not None:
         # Only a fresh variable is defined by its assignment's equation. An input keeps the
         # conjuncts that mention it (a branch's `x == 1` is no definition), or the result
         # would forget which inputs reach it (M-P2, M-P4).
         eliminate = cfg.eliminate and not is_input(old)
         pc, exists = existentially_quantify(old, pc, exists, eliminate)
-    return SymResult(Behaviour.NORMAL, s.env.update(x, v), pc, ghost, exists, s.fresh + 1)
+    if local:
+        tau = s.locals if s.locals is not None else SymEnv()
+        return SymResult(Behaviour.NORMAL, s.env, pc, ghost, exists, s.fresh + 1,
+                         tau.update(x, v))
+    return SymResult(Behaviour.NORMAL, s.env.update(x, v), pc, ghost, exists, s.fresh + 1,
+                     s.locals)
 
 
 def _branches(s: SymResult, b: BExpr, cfg: _Config) -> tuple[SymResult | None,
                                                               SymResult | None, list[SymResult]]:
     """The states `C ∧ se` and `C ∧ ¬se` (Listing 6), each None when pruned by `maybe_sat`, and
     the FAIL results where `b` divides by zero (`_defined`)."""
-    se = fold_b(terms.TERMS, _sigma(s.env), b)
+    se = fold_b(terms.TERMS, scope(s), b)
     good, failed = _defined(s, b, cfg)
     if good is None:
         return None, None, failed
@@ -331,6 +332,14 @@ def _ins_simple(p: Stmt, s: SymResult, cfg: _Config) -> list[SymResult]:
                 return _loop(b, body, s, cfg)
             case Seq():
                 return _ins(p, [s], cfg)
+            case Call():
+                return _call(p, s, cfg)
+            case Return(e):
+                good, failed = _defined(s, e, cfg)
+                if good is None:
+                    return failed
+                done = _bind(good, RESULT, fold_a(terms.TERMS, scope(good), e), cfg, local=True)
+                return [_with(done, Behaviour.RETURN)] + failed
     except Unbound:
         return [_with(s, Behaviour.UNBOUND_VAR)]
     raise TypeError(f"not a statement: {p!r}")
@@ -357,6 +366,65 @@ def _loop(b: BExpr, body: Stmt, s: SymResult, cfg: _Config) -> list[SymResult]:
         for r in _ins(body, entering, cfg):
             (looping if r.behaviour is Behaviour.NORMAL else out).append(r)
     return out + [_with(t, Behaviour.LOOP_LIMIT) for t in looping]
+
+
+# ---------------------------------------------------------------------------------------------
+# Procedures (seed 003 §3): a call runs the body in a local environment τ of its own.
+
+
+def _call(c: Call, s: SymResult, cfg: _Config) -> list[SymResult]:
+    """A procedure call by value: CALL_LIMIT when `CALL_LIMIT` calls are running; else the
+    arguments' terms, left to right in the caller's scope (each split by its guard, `_defined`:
+    its FAIL results, and UNBOUND_VAR where one reads an unbound variable), then the body from
+    a new `τ` (`_enter`), each of its results leaving the frame (`_leave`)."""
+    if cfg.depth >= CALL_LIMIT:
+        return [_with(s, Behaviour.CALL_LIMIT)]
+    out: list[SymResult] = []
+    values: list[AExpr] = []
+    for a in c.args:
+        try:
+            value = fold_a(terms.TERMS, scope(s), a)
+        except Unbound:
+            return out + [_with(s, Behaviour.UNBOUND_VAR)]
+        good, failed = _defined(s, a, cfg)
+        out += failed
+        if good is None:
+            return out
+        s, values = good, values + [value]
+    proc = c.procs[c.name]
+    inner = _Config(cfg.n, cfg.solver, cfg.eliminate, cfg.depth + 1)
+    body = _ins(proc.body, [_enter(s, proc, values, cfg)], inner)
+    return out + [_leave(r, s.locals, c.target, cfg) for r in body]
+
+
+def _enter(s: SymResult, proc: Proc, values: list[AExpr], cfg: _Config) -> SymResult:
+    """The callee's first state: `τ` binds each parameter to a fresh variable equal to its
+    argument's term, then each other local to a fresh variable equal to 0."""
+    t = SymResult(s.behaviour, s.env, s.pc, s.ghost, s.exists, s.fresh, SymEnv())
+    for u, value in [*zip(proc.params, values), *((x, Int(0)) for x in sorted(
+            proc.locals - set(proc.params)))]:
+        t = _bind(t, u, value, cfg, local=True)
+    return t
+
+
+def _leave(r: SymResult, caller: SymEnv | None, target: str | None, cfg: _Config) -> SymResult:
+    """A result `r` of the body back in the caller (its `τ`, `caller`): a RETURN or NORMAL one
+    is NORMAL with the returned variable (0 without `return`) assigned to `target` in the
+    caller's scope; any other keeps its behaviour. The callee's variables join the quantifier
+    prefix, its frame gone; back in the main statement, `quantify_all` eliminates every fresh
+    variable of the prefix (one pass: each had a definition, M-Q1)."""
+    tau = r.locals if r.locals is not None else SymEnv()
+    out = SymResult(r.behaviour, r.env, r.pc, r.ghost, r.exists, r.fresh, caller)
+    if r.behaviour in (Behaviour.NORMAL, Behaviour.RETURN):
+        returned = tau.get(RESULT) if r.behaviour is Behaviour.RETURN else None
+        value: AExpr = Var(returned) if returned is not None else Int(0)
+        out = _bind(out, target, value, cfg) if target is not None else out
+        out = _with(out, Behaviour.NORMAL)
+    pc, exists = out.pc, out.exists | tau.codom()
+    if caller is None:
+        pc, exists = quantify_all(pc, exists, frozenset(v for v in exists if not is_input(v)),
+                                  cfg.eliminate)
+    return SymResult(out.behaviour, out.env, pc, out.ghost, exists, out.fresh, out.locals)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ Reading is strict: every variable of an expression must be in `dom(Γ)` (VAR-ERR
 `and`/`or` would not reach. Values are the data algebra's (`concrete.VALUES`), so a `/` or `%`
 by zero fails (X-A2) only where the evaluation reaches it, as in the small-step semantics.
 
-Procedures (seed 003 §3), decisions shared with the symbolic interpreter (interp.py, calls.py):
+Procedures (seed 003 §3), decisions shared with the symbolic interpreter (interp.py):
 
 - **Where locals live.** Γ holds the globals only (it is what an outcome reports). A call runs
   its procedure in a *local environment* of its own (`_Frame`) that binds all the procedure's
