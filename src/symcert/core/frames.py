@@ -5,8 +5,9 @@ a `Frame`: the procedure's local store `τ` (an `Env` of values or a `Store` of 
 closures below it. Expressions are read in `τ ∪ σ` (`scope`): a procedure's locals
 (procedures.py) in `τ`, every other variable in the globals. The stack is a linked list on the
 heap, so a recursion of any depth costs no Python recursion: a concrete run is bounded by its
-steps only, the symbolic engine and the seed-004 interpreter by `MAX_CALL_DEPTH` as a budget
-(a path that goes deeper is cut and the verdict says so, never a RecursionError).
+steps only, the symbolic engine by `MAX_CALL_DEPTH` as a budget (a path that goes deeper is
+cut and the verdict says so, never a RecursionError). The seed-004 interpreter keeps its own
+bound, `CALL_LIMIT` (seed004/natural.py), a behaviour next to LoopLimit.
 """
 
 from __future__ import annotations
