@@ -72,10 +72,11 @@ class Disagreement:
 
 
 SHAPE = Shape(names=NAMES, literal=3, value=5, aexpr_depth=2, bexpr_depth=1, operand_depth=1,
-              stmt_depth=7, leaves=8, loop_depth=2, loop_bound=LOOP_LIMIT - 1)
+              stmt_depth=7, leaves=8, loop_depth=2, loop_bound=LOOP_LIMIT - 1, procedures=2)
 """The campaign's programs (generate.py): 1 to 8 leaf statements over `x, y, z`, literals in
 [-3, 3], inputs in [-5, 5], loops nested at most two deep and bounded by construction below the
-interpreter's loop limit."""
+interpreter's loop limit, and up to two procedures `p(d, a)`, `q(d, a)` (recursive and mutually
+recursive, their calls nested at most three deep by construction)."""
 
 
 def random_input(c: Choices, p: Stmt) -> Env:
