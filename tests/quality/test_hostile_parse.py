@@ -17,9 +17,11 @@ EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.imp
 SEED = 65
 
 
-def outcome(source: str | bytes, tmp_path: Path | None = None, seconds: float = 5.0) -> str:
+def outcome(source: str | bytes, tmp_path: Path | None = None, seconds: float = 60.0) -> str:
     """"ast" or "error" for `source` (bytes go through a file); any other exception propagates,
-    and a slow parse or a message longer than a few lines fails the test."""
+    and a message longer than a few lines fails the test, as does a parse over `seconds`: a
+    guard against a hang (a quadratic parse of the megabyte inputs below), far above any load's
+    noise; the parser's speed is measured by bench/hostile.py, not here."""
     start = time.perf_counter()
     try:
         if isinstance(source, bytes):
@@ -142,14 +144,19 @@ def bomb(levels: int) -> str:
     return "\n".join(lines + [f"m{levels}(x)"])
 
 
-def test_budgets_stop_a_macro_bomb_and_a_huge_file_quickly(tmp_path):
-    start = time.perf_counter()
+def test_budgets_stop_a_macro_bomb_and_a_huge_file(tmp_path):
+    """The budgets bound the work by counts, not by time (bench/hostile.py times them): a
+    bomb of 2^25 statements from 959 bytes stops at the default node budget and at a small
+    one, 2^12 statements fit in a budget above them and not in one below; a file over the
+    byte budget is refused whole."""
     with pytest.raises(LimitError, match="--max-program-size N"):
-        parse(bomb(25))  # 2^25 statements from 959 bytes
-    assert time.perf_counter() - start < 10
+        parse(bomb(25))
+    with pytest.raises(LimitError, match="--max-program-size N"):
+        parse(bomb(25), max_program_size=1_000)
+    assert parse(bomb(12), max_program_size=100_000) is not None
+    with pytest.raises(LimitError, match="--max-program-size N"):
+        parse(bomb(12), max_program_size=4_000)
     path = tmp_path / "huge.imp"
     path.write_text("x = x + 1;\n" * (MAX_INPUT_BYTES // 10))
-    start = time.perf_counter()
     with pytest.raises(LimitError, match="--max-input-bytes N"):
         parse_file(path)
-    assert time.perf_counter() - start < 2
