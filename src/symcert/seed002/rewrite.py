@@ -1,0 +1,266 @@
+"""The labelled transition system of a set of rules (seed 002 Def. 2), by syntactic matching.
+
+`γ ⇒α γ'` iff `α = l ∧ b ⇒ r` and a valuation `ρ` has `γ = ρ(l)`, `ρ ⊨ b` and `γ' = ρ(r)`.
+Non-data constructors are free (♠ in the proof of Lemma 1), so `ρ` is found by syntactic
+matching, and it is unique (Cor. 1): a rule gives at most one successor, and a configuration
+has one successor per rule that applies (the system may be nondeterministic). A variable
+occurring twice in `l` (a non-linear rule) matches equal terms. `b` and `r` are evaluated in the
+data algebra (`terms.DATA_OPS`); `b` must evaluate to `true`.
+
+Rules are indexed by the head of the `k` cell (a constructor's label, or a data value's sort),
+so a step tries only the rules that can match. `run` is a loop (no recursion per step), bounded
+by `max_steps`. The same engine runs a derived `L^sym` (symbolic.py): its conditions call
+`unsat`, which needs the `solver` of the context.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Mapping
+
+from symcert.lang.syntax import Bool, Int, Var
+from symcert.seed002.definition import Definition, KPattern, Rule
+from symcert.seed002.semfile import initial_cells
+from symcert.seed002.terms import (
+    DATA_OPS, FOL, App, Id, KSeq, MapValue, Op, Variable, data_sort, kitems, kseq, same,
+    subterms,
+)
+
+REST = "⋯"
+"""The name under which a matcher binds the rest of the `k` cell."""
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """A configuration `⟨⟨k⟩_k ⟨env⟩_env …⟩_cfg`: the cells' contents in the definition's order
+    (the `k` cell a `KSeq` or None)."""
+
+    cells: tuple[Any, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Transition:
+    """`γ ⇒α γ'`: the rule's label `α` and the target configuration."""
+
+    label: str
+    target: Config
+
+
+class Undecided(ValueError):
+    """A rule's condition is not a constant: a concrete rule applied to symbolic data."""
+
+
+@dataclass
+class Context:
+    """What data operations need: the solver (for `unsat`), and the values of the operations of
+    the rule being applied, so that `ψ ∧ b` is built once for its condition and right side."""
+
+    solver: Any = None
+    memo: dict[int, Any] = field(default_factory=dict)
+
+
+class Engine:
+    """The rules of a definition, indexed by the head of the `k` cell."""
+
+    def __init__(self, d: Definition, solver: Any = None) -> None:
+        self.d = d
+        self.k = d.cell_index["k"]
+        self.solver = solver
+        self.index: dict[str, list[Rule]] = {}
+        for rule in d.rules:
+            for key in self._keys(rule.lhs[self.k].items[0]):
+                self.index.setdefault(key, []).append(rule)
+
+    def _keys(self, head: Any) -> list[str]:
+        """The index keys of the terms a head pattern can match."""
+        if isinstance(head, App):
+            return [head.label]
+        if isinstance(head, Variable):
+            return [s for s in head.accepts if s not in self.d.sorts] + \
+                   [p.label for p in self.d.productions if p.sort in head.accepts]
+        return [data_sort(head) or "?"]
+
+    def key(self, term: Any) -> str:
+        """The index key of a term at the head of `k`."""
+        return term.label if isinstance(term, App) else data_sort(term) or "?"
+
+    def step(self, cfg: Config) -> list[Transition]:
+        """Every `γ ⇒α γ'` from `cfg`, in the order of the rules."""
+        k = cfg.cells[self.k]
+        if k is None:
+            return []
+        out = []
+        for rule in self.index.get(self.key(k.head), ()):
+            target = self.apply(rule, cfg)
+            if target is not None:
+                out.append(Transition(rule.label, target))
+        return out
+
+    def apply(self, rule: Rule, cfg: Config) -> Config | None:
+        """`ρ(r)` if `cfg = ρ(l)` and `ρ ⊨ b`, else None."""
+        rho: dict[str, Any] = {}
+        for pattern, term in zip(rule.lhs, cfg.cells):
+            if pattern is not None and not self.match_cell(pattern, term, rho):
+                return None
+        ctx = Context(self.solver)
+        if rule.cond is not None:
+            b = self.build(rule.cond, rho, ctx)
+            if not isinstance(b, Bool):
+                raise Undecided(f"the condition of rule [{rule.label}] is not decided: {b}")
+            if not b.value:
+                return None
+        cells = list(cfg.cells)
+        for i, part in enumerate(rule.rhs):
+            if part is not None:
+                cells[i] = self.build(part, rho, ctx)
+        return Config(tuple(cells))
+
+    def match_cell(self, pattern: Any, term: Any, rho: dict[str, Any]) -> bool:
+        """Extend `rho` so that `rho(pattern) = term`, if possible."""
+        if not isinstance(pattern, KPattern):
+            return self.match(pattern, term, rho)
+        for item in pattern.items:
+            if term is None or not self.match(item, term.head, rho):
+                return False
+            term = term.rest
+        if pattern.rest:
+            rho[REST] = term
+            return True
+        return term is None
+
+    def match(self, pattern: Any, term: Any, rho: dict[str, Any]) -> bool:
+        """Syntactic matching (constructors are free); `rho` is extended in place."""
+        if isinstance(pattern, Variable):
+            bound = rho.get(pattern.name)
+            if bound is not None:
+                return same(bound, term)
+            sort = self.d.label_sort.get(term.label) if isinstance(term, App) \
+                else data_sort(term)
+            if sort not in pattern.accepts:
+                return False
+            rho[pattern.name] = term
+            return True
+        if isinstance(pattern, App):
+            if not (isinstance(term, App) and term.label == pattern.label
+                    and len(term.args) == len(pattern.args)):
+                return False
+            return all(self.match(p, t, rho) for p, t in zip(pattern.args, term.args))
+        return type(pattern) is type(term) and pattern == term
+
+    def build(self, pattern: Any, rho: Mapping[str, Any], ctx: Context) -> Any:
+        """`ρ(pattern)`, data operations evaluated (each once per rule application)."""
+        if isinstance(pattern, Variable):
+            return rho[pattern.name]
+        if isinstance(pattern, App):
+            return App(pattern.label, tuple(self.build(a, rho, ctx) for a in pattern.args)) \
+                if pattern.args else pattern
+        if isinstance(pattern, KPattern):
+            return kseq([self.build(i, rho, ctx) for i in pattern.items],
+                        rho[REST] if pattern.rest else None)
+        if isinstance(pattern, Op):
+            value = ctx.memo.get(id(pattern))
+            if value is None:
+                args = [self.build(a, rho, ctx) for a in pattern.args]
+                value = ctx.memo[id(pattern)] = DATA_OPS[pattern.name].fn(ctx, *args)
+            return value
+        return pattern
+
+
+def step(d: Definition, cfg: Config, solver: Any = None) -> list[Transition]:
+    """Every transition `cfg ⇒α γ'` of Def. 2 (one engine per call: use `Engine` in loops).
+
+    :param d: the definition (a concrete `L` or a derived `L^sym`).
+    :param cfg: the configuration.
+    :param solver: a `solver.z3backend.Solver`, needed by `L^sym`'s `unsat`.
+    """
+    return Engine(d, solver).step(cfg)
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """A run's last configuration, its steps and rule labels, and whether it ended (no rule
+    applies) rather than running out of steps."""
+
+    final: Config
+    steps: int
+    labels: tuple[str, ...]
+    ended: bool
+
+
+def run(d: Definition, cfg: Config, max_steps: int, solver: Any = None) -> Run:
+    """Follow the first transition (by rule order) until none applies or `max_steps` steps.
+
+    :param d: the definition.
+    :param cfg: the first configuration.
+    :param max_steps: the step bound.
+    """
+    engine = Engine(d, solver)
+    labels: list[str] = []
+    for _ in range(max_steps):
+        nexts = engine.step(cfg)
+        if not nexts:
+            return Run(cfg, len(labels), tuple(labels), True)
+        labels.append(nexts[0].label)
+        cfg = nexts[0].target
+    return Run(cfg, len(labels), tuple(labels), not engine.step(cfg))
+
+
+def reachable(d: Definition, cfg: Config, max_configs: int) -> Iterator[Config]:
+    """The configurations reachable from `cfg` along every transition, breadth-first, at
+    most `max_configs` of them (duplicates are not merged)."""
+    engine = Engine(d)
+    todo = [cfg]
+    seen = 0
+    while todo and seen < max_configs:
+        nxt = []
+        for c in todo:
+            seen += 1
+            yield c
+            nxt.extend(t.target for t in engine.step(c))
+            if seen >= max_configs:
+                return
+        todo = nxt
+
+
+def program_ids(program: Any) -> list[str]:
+    """The identifiers of a program, in order of first occurrence."""
+    return list(dict.fromkeys(t.name for t in subterms(program) if isinstance(t, Id)))
+
+
+def initial(d: Definition, program: Any, inputs: Mapping[str, int] | None = None,
+            symbolic: bool = False) -> Config:
+    """The initial configuration: `program` in `k`, and in each Map cell every identifier of the
+    program bound to its input (0 when not given), or with `symbolic` to the symbolic value of
+    its name (seed 002 §6.3: `a ↦ symInt(a)`); the path condition, if any, `true`."""
+    values = inputs or {}
+    env = MapValue(tuple(sorted(
+        (x, Var(x) if symbolic else Int(values.get(x, 0))) for x in program_ids(program))))
+    init = initial_cells(d)
+    cells = []
+    for c in d.cells:
+        if c.name == "k":
+            cells.append(kseq([program]))
+        elif c.sort == FOL:
+            cells.append(init[c.name])
+        else:
+            cells.append(env)
+    return Config(tuple(cells))
+
+
+def store(d: Definition, cfg: Config, cell: str = "env") -> dict[str, Any]:
+    """The bindings of a Map cell as a dict."""
+    return dict(cfg.cells[d.cell_index[cell]].bindings)
+
+
+def computation(d: Definition, cfg: Config) -> list[Any]:
+    """The computations of the `k` cell, first first."""
+    return list(kitems(cfg.cells[d.cell_index["k"]]))
+
+
+def is_final(d: Definition, cfg: Config) -> bool:
+    """Whether the `k` cell is empty (the program terminated normally)."""
+    return cfg.cells[d.cell_index["k"]] is None
+
+
+__all__ = ["Config", "Context", "Engine", "KSeq", "Run", "Transition", "Undecided", "computation",
+           "initial", "is_final", "reachable", "run", "step", "store"]
