@@ -29,7 +29,7 @@ LAYERS = (  # bottom to top
     ("symcert.engine.explore", "symcert.engine.status"),
     ("symcert.spec.bugs",),
     ("symcert.engine",),
-    ("symcert.seed004",),
+    ("symcert.seed004", "symcert.seed002"),
     ("symcert.checking",),
     ("symcert.cli",),
     ("symcert",),

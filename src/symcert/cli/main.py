@@ -52,6 +52,7 @@ COMMANDS: dict[str, str] = {
     "prove": "symcert.cli.commands.prove",
     "tests": "symcert.cli.commands.tests",
     "campaign": "symcert.cli.commands.campaign",
+    "derive": "symcert.cli.commands.derive",
 }
 
 
