@@ -34,7 +34,7 @@ def show(d: Definition, t: Any) -> str:
                 continue
             arg = next(args)
             shown = show(d, arg)
-            if open_production and (j == 0 or j == n - 1) and _open(d, arg):
+            if open_production and (j == 0 or j == n - 1) and _looser(d, p, j, arg):
                 shown = f"({shown})"
             parts.append(shown)
         return " ".join(parts)
@@ -59,12 +59,20 @@ def show(d: Definition, t: Any) -> str:
     return show_data(t)
 
 
-def _open(d: Definition, t: Any) -> bool:
-    """Whether `t` prints with an operand at an edge (and needs parentheses there)."""
+def _looser(d: Definition, parent: Any, j: int, t: Any) -> bool:
+    """Whether `t`, argument `j` at an edge of `parent`'s production, needs parentheses: it
+    is an open production of the same sort in a looser group, or in the same group but not on
+    the side its associativity allows (the program grammar's rules, grammar.py)."""
     if not isinstance(t, App) or t.label not in d.production:
         return False
-    items = d.production[t.label].items
-    return len(items) > 1 and not (items[0][0] and items[-1][0])
+    q = d.production[t.label]
+    if q.sort != parent.sort or q.bracket or (q.items[0][0] and q.items[-1][0]):
+        return False
+    if q.group != parent.group:
+        return q.group > parent.group
+    both = not parent.items[0][0] and not parent.items[-1][0]
+    side = "left" if j == 0 else "right"
+    return both and parent.assoc != side
 
 
 def _kpattern(d: Definition, p: KPattern) -> str:

@@ -94,9 +94,10 @@ class _Reader:
             ch = self.text[offset] if offset < len(self.text) else ""
             return self.error(offset, f"unexpected character {describe_char(ch)} in {what}")
         if isinstance(err, UnexpectedToken) and err.token.type != "$END":
-            expected = ", ".join(sorted(_friendly(e) for e in err.expected))
+            expected = sorted({_friendly(e) for e in err.expected})
+            hint = f"; expected {', '.join(expected)}" if len(expected) <= 6 else ""
             return self.error(start + err.token.start_pos,
-                              f"unexpected {quote(err.token)} in {what}; expected {expected}")
+                              f"unexpected {quote(err.token)} in {what}{hint}")
         return self.error(start + len(self.text[start:].rstrip()),
                           f"unexpected end of {what}")
 
@@ -104,8 +105,10 @@ class _Reader:
 def _friendly(terminal: str) -> str:
     return {"NAME": "a name", "STRING": "a quoted terminal", "SEP": "`|` or `>`",
             "CELL_OPEN": "a cell `<name>`", "CELL_CLOSE": "a closing `</name>`",
-            "INT": "an integer", "$END": "end of declaration"}.get(
-        terminal, terminal if terminal.startswith("VAR_") else f"`{terminal}`")
+            "INT": "an integer", "$END": "end of declaration", "ARG": "an argument",
+            "LSQB": "`[`", "RSQB": "`]`", "LPAR": "`(`", "RPAR": "`)`", "COLON": "`:`",
+            "COMMA": "`,`"}.get(
+        terminal, "a variable" if terminal.startswith("VAR_") else f"`{terminal.lower()}`")
 
 
 def _declarations(r: _Reader) -> list[_Decl]:
