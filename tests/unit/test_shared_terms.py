@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from symcert.core import terms
-from symcert.core.concrete import Env, aeval, beval
+from symcert.core.concrete import Env, Valuations, aeval, beval
 from symcert.core.state import PathCondition, Store
 from symcert.lang.structure import variables
 from symcert.lang.syntax import Add, Cmp, Int, Var
@@ -62,6 +62,46 @@ def test_walks_see_each_shared_node_once():
     assert terms.free_vars(Cmp("==", t, doubled("y"))) == {"x", "y"}
     assert variables(t) == {"x"}
     assert terms.tree_size(t) == 2 ** (N + 1) - 1
+
+
+def test_facts_about_a_growing_term_are_computed_once_per_node():
+    """Issue 18: along `x = x + x`, each query meets one new node; with the memos kept between
+    queries (the solver's, a run's `Valuations`) only that node is computed, so the cost of a
+    query does not grow with the term's depth."""
+    memo: dict[int, frozenset[str]] = {}
+    t = doubled("x")
+    u = terms.add(t, t)
+    roots = [t, Cmp("<", Int(0), u), Cmp("<", Var("y"), t)]  # alive while the memo is used
+    found = [terms.free_vars(r, memo) for r in roots]  # (pytest must not print a term)
+    assert found == [{"x"}, {"x"}, {"x", "y"}] and len(memo) == N + 3
+    assert terms.free_vars(Var("z"), memo) == {"z"} and terms.free_vars(Int(1), memo) == set()
+    values = Valuations()
+    env = Env.of({"x": -3})
+    decided = [values.beval(env, Cmp("<", t, Int(0)))]
+    computed = [len(values._memos[id(env)][1])]
+    decided.append(values.beval(env, Cmp("<", Int(0), u)))
+    computed.append(len(values._memos[id(env)][1]))
+    decided.append(values.beval(Env.of({"x": 1}), Cmp("==", u, Int(2 ** (N + 1)))))
+    assert decided == [True, False, True] and computed == [N, N + 1]
+    solver, t, grown = Solver(), Var("x"), []
+    for _ in range(50):  # the path condition of the doubling loop: two new nodes a conjunct
+        t = terms.add(t, t)
+        solver.free_vars(Cmp("<", Int(0), t))
+        grown.append(len(solver._vars))
+    assert grown == list(range(2, 101, 2))
+
+
+def test_valuations_keep_a_bounded_number_of_models():
+    values = Valuations(models=2, size=3)
+    envs = [Env.of({"x": i}) for i in range(4)]
+    for i, env in enumerate(envs):
+        assert values.beval(env, Cmp("==", Add(Var("x"), Int(1)), Int(i + 1)))
+    assert [m[0] for m in values._memos.values()] == envs[2:]
+    t = doubled("x", 5)
+    assert values.beval(envs[3], Cmp("==", t, Int(3 * 32)))
+    assert len(values._memos[id(envs[3])][1]) == 1 + 5
+    assert values.beval(envs[3], Cmp("<", Int(0), t))  # the memo was full: started again
+    assert len(values._memos[id(envs[3])][1]) == 5
 
 
 def test_printing_summarizes_a_huge_term():

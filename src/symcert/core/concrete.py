@@ -118,6 +118,32 @@ def beval(env: Env, b: BExpr) -> bool:
     return fold_b(VALUES, env, b)
 
 
+@dataclass
+class Valuations:
+    """`beval` under the models of a run, each shared node's value under a model computed once
+    (issue 18): a path's states share its model object until the solver gives a new one
+    (explore._with_model), so the memo of a model serves every later conjunct of the path,
+    whose terms share the earlier ones'.
+
+    :param models: how many models' memos are kept (the oldest is dropped first).
+    :param size: values per memo before it starts again (memory stays bounded).
+    """
+
+    models: int = 8
+    size: int = 1 << 16
+    _memos: dict[int, tuple[Env, dict[int, object], list[BExpr]]] = field(default_factory=dict)
+
+    def beval(self, env: Env, b: BExpr) -> bool:
+        """`⟦b⟧_V`, as `beval(env, b)`."""
+        entry = self._memos.get(id(env))  # the entry keeps `env` alive: its id names it
+        if entry is None or max(len(entry[1]), len(entry[2])) >= self.size:
+            if entry is None and len(self._memos) >= self.models:
+                del self._memos[next(iter(self._memos))]
+            entry = self._memos[id(env)] = (env, {}, [])
+        entry[2].append(b)  # a root of the memo, kept alive with it (algebra.fold_a)
+        return fold_b(VALUES, env, b, entry[1])
+
+
 def step(state: State) -> State | None:
     """One step `σ → σ'` of Fig. 2, or None when no rule applies (finished or stuck)."""
     result = _step(state.env, state.frame, state.prog)

@@ -194,19 +194,40 @@ class Terms:
 TERMS = Terms()
 
 
-def free_vars(t: Term | Formula) -> frozenset[str]:
-    """The symbolic variables a term mentions."""
-    found: set[str] = set()
+NO_VARS: frozenset[str] = frozenset()
+
+
+def free_vars(t: Term | Formula, memo: dict[int, frozenset[str]] | None = None) -> frozenset[str]:
+    """The symbolic variables a term mentions.
+
+    :param memo: maps `id(node)` of a compound node to its variables; shared between calls as
+        long as every root given with it stays alive (algebra.fold_a's rule), it makes each
+        shared node's variables computed once per run, not once per query (issue 18).
+    """
+    if isinstance(t, Var):
+        return frozenset((t.name,))
+    if not operands(t):
+        return NO_VARS
+    memo = {} if memo is None else memo
     todo: list[Term | Formula] = [t]
-    seen: set[int] = set()  # shared compound subterms are visited once
     while todo:
-        node = todo.pop()
-        if isinstance(node, Var):
-            found.add(node.name)
-        elif (kids := operands(node)) and id(node) not in seen:
-            seen.add(id(node))
-            todo.extend(kids)
-    return frozenset(found)
+        node = todo[-1]
+        if id(node) in memo:
+            todo.pop()
+            continue
+        kids = operands(node)
+        missing = [k for k in kids if operands(k) and id(k) not in memo]
+        if missing:
+            todo.extend(missing)
+            continue
+        todo.pop()
+        found = NO_VARS
+        for k in kids:
+            mine = frozenset((k.name,)) if isinstance(k, Var) else memo.get(id(k), NO_VARS)
+            if not mine <= found:
+                found = found | mine
+        memo[id(node)] = found
+    return memo.get(id(t), NO_VARS)
 
 
 SHOW_LIMIT = 2_000

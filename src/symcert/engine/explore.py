@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from itertools import islice
 from typing import Callable, Iterable, Iterator
 
-from symcert.core.concrete import beval, head
+from symcert.core.concrete import Valuations, beval, head
 from symcert.core.frames import Frame, after, assign, enter, leave, scope
 from symcert.core.state import PathCondition, Store, SymState
 from symcert.core.guards import assuming, may_fail
@@ -193,8 +193,8 @@ def _by_zero(phi: PathCondition, ok: BExpr, store: Store, frame: Stack, p: Stmt,
                     frame=frame)
 
 
-def _feasible(child: SymState, parent: SymState, solver: Solver,
-              stats: RunStats) -> SymState | None:
+def _feasible(child: SymState, parent: SymState, solver: Solver, stats: RunStats,
+              values: Valuations) -> SymState | None:
     """The child with a model if its path condition may be satisfiable, None if UNSAT."""
     if child.pc is parent.pc:
         return _with_model(child, parent)
@@ -202,7 +202,7 @@ def _feasible(child: SymState, parent: SymState, solver: Solver,
     assert new is not None
     if isinstance(new, Bool):
         return _with_model(child, parent) if new.value else None
-    if parent.model is not None and beval(parent.model, new):
+    if parent.model is not None and values.beval(parent.model, new):
         stats.model_reuse += 1
         return _with_model(child, parent)
     # The parent's model lets a conjunct independent of the parent's path be decided alone.
@@ -270,6 +270,7 @@ def run(
         else:
             stats.pruned += 1
     loops: dict[int, LoopCounts] = {}  # with `unroll`: each frontier state's counts, by id
+    values = Valuations()  # the parents' models' values, each node's computed once per model
     take = frontier.popleft if strategy is Strategy.BFS else frontier.pop
     while frontier:
         state = take()
@@ -289,7 +290,7 @@ def run(
                 stats.too_deep += 1
                 continue
             unknown = stats.unknown
-            kept = _feasible(child, state, solver, stats) if solver is not None else child
+            kept = _feasible(child, state, solver, stats, values) if solver is not None else child
             if watch is not None:
                 watch(state, child, Sat.UNSAT if kept is None
                       else Sat.UNKNOWN if stats.unknown > unknown else Sat.SAT)

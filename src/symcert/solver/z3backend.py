@@ -157,7 +157,8 @@ class Solver:
         self._roots: list[AExpr | BExpr] = []
         self._answers: _Cache[PathCondition, tuple[Sat, Env | None]] = _Cache(self.cache_size)
         self._alone: _Cache[BExpr, tuple[Sat, Env | None]] = _Cache(self.cache_size)
-        self._vars: _Cache[BExpr, frozenset[str]] = _Cache(self.cache_size)
+        self._vars: dict[int, frozenset[str]] = {}  # free_vars' memo, its roots in _var_roots
+        self._var_roots: list[BExpr] = []
         self._pc_vars: _Cache[PathCondition, frozenset[str]] = _Cache(self.cache_size)
         self._bounds: _Cache[PathCondition, Bounds] = _Cache(self.cache_size)
         # The path condition mirrored by the z3 assertion stack: `_stack[i]` has length i + 1.
@@ -227,12 +228,13 @@ class Solver:
         return result
 
     def free_vars(self, t: BExpr) -> frozenset[str]:
-        """The free variables of a conjunct (cached)."""
-        found = self._vars.get(t)
-        if found is None:
-            found = free_vars(t)
-            self._vars.put(t, found)
-        return found
+        """The free variables of a conjunct, each shared node's computed once (the memo is kept
+        between calls with its roots alive, like `_translate`'s)."""
+        if id(t) not in self._vars:
+            if max(len(self._vars), len(self._var_roots)) >= self.cache_size:
+                self._vars, self._var_roots = {}, []
+            self._var_roots.append(t)
+        return free_vars(t, self._vars)
 
     def pc_vars(self, pc: PathCondition) -> frozenset[str]:
         """The free variables of a path condition (cached by node, built from the nearest
