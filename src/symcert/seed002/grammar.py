@@ -86,13 +86,12 @@ assert set(_OP_ALIASES.values()) <= DATA_OPS.keys()
 
 _DATA_NT = {INT: "d_int_atom", BOOL: "d_bool_atom", ID: "d_id", MAP: "d_map"}
 _DATA_TOP = {INT: "d_int", BOOL: "d_bool", ID: "d_id", MAP: "d_map"}
-_PROGRAM_DATA = {INT: "p_int", BOOL: "p_bool", ID: "p_id", MAP: "p_map"}
+_PROGRAM_DATA = {INT: "p_int", BOOL: "p_bool", ID: "p_id"}
 _PROGRAM_DATA_GRAMMAR = """
 ?p_int: INT -> lit_int
 ?p_id: NAME -> lit_id
 ?p_bool: "true" -> lit_true
        | "false" -> lit_false
-?p_map: "\\u0000" -> lit_map
 """
 
 

@@ -44,9 +44,10 @@ def show(d: Definition, t: Any) -> str:
         op = DATA_OPS[t.name]
         args = [show(d, a) for a in t.args]
         if not op.infix:
-            return f"{op.symbol}{args[0]}" if op.symbol == "¬" and not isinstance(
-                t.args[0], Op) or op.symbol == "¬" and not DATA_OPS[t.args[0].name].infix \
-                else f"{op.symbol}({', '.join(args)})"
+            inner = t.args[0]
+            if op.symbol == "¬" and not (isinstance(inner, Op) and DATA_OPS[inner.name].infix):
+                return f"¬{args[0]}"
+            return f"{op.symbol}({', '.join(args)})"
         return f" {op.symbol} ".join(f"({a})" if isinstance(x, Op) and DATA_OPS[x.name].infix
                                      and x.name != t.name and t.name != "∧Fol" else a
                                      for a, x in zip(args, t.args))

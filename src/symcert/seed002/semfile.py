@@ -255,6 +255,9 @@ def _productions(r: _Reader, decls: list[tuple[_Decl, Tree]], sorts: list[str],
                     parsed.append((True, text))
                 elif str(tok) not in sorts and str(tok) not in data:
                     raise r.error(d.start + tok.start_pos, f"unknown sort {tok}")
+                elif str(tok) == MAP:
+                    raise r.error(d.start + tok.start_pos, "a Map cannot be written in a "
+                                                           "program: no production takes one")
                 else:
                     parsed.append((False, str(tok)))
             attrs = _attrs(r, d, attrs_tree, _ATTRIBUTES)

@@ -21,13 +21,14 @@ compute the value (`D`) and on symbolic values the term (`D^sym`): one table ser
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Union
+from typing import Any, Callable, Iterator
 
 from symcert.core.state import PathCondition
-from symcert.core.terms import TERMS, Formula, Term
+from symcert.core.terms import TERMS, Formula
 from symcert.lang.syntax import (
     Add, And, Bool, Cmp, Div, Int, Mod, Mul, Neg, Not, Or, Sub, Var,
 )
+from symcert.solver.z3backend import Sat
 
 INT, BOOL, ID, MAP, FOL, K = "Int", "Bool", "Id", "Map", "Fol", "K"
 DATA_SORTS = (INT, BOOL, ID, MAP)
@@ -125,9 +126,6 @@ class Op:
 
     name: str
     args: tuple[Any, ...]
-
-
-Term2 = Union[App, Variable, Op, Id, MapValue, Term, Formula, PathCondition]
 
 
 def data_sort(t: object) -> str | None:
@@ -244,8 +242,6 @@ def _unsat(ctx: Any, phi: PathCondition) -> Formula:
         return Bool(False)
     if ctx is None or getattr(ctx, "solver", None) is None:
         raise ValueError("unsat needs a solver: run the derived definition with symbolic.step")
-    from symcert.solver.z3backend import Sat
-
     return Bool(ctx.solver.check(phi)[0] is Sat.UNSAT)
 
 
