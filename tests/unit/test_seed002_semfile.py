@@ -122,8 +122,8 @@ def test_unknown_cell_sort_and_data_sort():
 
 
 def test_ambiguous_productions_are_refused():
-    message = _error(IMP_TEXT.replace('              | "fail"\n',
-                                      '              | "fail"\n              | "skip"\n'))
+    fail = '              | "fail"                     [bug]\n'
+    message = _error(IMP_TEXT.replace(fail, fail + '              | "skip"\n'))
     assert ":37:17: definition error: ambiguous production: the same items as the production " \
            "of Stmt at line 35" in message
 

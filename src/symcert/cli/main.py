@@ -98,6 +98,10 @@ def _configure_run(r: argparse.ArgumentParser) -> None:
     r.add_argument("--json", action="store_true", help="write one JSON object per event")
     r.add_argument("--contracts", action="store_true",
                    help="check the lemma contracts while running (as SYMCERT_CONTRACTS=1)")
+    r.add_argument("--lang", metavar="LANG.sem", default=None,
+                   help="FILE is a program of this language defined by rewrite rules (seed 002; "
+                        "`imp` or `gcl` for the shipped ones): run the bug finder on its "
+                        "derived symbolic semantics")
 
 
 def _configure_exec(e: argparse.ArgumentParser) -> None:
@@ -236,6 +240,10 @@ class _Reporter:
 
 def _run(args: argparse.Namespace) -> int:
     """`symcert run`: `verdict.check` within the deadline, and its verdict formatted."""
+    if args.lang is not None:
+        from symcert.cli.commands.langrun import run_lang
+
+        return run_lang(args)
     from symcert.engine.bugfinder import ReplayMismatch
     from symcert.engine.explore import Strategy
     from symcert.engine.verdict import Budget, Cause, Check, Kind, Reason, Stats, Verdict

@@ -47,7 +47,8 @@ class DataSort:
 class Production:
     """A production `sort ::= items [attributes]`: `items` pairs (is_terminal, text); `group`
     its priority group (K's `>`: 0 binds tightest); `strict` the 1-based arguments evaluated
-    first, left to right when `seq` (K's `seqstrict`)."""
+    first, left to right when `seq` (K's `seqstrict`); `bug`: a configuration stuck with this
+    construct on top of `k` is a bug (seed 002 §6.3: an `assert` with no rule for `false`)."""
 
     sort: str
     items: tuple[tuple[bool, str], ...]
@@ -58,6 +59,7 @@ class Production:
     bracket: bool = False
     group: int = 0
     pos: Pos = (0, 0)
+    bug: bool = False
 
     @property
     def arg_sorts(self) -> tuple[str, ...]:
@@ -136,6 +138,12 @@ class Definition:
     def symbolic_sorts(self) -> frozenset[str]:
         """The symbolically extensible sorts (§4.1)."""
         return frozenset(d.name for d in self.data if d.symbolic)
+
+    @cached_property
+    def bug_labels(self) -> frozenset[str]:
+        """The constructors marked `bug`: a configuration stuck with one on top of `k` is a
+        bug (seed 002 §6.3)."""
+        return frozenset(p.label for p in self.productions if p.bug)
 
     @cached_property
     def cell_index(self) -> dict[str, int]:

@@ -59,7 +59,7 @@ CELL_CLOSE: /<\/[A-Za-z][A-Za-z0-9-]*>/
 %ignore /[ \t\r\n\f]+/
 """
 
-_ATTRIBUTES = ("strict", "seqstrict", "left", "right", "non-assoc", "bracket", "label")
+_ATTRIBUTES = ("strict", "seqstrict", "left", "right", "non-assoc", "bracket", "label", "bug")
 _DATA_ATTRIBUTES = ("symbolic", "result")
 
 
@@ -302,7 +302,7 @@ def _production(r: _Reader, where: int, sort: str, items: tuple[tuple[bool, str]
         raise r.error(where, "a `bracket` production has exactly one argument, of its own sort")
     line, column = r.pos(where)
     return Production(sort, items, label, strict, strict_attr == "seqstrict", assoc, bracket,
-                      group, (line, column))
+                      group, (line, column), "bug" in attrs)
 
 
 def _configuration(r: _Reader, config: tuple[_Decl, Tree], sorts: list[str],

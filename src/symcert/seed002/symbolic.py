@@ -24,7 +24,7 @@ from symcert.seed002.definition import Definition
 from symcert.seed002.rewrite import Config, Engine, Transition, initial
 from symcert.seed002.terms import FOL
 
-__all__ = ["Leaf", "path_condition", "sym_initial", "sym_run", "sym_step"]
+__all__ = ["Leaf", "Trail", "labels_of", "path_condition", "sym_initial", "sym_run", "sym_step"]
 
 
 def sym_initial(dsym: Definition, program: Any) -> Config:
@@ -52,6 +52,24 @@ def path_condition(dsym: Definition, cfg: Config) -> PathCondition:
 
 
 @dataclass(frozen=True, slots=True)
+class Trail:
+    """The rule labels of a path, last first, as a persistent list: a step adds one cell and
+    shares the path before it (copying a tuple per step would be quadratic in the depth)."""
+
+    label: str
+    before: Trail | None = None
+
+
+def labels_of(trail: Trail | None) -> tuple[str, ...]:
+    """The labels of `trail`, first first (`β`)."""
+    out: list[str] = []
+    while trail is not None:
+        out.append(trail.label)
+        trail = trail.before
+    return tuple(reversed(out))
+
+
+@dataclass(frozen=True, slots=True)
 class Leaf:
     """A symbolic configuration where no rule of `L^sym` applies, and the rule labels of the
     path that reached it (`β^sym`)."""
@@ -68,15 +86,15 @@ def sym_run(dsym: Definition, cfg: Config, solver: Any, max_states: int = 100_00
     :param max_depth: do not expand configurations this many steps deep (None: no bound).
     """
     engine = Engine(dsym, solver)
-    todo: deque[tuple[Config, tuple[str, ...]]] = deque([(cfg, ())])
+    todo: deque[tuple[Config, Trail | None, int]] = deque([(cfg, None, 0)])
     expanded = 0
     while todo and expanded < max_states:
-        c, labels = todo.popleft()
-        if max_depth is not None and len(labels) >= max_depth:
+        c, trail, depth = todo.popleft()
+        if max_depth is not None and depth >= max_depth:
             continue
         expanded += 1
         nexts = engine.step(c)
         if not nexts:
-            yield Leaf(c, labels)
+            yield Leaf(c, labels_of(trail))
         for t in nexts:
-            todo.append((t.target, labels + (t.label,)))
+            todo.append((t.target, Trail(t.label, trail), depth + 1))
