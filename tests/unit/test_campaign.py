@@ -9,10 +9,13 @@ import pytest
 import symcert.engine.explore as explore
 import symcert.seed004.interp as interp
 from symcert.checking.campaign import (
+    CHECKS,
+    OVER_BUDGET,
     SHAPE,
     Disagreement,
     campaign,
     check_program,
+    check_within,
     random_input,
     shrink,
     smaller,
@@ -123,6 +126,26 @@ def test_shrink_reaches_a_local_minimum():
     assert Skip() in list(smaller(p))
 
 
+def test_a_program_over_its_budget_is_counted_not_checked(monkeypatch):
+    """`check_within` runs the checks in a child: its answer comes back (None, or a
+    disagreement with its program), and a child still working at the budget is killed:
+    OVER_BUDGET, which `campaign` counts apart."""
+    import time
+
+    p = parse("x = 1; assert x == 1")
+    wrong = Disagreement("planted", p, Env.of({"x": 2}), "detail")
+    monkeypatch.setitem(CHECKS, "hang", lambda p_, s, solver: time.sleep(60))
+    monkeypatch.setitem(CHECKS, "wrong", lambda p_, s, solver: wrong)
+    sigmas = [Env.of({"x": 2})]
+    assert check_within(p, sigmas, Solver(), ("main", "verdicts", "interp"), 30) is None
+    assert check_within(p, sigmas, Solver(), ("wrong",), 30) == wrong
+    assert check_within(p, sigmas, Solver(), ("main", "hang"), 0.5) == OVER_BUDGET
+    report = campaign(3, 7, None, ("hang",), program_seconds=0.2)
+    assert (report.programs, report.over_budget, report.counts) == (3, 3, {})
+    report = campaign(3, 7, None, ("main",), program_seconds=30)
+    assert (report.programs, report.over_budget, report.counts) == (3, 0, {})
+
+
 def test_cli_campaign(capsys):
     """`symcert campaign` reports the rate and exits 0 when no disagreement is found."""
     assert main(["campaign", "--programs", "10", "--seed", "2"]) == 0
@@ -130,3 +153,7 @@ def test_cli_campaign(capsys):
     assert out[0].startswith("checked 10 programs in ")
     assert out[1] == "no disagreement"
     assert main(["campaign", "--programs", "0"]) == 2
+    assert main(["campaign", "--programs", "5", "--program-timeout", "30"]) == 0
+    assert capsys.readouterr().out.splitlines()[1] == (
+        "0 of them over the program budget (--program-timeout 30 s): not checked")
+    assert main(["campaign", "--program-timeout", "0"]) == 2

@@ -24,7 +24,11 @@ delta-debugging shrinker over the AST (`shrink`), generic over the syntax (`synt
 
 from __future__ import annotations
 
+import os
+import pickle
 import random
+import select
+import signal
 import time
 from dataclasses import dataclass
 from typing import Callable, Iterator, cast
@@ -233,6 +237,49 @@ def check_program(p: Stmt, sigmas: list[Env], solver: Solver,
     return None
 
 
+OVER_BUDGET = "over the program budget"
+"""What `check_within` gives for a program whose checks outlast their budget."""
+
+
+def check_within(p: Stmt, sigmas: list[Env], solver: Solver, checks: tuple[str, ...],
+                 seconds: float) -> Disagreement | None | str:
+    """`check_program` in a forked child killed after `seconds`: `OVER_BUDGET` then. z3 may
+    spend minutes in a single C call that neither its resource limit nor an interrupt stops
+    (asserting nested `%` by symbolic divisors), so only a process bounds a program's time.
+    The child works on a copy of the parent: the solver's caches do not carry over."""
+    solver.translate(Int(0))  # z3 is loaded before the fork, not once per child
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover (the child ends with os._exit)
+        os.close(read)
+        try:
+            data = pickle.dumps(check_program(p, sigmas, solver, checks))
+        except BaseException as err:  # the parent reports what could not be pickled
+            data = pickle.dumps(Disagreement(f"{type(err).__name__} in the child", p,
+                                             sigmas[0], str(err)[:200]))
+        with os.fdopen(write, "wb") as out:
+            out.write(data)
+        os._exit(0)
+    os.close(write)
+    chunks: list[bytes] = []
+    deadline = time.monotonic() + seconds
+    try:
+        while (left := deadline - time.monotonic()) > 0:
+            ready, _, _ = select.select([read], [], [], left)
+            if not ready:
+                break
+            chunk = os.read(read, 1 << 16)
+            if not chunk:
+                os.waitpid(child, 0)
+                return cast(Disagreement | None, pickle.loads(b"".join(chunks)))
+            chunks.append(chunk)
+        os.kill(child, signal.SIGKILL)
+        os.waitpid(child, 0)
+        return OVER_BUDGET
+    finally:
+        os.close(read)
+
+
 # --- shrinking --------------------------------------------------------------------------------
 
 
@@ -300,6 +347,7 @@ class Report:
     found: dict[str, Disagreement]
     minimised: dict[str, Disagreement]
     shrink_seconds: float = 0.0
+    over_budget: int = 0
 
     @property
     def rate(self) -> float:
@@ -319,7 +367,7 @@ class Report:
 
 def campaign(programs: int | None, seed: int, seconds: float | None,
              checks: tuple[str, ...] = tuple(CHECKS), keep_going: bool = False,
-             inputs_per_program: int = 3) -> Report:
+             inputs_per_program: int = 3, program_seconds: float | None = None) -> Report:
     """Check random programs until `programs` are done or `seconds` have passed.
 
     :param programs: how many programs at most (None: no limit).
@@ -328,6 +376,8 @@ def campaign(programs: int | None, seed: int, seconds: float | None,
     :param checks: which checks of `CHECKS` to run.
     :param keep_going: go on after a disagreement (counting each kind, shrinking the first).
     :param inputs_per_program: random inputs per program.
+    :param program_seconds: each program's checks run in a child process killed after this
+        many seconds (`check_within`); such a program is counted in `over_budget`, not checked.
     """
     choices = RandomChoices(random.Random(seed))
     solver = Solver()
@@ -336,13 +386,18 @@ def campaign(programs: int | None, seed: int, seconds: float | None,
     minimised: dict[str, Disagreement] = {}
     shrinking = 0.0
     start = time.perf_counter()
-    done = 0
+    done = over = 0
     while (programs is None or done < programs) and (
             seconds is None or time.perf_counter() - start - shrinking < seconds):
         p = program(choices, SHAPE)
         sigmas = [random_input(choices, p) for _ in range(inputs_per_program)]
-        disagreement = check_program(p, sigmas, solver, checks)
+        outcome = (check_program(p, sigmas, solver, checks) if program_seconds is None
+                   else check_within(p, sigmas, solver, checks, program_seconds))
         done += 1
+        if isinstance(outcome, str):  # OVER_BUDGET
+            over += 1
+            continue
+        disagreement = outcome
         if disagreement is None:
             continue
         counts[disagreement.kind] = counts.get(disagreement.kind, 0) + 1
@@ -354,4 +409,4 @@ def campaign(programs: int | None, seed: int, seconds: float | None,
         if not keep_going:
             break
     return Report(done, time.perf_counter() - start - shrinking, counts, found, minimised,
-                  shrinking)
+                  shrinking, over)

@@ -25,6 +25,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--checks", default="main,verdicts,interp", metavar="C,...",
                         help="which checks: main (run vs concrete), verdicts (bug verdicts), "
                              "interp (seed 004 vs its twin); default: all")
+    parser.add_argument("--program-timeout", type=float, default=None, metavar="S",
+                        help="check each program in a child process killed after S seconds; "
+                             "such programs are counted, not checked (default: no limit, in "
+                             "process)")
     parser.add_argument("--keep-going", action="store_true",
                         help="count every disagreement instead of stopping at the first")
     add_timeout(parser)
@@ -43,11 +47,18 @@ def main(args: argparse.Namespace) -> int:
     if unknown or not checks:
         raise InputError(f"symcert campaign: unknown check(s) {', '.join(unknown)}; "
                          f"choose among {', '.join(CHECKS)}")
+    if args.program_timeout is not None and not args.program_timeout > 0:
+        raise InputError("symcert campaign: --program-timeout must be positive: "
+                         f"{args.program_timeout}")
     programs = args.programs if args.programs is not None or args.seconds else 1000
     args.budget.enter("checking programs")
-    report = campaign(programs, args.seed, args.seconds, checks, args.keep_going)
+    report = campaign(programs, args.seed, args.seconds, checks, args.keep_going,
+                      program_seconds=args.program_timeout)
     print(f"checked {report.programs:,} programs in {report.seconds:.1f} s "
           f"({report.rate:,.1f} programs/s, seed {args.seed}, checks {','.join(checks)})")
+    if args.program_timeout is not None:
+        print(f"{report.over_budget:,} of them over the program budget "
+              f"(--program-timeout {args.program_timeout:g} s): not checked")
     if not report.counts:
         print("no disagreement")
         return 0
