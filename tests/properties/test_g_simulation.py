@@ -1,0 +1,208 @@
+"""Seed 002 §5 on generated programs of IMP (symcert's generator, printed and read by the
+derived parser) and of the guarded commands (a small generator here): G-L1 matching lifts,
+G-U1 unique matchers, G-L2/G-C2 forward simulation and coverage, G-L3/G-C3 backward simulation
+and precision; the seed's counterexample to precision from forward simulation alone; and planted
+wrong derivations, each caught by one of these predicates."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from strategies import generated
+from symcert.checking import generate
+from symcert.core.concrete import Env
+from symcert.core.state import PathCondition
+from symcert.lang.procedures import show_program
+from symcert.lang.syntax import Cmp, Int, Var
+from symcert.seed002.bugfinder import Language
+from symcert.seed002.definition import Definition
+from symcert.seed002.rewrite import Config, program_ids
+from symcert.seed002.simulation import (
+    Semantics, backward_simulation, coverage, forward_simulation, holds, matcher, matcher_unique,
+    matching_lifts, precision, valuate,
+)
+from symcert.seed002.symbolic import sym_initial
+from symcert.seed002.terms import App, Id, MapValue, kseq
+from symcert.solver.z3backend import Sat, Solver
+
+IMP = Language.load("imp")
+GCL = Language.load("gcl")
+SOLVER = Solver()
+SEM = {"imp": Semantics.of(IMP.concrete, IMP.symbolic, SOLVER),
+       "gcl": Semantics.of(GCL.concrete, GCL.symbolic, SOLVER)}
+STEPS = 40
+
+IMP_SHAPE = generate.Shape(names=("x", "y"), literal=3, value=5, aexpr_depth=2, bexpr_depth=1,
+                           stmt_depth=2, leaves=4, loop_depth=1, procedures=0)
+imp_texts = generated(lambda c, s: show_program(generate.program(c, s)), IMP_SHAPE)
+
+# --- a small generator of guarded-command programs ----------------------------------------
+
+NAMES = ("x", "y")
+
+
+def _aexp(depth: int) -> st.SearchStrategy[str]:
+    leaf = st.one_of(st.integers(-3, 3).map(lambda n: f"({n})" if n < 0 else str(n)),
+                     st.sampled_from(NAMES))
+    if depth == 0:
+        return leaf
+    sub = _aexp(depth - 1)
+    return st.one_of(leaf, st.tuples(sub, st.sampled_from("+-*"), sub).map(
+        lambda t: f"({t[0]} {t[1]} {t[2]})"), sub.map(lambda a: f"(- {a})"))
+
+
+def _bexp() -> st.SearchStrategy[str]:
+    cmp = st.tuples(_aexp(1), st.sampled_from(["<", "<=", ">", ">=", "==", "!="]), _aexp(1)) \
+        .map(lambda t: f"{t[0]} {t[1]} {t[2]}")
+    return st.one_of(cmp, st.sampled_from(["true", "false"]), cmp.map(lambda b: f"not ({b})"),
+                     st.tuples(cmp, st.sampled_from(["and", "or"]), cmp).map(
+                         lambda t: f"({t[0]}) {t[1]} ({t[2]})"))
+
+
+def _stmt(depth: int) -> st.SearchStrategy[str]:
+    leaf = st.one_of(st.just("skip"), st.just("abort"),
+                     st.tuples(st.sampled_from(NAMES), _aexp(2)).map(lambda t: f"{t[0]} := {t[1]}"),
+                     _bexp().map(lambda b: f"assert {b}"))
+    if depth == 0:
+        return leaf
+    sub = _stmt(depth - 1)
+    guarded = st.lists(st.tuples(_bexp(), sub).map(lambda t: f"{t[0]} -> {t[1]}"),
+                       min_size=1, max_size=3).map(" [] ".join)
+    return st.one_of(leaf, st.tuples(sub, sub).map(lambda t: f"{t[0]}; {t[1]}"),
+                     guarded.map(lambda g: f"if {g} fi"), guarded.map(lambda g: f"do {g} od"))
+
+
+gcl_texts = _stmt(2)
+programs = st.one_of(st.tuples(st.just("imp"), imp_texts), st.tuples(st.just("gcl"), gcl_texts))
+valuations = st.fixed_dictionaries({x: st.integers(-5, 5) for x in ("x", "y")})
+choices = st.lists(st.integers(0, 3), min_size=STEPS, max_size=STEPS)
+
+
+def _lang(name: str) -> Language:
+    return IMP if name == "imp" else GCL
+
+
+def _symbolic_walk(name: str, program: Any, picks: list[int]) -> list[tuple[Config, tuple[str, ...]]]:
+    """The configurations (and labels so far) of one path of `L^sym`, chosen by `picks`."""
+    sem = SEM[name]
+    cfg, labels = sym_initial(_lang(name).symbolic, program), ()
+    out = [(cfg, labels)]
+    for c in picks:
+        steps = sem.symbolic.step(cfg)
+        if not steps:
+            break
+        t = steps[c % len(steps)]
+        cfg, labels = t.target, labels + (t.label,)
+        out.append((cfg, labels))
+    return out
+
+
+def _theta(program: Any, values: dict[str, int]) -> Env:
+    return Env.of({x: values.get(x, 0) for x in program_ids(program)})
+
+
+@given(programs, choices, valuations)
+def test_matching_lifts_and_matchers_are_unique(named, picks, values):
+    """G-L1 (Lemma 1) and G-U1 (Cor. 1): on the configurations of a symbolic path, each rule of
+    L^sym matches γˢ iff it matches ϑ(γˢ), with ρ = ϑ∘ρˢ, and its matcher is the forced one."""
+    name, text = named
+    program = _lang(name).parse(text)
+    sem = SEM[name]
+    theta = _theta(program, values)
+    for cfg, _ in _symbolic_walk(name, program, picks[:STEPS // 2]):
+        for rule in sem.symbolic.d.rules:
+            assert matching_lifts(sem, rule, cfg, theta), rule.label
+            assert matcher_unique(sem, rule, cfg, matcher(sem, rule, cfg)), rule.label
+
+
+@given(programs, choices, valuations)
+def test_forward_simulation_and_coverage(named, picks, values):
+    """G-L2 (Lemma 2) at each configuration of a concrete run, and G-C2 (Cor. 2) along it:
+    every concrete step has a symbolic step along the same rule whose condition ϑ satisfies."""
+    name, text = named
+    program = _lang(name).parse(text)
+    sem = SEM[name]
+    theta = _theta(program, values)
+    assert coverage(sem, program, theta, picks)
+    for cfg, _ in _symbolic_walk(name, program, picks):
+        assert forward_simulation(sem, cfg, theta)
+
+
+@given(programs, choices)
+def test_backward_simulation_and_precision(named, picks):
+    """G-L3 (Lemma 3) at each configuration of a symbolic path, and G-C3 (Cor. 3/4) for the
+    path: a model of the last path condition runs concretely along the same rules to ϑ(γ'ˢ)."""
+    name, text = named
+    program = _lang(name).parse(text)
+    sem = SEM[name]
+    walk = _symbolic_walk(name, program, picks)
+    for cfg, _ in walk:
+        assert backward_simulation(sem, cfg, SOLVER)
+    final, labels = walk[-1]
+    assert precision(sem, program, labels, final, SOLVER)
+
+
+# --- the seed's counterexample and planted wrong derivations --------------------------------
+
+
+def _if_config(d: Definition, cond: Any, phi: PathCondition) -> Config:
+    """⟨⟨if cond then x = 1 else skip fi⟩k ⟨y ↦ y⟩env ⟨φ⟩cnd⟩ (seed 002 §5's example)."""
+    branch = App("_=_", (Id("x"), Int(1)))
+    k = kseq([App("if_then_else_fi", (cond, branch, App("skip")))])
+    return Config((k, MapValue((("x", Int(0)), ("y", Var("y")))), phi))
+
+
+def test_forward_simulation_alone_does_not_give_precision():
+    """Seed 002 §5: γ ⊨ ⟨γˢ, φ⟩ with ϑ(y) = 5 and ⟨γˢ, φ⟩ ⇒[if-false] ⟨γ'ˢ, φ'⟩ (φ' satisfiable),
+    yet γ's only step is [if-true]: the converse of Lemma 2 is false. Lemma 3 still holds: a
+    model of φ' gives another γ that takes [if-false]."""
+    sem = SEM["imp"]
+    gamma_s = _if_config(IMP.symbolic, Cmp(">", Var("y"), Int(3)),
+                         PathCondition.of(Cmp(">", Var("y"), Int(0))))
+    theta = Env.of({"y": 5})
+    assert holds(theta, gamma_s.cells[2])
+    symbolic = {t.label: t.target for t in sem.symbolic.step(gamma_s)}
+    assert set(symbolic) == {"if-true", "if-false"}
+    phi2 = symbolic["if-false"].cells[2]
+    assert SOLVER.check(phi2)[0] is Sat.SAT and not holds(theta, phi2)
+    concrete = sem.concrete.step(valuate(sem, gamma_s, theta))
+    assert [t.label for t in concrete] == ["if-true"]  # no [if-false] step from γ
+    assert forward_simulation(sem, gamma_s, theta) and backward_simulation(sem, gamma_s, SOLVER)
+
+
+def _planted(d: Definition, label: str, **changes: Any) -> Definition:
+    rules = tuple(replace(r, **changes) if r.label == label else r for r in d.rules)
+    return replace(d, rules=rules)
+
+
+def test_planted_wrong_derivations_are_caught():
+    """A constant kept in a left-hand side breaks G-L1 and G-L2; forgetting `b` in the new path
+    condition breaks G-L3; a matcher other than the forced one breaks G-U1."""
+    concrete_if = next(r for r in IMP.concrete.rules if r.label == "if-true")
+    kept = _planted(IMP.symbolic, "if-true", lhs=concrete_if.lhs + (None,), rhs=concrete_if.rhs
+                    + (None,), cond=None)
+    sem = Semantics.of(IMP.concrete, kept, SOLVER)
+    gamma_s = _if_config(kept, Cmp(">", Var("y"), Int(3)), PathCondition.of())
+    theta = Env.of({"y": 5})
+    rule = next(r for r in kept.rules if r.label == "if-true")
+    assert not matching_lifts(sem, rule, gamma_s, theta)
+    assert not forward_simulation(sem, gamma_s, theta)
+
+    good = next(r for r in IMP.symbolic.rules if r.label == "if-false")
+    forgot = _planted(IMP.symbolic, "if-false", rhs=good.rhs[:2] + (good.lhs[2],))
+    sem = Semantics.of(IMP.concrete, forgot, SOLVER)
+    # φ' = φ = true: its model y = 0 takes [if-true] concretely, not the symbolic [if-false]
+    assert not backward_simulation(sem, _if_config(forgot, Cmp(">", Var("y"), Int(-3)),
+                                                   PathCondition.of()), SOLVER)
+
+    sem = SEM["imp"]
+    gamma_s = _if_config(IMP.symbolic, Cmp(">", Var("y"), Int(3)), PathCondition.of())
+    rho = matcher(sem, good, gamma_s)
+    assert rho is not None and matcher_unique(sem, good, gamma_s, rho)
+    swapped = dict(rho, S1=rho["S2"], S2=rho["S1"])
+    assert not matcher_unique(sem, good, gamma_s, swapped)
+    assert not matcher_unique(sem, good, gamma_s, {**rho, "extra": Int(0)})
