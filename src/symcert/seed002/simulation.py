@@ -23,7 +23,7 @@ from symcert.seed002.definition import Definition, KPattern, Rule
 from symcert.seed002.rewrite import REST, Config, Engine, initial, program_ids
 from symcert.seed002.symbolic import sym_initial
 from symcert.seed002.terms import (
-    BOOL, INT, App, KSeq, MapValue, Variable, data_sort, kitems, same,
+    BOOL, INT, App, KSeq, MapValue, Variable, data_sort, same,
 )
 from symcert.solver.z3backend import Sat
 from symcert.spec.switch import lemma
@@ -171,8 +171,9 @@ def _subterm(gamma: Config, pos: tuple[int, ...], kcell: int) -> Any:
     t = gamma.cells[pos[0]]
     rest = pos[1:]
     if pos[0] == kcell:
-        items = list(kitems(t))
-        t, rest = items[rest[0]], rest[1:]
+        for _ in range(rest[0]):
+            t = t.rest
+        t, rest = t.head, rest[1:]
     for a in rest:
         t = t.args[a]
     return t
