@@ -207,6 +207,18 @@ def test_wrong_constant_folding_is_refuted_by_the_substitution_lemma() -> None:
     assert "?r = ?e1 + ?e2" in result.stdout and "symbolic value  ?t1" in result.stdout
 
 
+def test_wrong_product_folding_is_refuted_by_the_data_morphism() -> None:
+    """`terms.mul` folding `(t * c1) * c2` into `t * (c1 + c2)` (issue 18's fold, planted
+    wrong) breaks G-M1 for `*` on a product ending in a literal, and for `+` of such a
+    product with itself (`a + a = a * 2`)."""
+    result = _replay("mul-folds-plus", "--only", "G-M1/", script=WRONG)
+    assert result.returncode == 1, result.stdout + result.stderr
+    refuted = {line.split("#")[0] for line in result.stdout.splitlines()
+               if line.endswith(": INVALID")}
+    assert {"G-M1/mul/mul-int+int", "G-M1/add/mul-int+same"} <= refuted
+    assert all(r.startswith(("G-M1/mul/", "G-M1/add/")) for r in refuted)
+
+
 def test_schematic_division_branches_on_the_divisor() -> None:
     """`//` and `%` on schematic integers fork: by zero they raise as Python's do, otherwise
     they are the SMT translation that X-A1 proves is Python's floor division and modulo."""

@@ -3,6 +3,7 @@
 Run as a script by test_obligations.py, in its own process with contracts off. MISTAKE is
 `while-exit-adds-guard` (the while-exit successor gets the guard instead of its negation),
 `add-folds-minus` (`terms.add` folds `(t + c1) + c2` into `t + (c1 - c2)`),
+`mul-folds-plus` (`terms.mul` folds `(t * c1) * c2` into `t * (c1 + c2)`: right for 2 * 2 only),
 `euclidean-division` (`/` translated to SMT-LIB's plain `div`, Euclidean, whatever the divisor's
 sign: X-A1), `guard-forgets-right` (the guard of `a and b` forgets the divisions of `b`: X-A2),
 `assume-ignores-condition` (`assume b` steps to `skip` on `φ` unchanged: X-U1) or
@@ -21,10 +22,11 @@ from symcert.core import frames, guards, terms
 from symcert.core.state import SymState
 from symcert.core.symbolic import sym_beval
 from symcert.engine import explore
-from symcert.lang.syntax import Add, Assume, Int, Skip, While
+from symcert.lang.syntax import Add, Assume, Int, Mul, Skip, While
 
 _expand = explore._expand
 _add = terms.add
+_mul = terms.mul
 
 
 def _while_exit_adds_guard(phi, store, frame, p, depth):  # type: ignore[no-untyped-def]
@@ -48,6 +50,12 @@ def _add_folds_minus(a, b):  # type: ignore[no-untyped-def]
     return _add(a, b)
 
 
+def _mul_folds_plus(a, b):  # type: ignore[no-untyped-def]
+    if isinstance(b, Int) and isinstance(a, Mul) and isinstance(a.right, Int):
+        return _mul(a.left, Int(a.right.value + b.value))
+    return _mul(a, b)
+
+
 def _guard_forgets_right(a, b):  # type: ignore[no-untyped-def]
     return terms.conj(a[0], b()[0]), a[1]
 
@@ -65,6 +73,8 @@ elif mistake == "assume-ignores-condition":
     explore._expand = _assume_ignores_condition
 elif mistake == "add-folds-minus":
     terms.add = _add_folds_minus
+elif mistake == "mul-folds-plus":
+    terms.mul = _mul_folds_plus
 elif mistake == "euclidean-division":
     smtlib.SMT_TEXT.div = lambda a, b: f"(div {a} {b})"  # type: ignore[method-assign]
 elif mistake == "return-into-callee":

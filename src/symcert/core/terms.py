@@ -48,9 +48,12 @@ COMPARE = {
 
 
 def add(a: Term, b: Term) -> Term:
-    """`a + b`, with constants folded into a trailing `+ c`."""
+    """`a + b`, with constants folded into a trailing `+ c`; `a + a` is `a * 2` (with `mul`'s
+    folding, `x = x + x` run n times keeps the term `x * 2^n`, not a DAG n deep: issue 18)."""
     if isinstance(a, Int) and isinstance(b, Int):
         return Int(a.value + b.value)
+    if a is b:
+        return mul(a, Int(2))
     if isinstance(a, Int):
         a, b = b, a
     if isinstance(b, Int):
@@ -71,14 +74,18 @@ def sub(a: Term, b: Term) -> Term:
 
 
 def mul(a: Term, b: Term) -> Term:
-    """`a * b`, with constants folded and `1 * a = a`, `0 * a = 0` (multiplication never fails,
-    so dropping `a` loses no `fail`: the guard of `a` is kept apart, guards.py)."""
+    """`a * b`, with constants folded into a trailing `* c` and `1 * a = a`, `0 * a = 0`
+    (multiplication never fails, so dropping `a` loses no `fail`: the guard of `a` is kept
+    apart, guards.py)."""
     if isinstance(a, Int) and isinstance(b, Int):
         return Int(a.value * b.value)
     if isinstance(a, Int):
         a, b = b, a
-    if isinstance(b, Int) and b.value in (0, 1):
-        return b if b.value == 0 else a
+    if isinstance(b, Int):
+        if b.value in (0, 1):
+            return b if b.value == 0 else a
+        if isinstance(a, Mul) and isinstance(a.right, Int):
+            return mul(a.left, Int(a.right.value * b.value))
     return Mul(a, b)
 
 

@@ -26,6 +26,7 @@ from symcert.lang.syntax import (
     Fail,
     If,
     Int,
+    Mul,
     Neg,
     Not,
     Return,
@@ -138,11 +139,12 @@ standing for every other variable."""
 A_SHAPES: dict[str, Callable[[int], AExpr]] = {
     "int": lambda i: Int(snum(f"?k{i}")),  # type: ignore[arg-type]
     "add-int": lambda i: Add(Var(f"?t{i}"), Int(snum(f"?k{i}"))),  # type: ignore[arg-type]
+    "mul-int": lambda i: Mul(Var(f"?t{i}"), Int(snum(f"?k{i}"))),  # type: ignore[arg-type]
     "neg": lambda i: Neg(Var(f"?t{i}")),
     "term": lambda i: Var(f"?t{i}"),
 }
 """One arithmetic term per shape the smart constructors of terms.py tell apart (a literal, a sum
-ending in a literal, a negation, anything else); `?t`, `?k` stand for an arbitrary term, value."""
+ending in a literal, a product ending in a literal, a negation, anything else); `?t`, `?k` stand for an arbitrary term, value."""
 
 B_SHAPES: dict[str, Callable[[int], BExpr]] = {
     "bool": lambda i: Bool(sbool(f"?b{i}")),  # type: ignore[arg-type]

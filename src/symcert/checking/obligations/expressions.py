@@ -155,17 +155,21 @@ def g_m1() -> list[Obligation]:
     """`V0(f^sym(t1, t2)) = f^D(V0(t1), V0(t2))` for each operation `f` of `terms.TERMS` (the
     smart constructors, which fold constants) and each shape of its arguments: the left side is
     the SMT text of the term `f^sym` builds, the right one `f` applied by `smtlib.SMT_TEXT` to
-    the texts of the arguments (both are read by the provers as `V0` reads them). For `/` and
+    the texts of the arguments (and, for a binary `f`, each shape as both operands, one object) (both are read by the provers as `V0` reads them). For `/` and
     `%`, where the divisor is not 0 (a term's value at 0 is never read: X-A2)."""
     out: list[Obligation] = []
     for name, (sorts, apply) in OPERATIONS.items():
         shapes: dict[str, Callable[[int], Any]] = A_SHAPES if sorts[0] == "a" else B_SHAPES
-        for combo in itertools.product(shapes, repeat=len(sorts)):
+        combos = list(itertools.product(shapes, repeat=len(sorts)))
+        if len(sorts) == 2:  # one term as both operands (`add`'s `a + a = a * 2`)
+            combos += [(sh, "same") for sh in shapes]
+        for combo in combos:
             def build(combo: tuple[str, ...] = combo, shapes: dict[str, Callable[[int], Any]]
                       = shapes, apply: Callable[..., Any] = apply, name: str = name
                       ) -> list[Draft]:
                 s = Script()
-                args = [shapes[sh](i + 1) for i, sh in enumerate(combo)]
+                args = [shapes[sh](i + 1) for i, sh in enumerate(combo) if sh != "same"]
+                args += [args[0]] * (len(combo) - len(args))
                 text = s.aexpr if shapes is A_SHAPES else s.bexpr
                 value = apply(TERMS, [lambda a=a: a for a in args])
                 texts = [text(a) for a in args]

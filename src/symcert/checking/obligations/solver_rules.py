@@ -19,7 +19,7 @@ from symcert.checking.obligations.common import (
 from symcert.checking.obligations.common import X
 from symcert.checking.obligations.expressions import SHAPES_WITH_SELF
 from symcert.checking.smtlib import Script, conj, equal, implies, sbool, sint
-from symcert.core.concrete import Env
+from symcert.core.concrete import Env, Valuations
 from symcert.core.state import ID, PathCondition, Store, SymState
 from symcert.core.symbolic import sym_aeval, sym_beval, sym_update
 from symcert.core.terms import free_vars
@@ -55,7 +55,8 @@ def m_s1() -> list[Obligation]:
                 s = Script()
                 parent = SymState(PHI, ID, Skip(), 0, parent_model)
                 child = SymState(pc, ID, Skip(), 1)
-                kept = _feasible(child, parent, _SchematicSolver(), RunStats())  # type: ignore[arg-type]
+                kept = _feasible(child, parent, _SchematicSolver(), RunStats(),  # type: ignore[arg-type]
+                                 Valuations())
                 unsat = f"(not {s.conjunction(pc.conjuncts())})"
                 trusted = implies(s.declare("?solver_unsat", "Bool"), unsat)
                 goal = "true" if kept is not None else unsat
