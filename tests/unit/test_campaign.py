@@ -146,6 +146,26 @@ def test_a_program_over_its_budget_is_counted_not_checked(monkeypatch):
     assert (report.programs, report.over_budget, report.counts) == (3, 0, {})
 
 
+def test_the_derived_engine_check(monkeypatch):
+    """`--checks derived` compares seed 002's IMP engine with the hand-written one on programs
+    without procedures (agreement.py), and turns a difference into a disagreement."""
+    import symcert.checking.campaign as c
+
+    report = campaign(40, 3, None, ("derived",))
+    assert report.programs == 40 and not report.counts
+    seen = []
+
+    def planted(p, sigma, fuel, max_states):  # type: ignore[no-untyped-def]
+        seen.append(max_states)
+        return type("A", (), {"agree": False, "disagreement": "planted"})()
+
+    monkeypatch.setattr(c, "compare", planted)
+    proc = parse("proc f(a) begin return a end x = f(1)")
+    assert c.check_derived(proc, [Env()], Solver()) is None and seen == []
+    found = c.check_derived(parse("x = 1"), [Env(), Env()], Solver())
+    assert found is not None and found.detail == "planted" and seen == [c.MAX_STATES]
+
+
 def test_cli_campaign(capsys):
     """`symcert campaign` reports the rate and exits 0 when no disagreement is found."""
     assert main(["campaign", "--programs", "10", "--seed", "2"]) == 0

@@ -33,12 +33,14 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Iterator, cast
 
+from symcert.checking.agreement import compare
 from symcert.checking.generate import Choices, RandomChoices, Shape, env, program
 from symcert.checking.oracles import Counterexample, check_exhaustiveness, check_precision
 from symcert.checking.transitions import Transition, concr, run_outputs
 from symcert.core.concrete import Ending, Final, run_to_end
 from symcert.core.concrete import Env
 from symcert.core.state import TRUE_PC, PathCondition, Store, SymState, initial, rules_of
+from symcert.lang.procedures import table_of
 from symcert.lang.structure import children, inputs, with_children
 from symcert.lang.syntax import AExpr, BExpr, Bool, Int, Node, Skip, Stmt
 from symcert.seed004.interp import (
@@ -212,13 +214,31 @@ def _feasible_bug(pcs: list[PathCondition], solver: Solver) -> bool | None:
     return None if Sat.UNKNOWN in answers else False
 
 
+def check_derived(p: Stmt, sigmas: list[Env], solver: Solver) -> Disagreement | None:
+    """The IMP engine derived from `languages/imp.sem` (seed 002) against the hand-written one
+    at each input, and their verdicts at the first (agreement.py: pointwise, modulo the
+    derived semantics' finer splitting). A program with procedures is outside imp.sem: it
+    passes unchecked."""
+    if table_of(p):
+        return None
+    for i, sigma in enumerate(sigmas):
+        found = compare(p, sigma, FUEL, MAX_STATES if i == 0 else None)
+        if not found.agree:
+            return Disagreement("derived and hand-written engines disagree (W-T3.1)", p, sigma,
+                                str(found.disagreement))
+    return None
+
+
 Check = Callable[[Stmt, list[Env], Solver], Disagreement | None]
-CHECKS: dict[str, Check] = {"main": check_main, "verdicts": check_verdicts, "interp": check_interp}
-"""The checks by name, in the order they run: `--checks main,verdicts,interp` selects."""
+CHECKS: dict[str, Check] = {"main": check_main, "verdicts": check_verdicts, "interp": check_interp,
+                            "derived": check_derived}
+"""The checks by name, in the order they run (`--checks` selects)."""
+DEFAULT_CHECKS = ("main", "verdicts", "interp")
+"""The checks run unless others are named: `derived` (seed 002's engine, slower) is asked for."""
 
 
 def check_program(p: Stmt, sigmas: list[Env], solver: Solver,
-                  checks: tuple[str, ...] = tuple(CHECKS)) -> Disagreement | None:
+                  checks: tuple[str, ...] = DEFAULT_CHECKS) -> Disagreement | None:
     """The first disagreement the named checks find on `p` at `sigmas`, or None.
 
     An exception is a disagreement too: a violated lemma contract (when contracts are on) or a
@@ -308,7 +328,7 @@ def _smaller_inputs(sigma: Env) -> Iterator[Env]:
 
 
 def shrink(found: Disagreement, solver: Solver, seconds: float = 10.0,
-           checks: tuple[str, ...] = tuple(CHECKS)) -> Disagreement:
+           checks: tuple[str, ...] = DEFAULT_CHECKS) -> Disagreement:
     """Greedily minimise a disagreement's program and input while a disagreement of the same
     kind remains (delta debugging over the AST, one reduction at a time).
 
@@ -366,7 +386,7 @@ class Report:
 
 
 def campaign(programs: int | None, seed: int, seconds: float | None,
-             checks: tuple[str, ...] = tuple(CHECKS), keep_going: bool = False,
+             checks: tuple[str, ...] = DEFAULT_CHECKS, keep_going: bool = False,
              inputs_per_program: int = 3, program_seconds: float | None = None) -> Report:
     """Check random programs until `programs` are done or `seconds` have passed.
 
