@@ -246,7 +246,8 @@ def _run(args: argparse.Namespace) -> int:
         return run_lang(args)
     from symcert.engine.bugfinder import ReplayMismatch
     from symcert.engine.explore import Strategy
-    from symcert.engine.verdict import Budget, Cause, Check, Kind, Reason, Stats, Verdict
+    from symcert.cli.commands.verdicts import print_done, shown_reason, stop_reason
+    from symcert.engine.verdict import Budget, Check, Kind, Stats, Verdict
 
     deadline: Deadline = args.budget
     name = source_name(args.file)
@@ -259,8 +260,7 @@ def _run(args: argparse.Namespace) -> int:
         check = Check(program, budget, start=start)
         verdict = check.run(_Reporter(deadline, progress, name, args.json))
     except (BudgetExceeded, MemoryError) as stop:
-        reason = (Reason(Cause.TIME, deadline.reason()) if isinstance(stop, BudgetExceeded)
-                  else Reason(Cause.MEMORY, deadline.out_of_memory()))
+        reason = stop_reason(stop, deadline)
         verdict = (check.stopped(reason) if check is not None else
                    Verdict(Kind.UNDECIDED, False, budget,
                            Stats(seconds=time.perf_counter() - start), reason=reason))
@@ -269,19 +269,11 @@ def _run(args: argparse.Namespace) -> int:
         raise
     deadline.enter("reporting")
     progress.clear()
-    reason = verdict.reason
-    if reason is not None and reason.cause is Cause.STATES:
-        reason = Reason(Cause.STATES,
-                        f"the state budget (--max-states {args.max_states:,}) ran out")
+    reason = shown_reason(verdict.reason, args.max_states)
     stats = verdict.stats
     if args.json:
-        print(json.dumps({"event": "done", "verdict": verdict.kind.value,
-                          "exhaustive": verdict.exhaustive,
-                          "reason": None if reason is None else reason.message,
-                          "states": stats.states, "strategy": budget.strategy.value,
-                          "seconds": round(stats.seconds, 6),
-                          "solver_queries": stats.solver_queries,
-                          "solver_seconds": round(stats.solver_seconds, 6)}), flush=True)
+        print_done(verdict.kind, verdict.exhaustive, reason, stats.states, budget.strategy.value,
+                   stats.seconds, stats.solver_queries, stats.solver_seconds)
         return verdict.exit_code
     order = "breadth-first" if budget.strategy is Strategy.BFS else "depth-first"
     summary = f"explored {stats.states:,} symbolic states ({order}) in {stats.seconds:.2f} s"

@@ -113,6 +113,21 @@ class Stats:
     solver_seconds: float = 0.0
 
 
+def well_formed(kind: Kind, bugs: tuple[object, ...], reason: Reason | None,
+                exhaustive: bool) -> None:
+    """A verdict's invariants (what a user may rely on): BUG carries a confirmed bug and only
+    it, UNDECIDED a reason and only it, SAFE an exhaustive exploration.
+
+    :raises ValueError: naming the broken one.
+    """
+    if (kind is Kind.BUG) != bool(bugs):
+        raise ValueError("a BUG verdict needs a confirmed bug, and only it has one")
+    if (kind is Kind.UNDECIDED) != (reason is not None):
+        raise ValueError("an UNDECIDED verdict needs a reason, and only it has one")
+    if kind is Kind.SAFE and not exhaustive:
+        raise ValueError("a SAFE verdict needs an exhaustive exploration")
+
+
 @dataclass(frozen=True)
 class Verdict:
     """The answer on one program.
@@ -134,12 +149,7 @@ class Verdict:
     reason: Reason | None = None
 
     def __post_init__(self) -> None:
-        if (self.kind is Kind.BUG) != bool(self.bugs):
-            raise ValueError("a BUG verdict needs a confirmed bug, and only it has one")
-        if (self.kind is Kind.UNDECIDED) != (self.reason is not None):
-            raise ValueError("an UNDECIDED verdict needs a reason, and only it has one")
-        if self.kind is Kind.SAFE and not self.exhaustive:
-            raise ValueError("a SAFE verdict needs an exhaustive exploration")
+        well_formed(self.kind, self.bugs, self.reason, self.exhaustive)
 
     @property
     def witness(self) -> Witness | None:

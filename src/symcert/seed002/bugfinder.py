@@ -32,7 +32,9 @@ from typing import Any
 from symcert.core.state import PathCondition
 from symcert.core.terms import TERMS
 from symcert.engine.explore import Strategy
-from symcert.engine.verdict import Cause, Kind, Observer, Quiet, Reason, solver_unknown
+from symcert.engine.verdict import (
+    Cause, Kind, Observer, Quiet, Reason, solver_unknown, well_formed,
+)
 from symcert.lang.errors import EXIT_BUG, EXIT_OK, EXIT_UNDECIDED, LimitError
 from symcert.lang.syntax import Bool
 from symcert.seed002.definition import Definition, DefinitionError
@@ -147,12 +149,7 @@ class LangVerdict:
     solver_seconds: float = 0.0
 
     def __post_init__(self) -> None:
-        if (self.kind is Kind.BUG) != bool(self.bugs):
-            raise ValueError("a BUG verdict needs a confirmed bug, and only it has one")
-        if (self.kind is Kind.UNDECIDED) != (self.reason is not None):
-            raise ValueError("an UNDECIDED verdict needs a reason, and only it has one")
-        if self.kind is Kind.SAFE and not self.exhaustive:
-            raise ValueError("a SAFE verdict needs an exhaustive exploration")
+        well_formed(self.kind, self.bugs, self.reason, self.exhaustive)
 
     @property
     def exit_code(self) -> int:

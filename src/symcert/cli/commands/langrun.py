@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 from symcert.cli.commands.budget import BudgetExceeded, Deadline
-from symcert.cli.commands.programs import STDIN, _read, _stdin, source_name
+from symcert.cli.commands.programs import read_bytes, source_name
 from symcert.cli.commands.values import json_int, show_int, text
 
 
@@ -24,12 +24,7 @@ def read_text(args: argparse.Namespace) -> str:
     from symcert.lang.errors import error_at, too_large
 
     name = source_name(args.file)
-    args.budget.enter(f"reading {name}")
-    if args.file == STDIN:
-        data = _read(_stdin(), args.max_input_bytes)
-    else:
-        with open(args.file, "rb") as f:
-            data = _read(f.read, args.max_input_bytes)
+    data = read_bytes(args)
     if len(data) > args.max_input_bytes:
         raise too_large(data[:args.max_input_bytes], name, args.max_input_bytes)
     try:
@@ -81,7 +76,8 @@ def bug_report(found: Any, lang: Any, name: str, as_json: bool, explored: int) -
 def run_lang(args: argparse.Namespace) -> int:
     """`symcert run --lang`: load and derive the language, parse FILE in it, check, report."""
     from symcert.engine.explore import Strategy
-    from symcert.engine.verdict import Cause, Kind, Reason
+    from symcert.cli.commands.verdicts import print_done, shown_reason, stop_reason
+    from symcert.engine.verdict import Kind
     from symcert.seed002.bugfinder import (
         LangBudget, LangCheck, Language, LangVerdict, find_language,
     )
@@ -105,24 +101,16 @@ def run_lang(args: argparse.Namespace) -> int:
         check = LangCheck(lang, program, budget, start=start)
         verdict = check.run(_Reporter(deadline, lang, name, args.json))
     except (BudgetExceeded, MemoryError) as stop:
-        reason = (Reason(Cause.TIME, deadline.reason()) if isinstance(stop, BudgetExceeded)
-                  else Reason(Cause.MEMORY, deadline.out_of_memory()))
+        reason = stop_reason(stop, deadline)
         verdict = (check.stopped(reason) if check is not None else
                    LangVerdict(Kind.UNDECIDED, False, 0, time.perf_counter() - start,
                                reason=reason))
     deadline.enter("reporting")
-    reason = verdict.reason
-    if reason is not None and reason.cause is Cause.STATES:
-        reason = Reason(Cause.STATES,
-                        f"the state budget (--max-states {args.max_states:,}) ran out")
+    reason = shown_reason(verdict.reason, args.max_states)
     if args.json:
-        print(json.dumps({"event": "done", "verdict": verdict.kind.value,
-                          "exhaustive": verdict.exhaustive,
-                          "reason": None if reason is None else reason.message,
-                          "states": verdict.states, "strategy": budget.strategy.value,
-                          "seconds": round(verdict.seconds, 6),
-                          "solver_queries": verdict.solver_queries,
-                          "solver_seconds": round(verdict.solver_seconds, 6)}), flush=True)
+        print_done(verdict.kind, verdict.exhaustive, reason, verdict.states,
+                   budget.strategy.value, verdict.seconds, verdict.solver_queries,
+                   verdict.solver_seconds)
         return verdict.exit_code
     order = "breadth-first" if budget.strategy is Strategy.BFS else "depth-first"
     summary = (f"explored {verdict.states:,} symbolic configurations of the derived semantics "

@@ -56,16 +56,21 @@ def read_source(args: argparse.Namespace) -> tuple[str, Stmt]:
     from symcert.lang.parser import parse_bytes
 
     name = source_name(args.file)
-    args.budget.enter(f"reading {name}")
-    if args.file == STDIN:
-        data = _read(_stdin(), args.max_input_bytes)
-    else:
-        with open(args.file, "rb") as f:
-            data = _read(f.read, args.max_input_bytes)
+    data = read_bytes(args)
     args.budget.enter(f"parsing {name}")
     program = parse_bytes(data, name, max_input_bytes=args.max_input_bytes,
                           max_program_size=args.max_program_size)
     return data.decode("utf-8-sig"), program
+
+
+def read_bytes(args: argparse.Namespace) -> bytes:
+    """The bytes of `args.file` (`-`: standard input), read in the phase "reading" of
+    `args.budget`, at most one byte past `--max-input-bytes` (the parser names the excess)."""
+    args.budget.enter(f"reading {source_name(args.file)}")
+    if args.file == STDIN:
+        return _read(_stdin(), args.max_input_bytes)
+    with open(args.file, "rb") as f:
+        return _read(f.read, args.max_input_bytes)
 
 
 def _stdin() -> Callable[[int], bytes]:

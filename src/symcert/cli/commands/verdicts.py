@@ -1,0 +1,33 @@
+"""What `symcert run` and `symcert run --lang` print of a verdict alike: the reason a budget
+stopped them, and the JSON line that ends a run."""
+
+from __future__ import annotations
+
+import json
+
+from symcert.cli.commands.budget import BudgetExceeded, Deadline
+from symcert.engine.verdict import Cause, Kind, Reason
+
+
+def stop_reason(stop: BaseException, deadline: Deadline) -> Reason:
+    """The reason for a run stopped by its time budget or by running out of memory."""
+    if isinstance(stop, BudgetExceeded):
+        return Reason(Cause.TIME, deadline.reason())
+    return Reason(Cause.MEMORY, deadline.out_of_memory())
+
+
+def shown_reason(reason: Reason | None, max_states: int) -> Reason | None:
+    """The reason as the user reads it: a state budget names its option."""
+    if reason is not None and reason.cause is Cause.STATES:
+        return Reason(Cause.STATES, f"the state budget (--max-states {max_states:,}) ran out")
+    return reason
+
+
+def print_done(kind: Kind, exhaustive: bool, reason: Reason | None, states: int, strategy: str,
+               seconds: float, solver_queries: int, solver_seconds: float) -> None:
+    """The last JSON line of a run (`--json`)."""
+    print(json.dumps({"event": "done", "verdict": kind.value, "exhaustive": exhaustive,
+                      "reason": None if reason is None else reason.message,
+                      "states": states, "strategy": strategy, "seconds": round(seconds, 6),
+                      "solver_queries": solver_queries,
+                      "solver_seconds": round(solver_seconds, 6)}), flush=True)
