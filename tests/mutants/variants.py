@@ -118,10 +118,10 @@ def _stream_yields_after_finished() -> list[Patch]:
 def _witness_from_wrong_branch() -> list[Patch]:
     orig = explore._feasible
 
-    def mutant(child, parent, solver, stats):
+    def mutant(child, parent, solver, stats, values):
         if isinstance(concrete.head(child.prog), Fail) and parent.model is not None:
             return explore._with_model(child, parent)  # the passing branch's model
-        return orig(child, parent, solver, stats)
+        return orig(child, parent, solver, stats, values)
 
     return [(explore, "_feasible", mutant)]
 
