@@ -46,7 +46,8 @@ def test_z3_is_loaded_at_the_first_query(tmp_path):
 def test_run_loads_no_other_command(tmp_path):
     _, modules = _run(tmp_path, "skip", "--json")
     commands = {m for m in modules if m.startswith("symcert.cli.commands.")}
-    assert commands == {"symcert.cli.commands." + m for m in ("budget", "programs", "values")}
+    assert commands == {"symcert.cli.commands." + m
+                        for m in ("budget", "programs", "values", "verdicts")}
 
 
 def test_run_imports_no_lark(tmp_path):
