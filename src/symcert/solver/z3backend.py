@@ -8,14 +8,23 @@ reported as a bug (no model, so no replay) and makes a run that meets it undecid
 safe only when it stands behind a possible bug (W-T3.8: never a false YES, never a false NO).
 Results are deterministic: a fixed random seed and a resource limit instead of wall-clock time.
 
-Speed (issue 6). A query costs what its path condition added since the previous one, not its
-length:
+Speed (issue 6). A query translates and asserts only the conjuncts no earlier query had (the
+check itself names one literal per conjunct):
 
-- **Incremental solving.** The z3 assertion stack mirrors one path condition, one scope per
-  conjunct (`_stack[i]` is the node of length `i + 1`). To decide `φ`, the solver pops the scopes
-  above the longest prefix that `φ` shares with the stack (node identity: path conditions are
-  persistent cons-lists) and pushes the rest. Along a path (DFS) or between cousins (BFS) that
-  is O(1) amortized pushes, and a shared prefix is never re-translated nor re-asserted.
+- **Incremental solving under assumption literals** (issue 18). Each distinct conjunct `c` gets a
+  Boolean literal `l`, and `l ⇒ c` is asserted once on one z3 solver; a path condition is decided
+  by a check under the literals of its conjuncts. Breadth-first order jumps between distant
+  branches, which a z3 assertion stack mirroring one path paid for in pops and pushes (gcd: 6,958
+  pushes and asserts for 612 checks); now a shared prefix is never re-translated nor re-asserted,
+  whatever the order. The literals are bounded: at `cache_size` the solver starts anew.
+  A check names one literal per conjunct, which on a long path costs more than a push: a path
+  condition within `length / STACK_RATIO` pops and pushes of the second solver's assertion
+  stack (a path that goes on, as in depth-first order or a long loop) is decided there.
+  *Nonlinear* path conditions (a product of two non-constants, a division or remainder by a
+  non-constant) are always decided on that stack, which mirrors one path (pop to the longest
+  shared prefix, push the rest): under literals, z3 instantiates the
+  axioms of every `div`/`mod` it was ever given, assumed or not (gcd_mod: 9.5 s on the stack,
+  over 100 s under literals; docs/bench.md, "Assumption literals").
 - **Translation cache.** `translate` caches z3 terms by symbolic term (bounded, two generations),
   and the expression fold's memo of subterms (by node identity) is kept between translations.
 - **Answer cache.** `check` caches answers by path condition (bounded, two generations).
@@ -72,6 +81,11 @@ else:
     z3 = _Z3()
 
 DEFAULT_RLIMIT = 5_000_000
+STACK_RATIO = 32
+"""A push costs z3 about as much as naming 32 to 64 literals in a check (gcd, the doubling loop;
+docs/bench.md, "Assumption literals"): a path condition that far from the stack takes it."""
+LITERAL = "!c"
+"""The prefix of the assumption literals' names (no IMP variable can be named so)."""
 UNDECIDED_RLIMIT = 1000
 """Below this resource limit z3 cannot decide even two bounds: the solver then stands for an
 undecided one and decides nothing without z3."""
@@ -105,11 +119,11 @@ class SolverStats:
     translate_seconds: float = 0.0
     translations: int = 0
     translation_hits: int = 0
+    literals: int = 0
     pushes: int = 0
     pops: int = 0
     independent: int = 0
     independent_hits: int = 0
-    max_stack: int = 0
     intervals: int = 0
 
 
@@ -152,6 +166,7 @@ class Solver:
             self.bounds = self.rlimit >= UNDECIDED_RLIMIT
         self._z3: z3.Solver | None = None  # made at the first query that needs z3 (`_solvers`)
         self._alone_z3: z3.Solver | None = None
+        self._stack_z3: z3.Solver | None = None
         self._terms: _Cache[object, z3.ExprRef] = _Cache(self.cache_size)
         self._memo: dict[int, z3.ExprRef] = {}
         self._roots: list[AExpr | BExpr] = []
@@ -161,15 +176,26 @@ class Solver:
         self._var_roots: list[BExpr] = []
         self._pc_vars: _Cache[PathCondition, frozenset[str]] = _Cache(self.cache_size)
         self._bounds: _Cache[PathCondition, Bounds] = _Cache(self.cache_size)
-        # The path condition mirrored by the z3 assertion stack: `_stack[i]` has length i + 1.
+        # The nonlinear path condition mirrored by `_stack_z3`: `_stack[i]` has length i + 1.
         self._stack: list[PathCondition] = []
+        self._last: PathCondition | None = None  # the path condition last sent to z3
+        self._pc_nonlinear: _Cache[PathCondition, bool] = _Cache(self.cache_size)
+        # The literal of each conjunct asserted as `l ⇒ c`, by node id (its root in _lit_roots)
+        # and by z3 term id (the literal and term kept alive in _lit_refs).
+        self._lits: dict[int, Any] = {}
+        self._lit_terms: dict[int, Any] = {}
+        self._lit_roots: list[BExpr] = []
+        self._lit_refs: list[tuple[z3.BoolRef, z3.BoolRef]] = []
+        self._decls: dict[str, z3.FuncDeclRef] = {}  # each variable's z3 constant
 
-    def _solvers(self) -> tuple[z3.Solver, z3.Solver]:
-        """The z3 solver that mirrors the path condition and the one that decides a conjunct
-        alone, made on first use (the caller holds Z3_CALLS)."""
-        if self._z3 is None or self._alone_z3 is None:
-            self._z3, self._alone_z3 = self._new_z3(), self._new_z3()
-        return self._z3, self._alone_z3
+    def _solvers(self) -> tuple[z3.Solver, z3.Solver, z3.Solver]:
+        """The z3 solvers, made on first use (the caller holds Z3_CALLS): the one that decides
+        linear path conditions under assumption literals, the one that decides a conjunct
+        alone, and the one whose assertion stack mirrors a nonlinear path condition."""
+        if self._z3 is None or self._alone_z3 is None or self._stack_z3 is None:
+            self._z3, self._alone_z3, self._stack_z3 = \
+                self._new_z3(), self._new_z3(), self._new_z3()
+        return self._z3, self._alone_z3, self._stack_z3
 
     def _new_z3(self) -> z3.Solver:
         s = z3.Solver()
@@ -206,7 +232,9 @@ class Solver:
             if answer is None:
                 answer = self._check_independent(pc, parent_model)
         if answer is None:
-            answer = self._check_stack(pc)
+            near, self._last = self._near_stack(pc), pc
+            answer = self._check_stack(pc) if near or self.pc_nonlinear(pc) \
+                else self._check_assuming(pc)
         self._answers.put(pc, answer)
         return answer
 
@@ -245,11 +273,6 @@ class Solver:
 
         return _along(pc, self._pc_vars, frozenset(), add)
 
-    @property
-    def depth(self) -> int:
-        """How many conjuncts the z3 assertion stack holds now."""
-        return len(self._stack)
-
     # --- incremental stack ---------------------------------------------------------------
 
     def _sync(self, pc: PathCondition) -> None:
@@ -264,7 +287,7 @@ class Solver:
             todo.append(node)
             node = node.parent
         keep = node.length if node is not None else 0
-        s = self._solvers()[0]
+        s = self._solvers()[2]
         if len(stack) > keep:
             start = time.perf_counter()
             s.pop(len(stack) - keep)
@@ -280,26 +303,104 @@ class Solver:
             self.stats.z3_seconds += time.perf_counter() - start
             self.stats.pushes += 1
             stack.append(node)
-        if len(stack) > self.stats.max_stack:
-            self.stats.max_stack = len(stack)
+
+    def _near_stack(self, pc: PathCondition) -> bool:
+        """Whether `pc` is at most `pc.length / STACK_RATIO` pops and pushes away from the
+        assertion stack or from the path condition asked before it (a path that goes on, as in
+        depth-first order or a long loop): then the stack is cheaper than naming the literal of
+        every conjunct, once synced."""
+        budget = pc.length // STACK_RATIO
+        top = self._stack[-1] if self._stack else None
+        return budget > 0 and (_distance(pc, top, budget) or _distance(pc, self._last, budget))
+
+    def pc_nonlinear(self, pc: PathCondition) -> bool:
+        """Whether a conjunct of `pc` multiplies two non-constants or divides by a non-constant
+        (cached by node, like `pc_vars`)."""
+        return _along(pc, self._pc_nonlinear, False,
+                      lambda acc, c: acc or fold(NONLINEAR, None, c)[1])
 
     def _check_stack(self, pc: PathCondition) -> tuple[Sat, Env | None]:
         self._sync(pc)
         self.stats.queries += 1
         start = time.perf_counter()
         try:
-            return self._decide(self._solvers()[0])
+            return self._decide(self._solvers()[2], [], self.pc_vars(pc))
         finally:
             self.stats.z3_seconds += time.perf_counter() - start
 
-    def _decide(self, s: z3.Solver) -> tuple[Sat, Env | None]:
-        result = s.check()
-        if result == z3.sat:
-            return Sat.SAT, _model_env(s.model())
-        if result == z3.unsat:
+    # --- assumption literals ----------------------------------------------------------
+
+    def _literals(self, pc: PathCondition) -> list[Any]:
+        """The literals standing for the conjuncts of `pc` (z3 AST handles); a conjunct met for
+        the first time gets a fresh literal `l` and `l ⇒ c` is asserted, once, on the solver
+        (one literal per distinct z3 term)."""
+        s = self._solvers()[0]
+        if len(self._lit_roots) >= self.cache_size:  # bounded: a new solver, literals anew
+            self._z3, self._lits, self._lit_terms = self._new_z3(), {}, {}
+            self._lit_roots, self._lit_refs = [], []
+            s = self._z3
+        ctx = s.ctx.ref()
+        lits: list[Any] = []
+        node: PathCondition | None = pc
+        while node is not None and node.last is not None:
+            c = node.last
+            lit = self._lits.get(id(c))
+            if lit is None:
+                term = self.translate(c)
+                lit = self._lit_terms.get(term.get_id())
+                if lit is None:
+                    start = time.perf_counter()
+                    ref = z3.Bool(f"{LITERAL}{len(self._lit_terms)}")
+                    lit = ref.as_ast()
+                    implies = z3.BoolRef(z3.z3core.Z3_mk_implies(ctx, lit, term.as_ast()), s.ctx)
+                    z3.z3core.Z3_solver_assert(ctx, s.solver, implies.as_ast())
+                    self.stats.z3_seconds += time.perf_counter() - start
+                    self.stats.literals += 1
+                    self._lit_terms[term.get_id()] = lit
+                    self._lit_refs.append((ref, term))
+                self._lits[id(c)] = lit
+                self._lit_roots.append(c)
+            lits.append(lit)
+            node = node.parent
+        return lits
+
+    def _check_assuming(self, pc: PathCondition) -> tuple[Sat, Env | None]:
+        lits = self._literals(pc)
+        self.stats.queries += 1
+        start = time.perf_counter()
+        try:
+            return self._decide(self._solvers()[0], lits, self.pc_vars(pc))
+        finally:
+            self.stats.z3_seconds += time.perf_counter() - start
+
+    def _decide(self, s: z3.Solver, assumptions: list[Any],
+                names: frozenset[str]) -> tuple[Sat, Env | None]:
+        """`s.check(*assumptions)` through z3's C API (the wrapper casts every literal again)."""
+        result = z3.z3core.Z3_solver_check_assumptions(
+            s.ctx.ref(), s.solver, len(assumptions), (z3.Ast * len(assumptions))(*assumptions))
+        if result == z3.Z3_L_TRUE:
+            return Sat.SAT, self._model_env(s.model(), names)
+        if result == z3.Z3_L_FALSE:
             return Sat.UNSAT, None
         self.stats.unknown += 1
         return Sat.UNKNOWN, None
+
+    def _model_env(self, model: z3.ModelRef, names: frozenset[str]) -> Env:
+        """The values of the integer constants `names` in a z3 model (absent ones read 0, as
+        z3's model completion would give). Read through z3's C API, one constant at a time:
+        the Python wrappers cost more than the query on small path conditions (profile of
+        issue 6), and the model also interprets every literal and the constants of conjuncts
+        not assumed."""
+        ctx, m, z3core = model.ctx.ref(), model.model, z3.z3core
+        values: dict[str, int] = {}
+        for name in names:
+            decl = self._decls.get(name)
+            if decl is None:
+                decl = self._decls[name] = z3.Int(name).decl()
+            v = z3core.Z3_model_get_const_interp(ctx, m, decl.ast)
+            if v and z3core.Z3_get_ast_kind(ctx, v) == z3.Z3_NUMERAL_AST:
+                values[name] = int(z3core.Z3_get_numeral_string(ctx, v))
+        return Env.of(values)
 
     # --- constraint independence ---------------------------------------------------------
 
@@ -323,7 +424,7 @@ class Solver:
             s.push()
             try:
                 s.add(term)
-                alone = self._decide(s)
+                alone = self._decide(s, [], mine)
             finally:
                 s.pop()
                 self.stats.z3_seconds += time.perf_counter() - start
@@ -442,6 +543,69 @@ class Z3Terms:
 Z3 = Z3Terms()
 
 
+class Nonlinear:
+    """The algebra of linearity: an arithmetic value is (constant?, nonlinear?), a boolean one
+    (False, nonlinear?). Nonlinear: a product of two non-constants, or a division or remainder
+    by a non-constant."""
+
+    def integer(self, ctx: None, value: int) -> tuple[bool, bool]:
+        return True, False
+
+    def var(self, ctx: None, name: str) -> tuple[bool, bool]:
+        return False, False
+
+    def neg(self, a: tuple[bool, bool]) -> tuple[bool, bool]:
+        return a
+
+    def add(self, a: tuple[bool, bool], b: tuple[bool, bool]) -> tuple[bool, bool]:
+        return a[0] and b[0], a[1] or b[1]
+
+    sub = add
+
+    def mul(self, a: tuple[bool, bool], b: tuple[bool, bool]) -> tuple[bool, bool]:
+        return a[0] and b[0], a[1] or b[1] or not (a[0] or b[0])
+
+    def div(self, a: tuple[bool, bool], b: tuple[bool, bool]) -> tuple[bool, bool]:
+        return a[0] and b[0], a[1] or b[1] or not b[0]
+
+    mod = div
+
+    def cmp(self, op: str, a: tuple[bool, bool], b: tuple[bool, bool]) -> tuple[bool, bool]:
+        return False, a[1] or b[1]
+
+    def boolean(self, ctx: None, value: bool) -> tuple[bool, bool]:
+        return False, False
+
+    def not_(self, a: tuple[bool, bool]) -> tuple[bool, bool]:
+        return a
+
+    def and_(self, a: tuple[bool, bool],
+             b: Callable[[], tuple[bool, bool]]) -> tuple[bool, bool]:
+        return False, a[1] or b()[1]
+
+    or_ = and_
+
+
+NONLINEAR = Nonlinear()
+
+
+def _distance(a: PathCondition, b: PathCondition | None, budget: int) -> bool:
+    """Whether `b` is at most `budget` pops and pushes away from `a`."""
+    ups: dict[int, int] = {}
+    node: PathCondition | None = b
+    k = 0
+    while node is not None and k <= budget:
+        ups[id(node)] = k
+        node, k = node.parent, k + 1
+    node, k = a, 0
+    while node is not None and k <= budget:
+        j = ups.get(id(node))
+        if j is not None:
+            return j + k <= budget
+        node, k = node.parent, k + 1
+    return False
+
+
 def _along(pc: PathCondition, cache: _Cache[PathCondition, V], empty: V,
            add: Callable[[V, BExpr], V]) -> V:
     """A fact about `pc` folded conjunct by conjunct (`add`) from the nearest ancestor whose fact
@@ -461,19 +625,3 @@ def _along(pc: PathCondition, cache: _Cache[PathCondition, V], empty: V,
         acc = add(acc, node.last)
         cache.put(node, acc)
     return acc
-
-
-def _model_env(model: z3.ModelRef) -> Env:
-    """The integer constants of a z3 model as an environment (absent ones read 0, as z3's
-    model completion would give). Read through z3's C API: the Python wrappers cost more than
-    the query on small path conditions (profile of issue 6); the model owns the handles."""
-    ctx, m, z3core = model.ctx.ref(), model.model, z3.z3core
-    values: dict[str, int] = {}
-    for i in range(z3core.Z3_model_get_num_consts(ctx, m)):
-        d = z3core.Z3_model_get_const_decl(ctx, m, i)
-        v = z3core.Z3_model_get_const_interp(ctx, m, d)
-        if z3core.Z3_get_ast_kind(ctx, v) == z3.Z3_NUMERAL_AST and \
-                z3core.Z3_get_sort_kind(ctx, z3core.Z3_get_sort(ctx, v)) == z3.Z3_INT_SORT:
-            name = z3core.Z3_get_symbol_string(ctx, z3core.Z3_get_decl_name(ctx, d))
-            values[name] = int(z3core.Z3_get_numeral_string(ctx, v))
-    return Env.of(values)
