@@ -406,25 +406,35 @@ def _symcert(name: str, folder: Path, max_states: int | None) -> tuple[str, floa
     return verdict, seconds, states
 
 
+def crosshair_cmd(path: Path, per_condition: float) -> list[str]:
+    """The CrossHair command that checks the asserts of the Python file `path`."""
+    return [str(BIN / "crosshair"), "check", "--analysis_kind=asserts",
+            f"--per_condition_timeout={per_condition:g}", str(path)]
+
+
+def crosshair_verdict(code: int, stdout: str, stderr: str) -> tuple[str, str]:
+    """CrossHair's verdict from its exit code and output, and the first line it printed."""
+    said = (stdout.strip() or stderr.strip()).splitlines()
+    message = said[0] if said else ""
+    if code == 1 and "error" in stdout:
+        # Python's stack running out is not the planted bug: a deep recursion (down1000) raises
+        # RecursionError under CrossHair's tracer well before k = 1000
+        crash = "RecursionError" in message and "AssertionError" not in stdout
+        return ("RecursionError" if crash else "bug"), message
+    return ("none found" if code == 0 else f"exit {code}"), message
+
+
 def _crosshair(name: str, folder: Path, per_condition: float) -> tuple[str, float, str]:
     """CrossHair's verdict, wall time and the first line it printed (its message)."""
-    path = folder / f"{name}.py"
     start = time.perf_counter()
     try:
-        done = subprocess.run([str(BIN / "crosshair"), "check", "--analysis_kind=asserts",
-                               f"--per_condition_timeout={per_condition:g}", str(path)],
+        done = subprocess.run(crosshair_cmd(folder / f"{name}.py", per_condition),
                               capture_output=True, text=True, timeout=TIMEOUT, cwd=folder)
     except subprocess.TimeoutExpired:
         return "timeout", time.perf_counter() - start, ""
     seconds = time.perf_counter() - start
-    said = (done.stdout.strip() or done.stderr.strip()).splitlines()
-    message = said[0] if said else ""
-    if done.returncode == 1 and "error" in done.stdout:
-        # Python's stack running out is not the planted bug: a deep recursion (down1000) raises
-        # RecursionError under CrossHair's tracer well before k = 1000
-        crash = "RecursionError" in message and "AssertionError" not in done.stdout
-        return ("RecursionError" if crash else "bug"), seconds, message
-    return ("none found" if done.returncode == 0 else f"exit {done.returncode}"), seconds, message
+    verdict, message = crosshair_verdict(done.returncode, done.stdout, done.stderr)
+    return verdict, seconds, message
 
 
 def main() -> int:

@@ -1,13 +1,18 @@
-"""symcert against PyWiSE, and symcert against its solver-only time (issue 6); issue 2's scale runs.
+"""symcert against PyWiSE and CrossHair, and against its solver-only time (issues 6, 18); issue 2's
+scale runs.
 
     python bench/run.py [--quick] [--repeats R] [--timeout S] [--wise PYTHON]
+                        [--per-condition S]
 
 (`make bench` creates bench/.wisevenv with wise-se==0.0.7 and runs this.) Each program of
 bench/programs.py runs in both tools, alternating which goes first, one subprocess per run, with
 a timeout; time-to-verdict (first confirmed bug, or `Finished`) is the median of the repeats, as
 each tool measures it from the parse (process start-up excluded; the wall time is kept too).
 Peak RSS comes from `os.wait4`. symcert runs as a user runs it: `symcert run FILE --json`,
-contracts off; its `solver_seconds` is the time spent inside z3. Results go to
+contracts off; its `solver_seconds` is the time spent inside z3. CrossHair (issue 18) runs each
+program written as the same Python function (bench/python_twin.py) with `crosshair check
+--analysis_kind=asserts` from this environment, in the same turns; it reports no time of its
+own, so it is compared with symcert by the wall and CPU time of the whole process. Results go to
 bench/results.json and the table of docs/bench.md.
 """
 
@@ -28,8 +33,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from crosshair_peer import crosshair_cmd, crosshair_verdict  # noqa: E402
 from programs import MILLION, ROOT, Program, programs  # noqa: E402
-from report import markdown  # noqa: E402
+from python_twin import to_python  # noqa: E402
+from report import write  # noqa: E402
 
 BENCH = ROOT / "bench"
 SLOW = 20.0
@@ -38,13 +45,16 @@ SLOW = 20.0
 
 @dataclass(frozen=True)
 class Run:
-    """One subprocess: what it printed last (a JSON object), its exit code, wall time, peak RSS."""
+    """One subprocess: what it printed last (a JSON object), its exit code, wall time, peak RSS,
+    CPU time (user and system) and its whole output."""
 
     result: dict[str, object] | None
     code: int | None
     wall: float
     rss_mb: float
     timed_out: bool
+    cpu: float = 0.0
+    output: str = ""
 
 
 def measure(cmd: list[str], timeout: float) -> Run:
@@ -67,7 +77,8 @@ def measure(cmd: list[str], timeout: float) -> Run:
         wall = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
-        lines = out.read().decode("utf-8", "replace").strip().splitlines()
+        output = out.read().decode("utf-8", "replace")
+        lines = output.strip().splitlines()
     result = None
     if lines and not timed_out:
         try:
@@ -75,7 +86,7 @@ def measure(cmd: list[str], timeout: float) -> Run:
         except json.JSONDecodeError:
             result = None
     return Run(result, None if timed_out else proc.returncode, wall,
-               usage.ru_maxrss / 1024, timed_out)
+               usage.ru_maxrss / 1024, timed_out, usage.ru_utime + usage.ru_stime, output)
 
 
 def symcert_cmd(path: Path, budget: int) -> list[str]:
@@ -115,25 +126,45 @@ def summarize(runs: list[Run], expect: str) -> dict[str, object]:
     return out
 
 
+def crosshair_summary(runs: list[Run], expect: str) -> dict[str, object]:
+    """CrossHair's verdict and median wall and CPU time from its repeats."""
+    last = runs[-1]
+    if last.timed_out:
+        return {"outcome": "timeout", "runs": len(runs), "wall": last.wall, "cpu": last.cpu}
+    verdict, message = crosshair_verdict(last.code or 0, last.output, "")
+    right = (verdict == "bug") if expect == "bug" else (verdict == "none found")
+    return {"outcome": "ok" if right else f"wrong verdict ({verdict})", "verdict": verdict,
+            "said": message, "runs": len(runs),
+            "wall": statistics.median(r.wall for r in runs),
+            "cpu": statistics.median(r.cpu for r in runs),
+            "peak_rss_mb": max(r.rss_mb for r in runs)}
+
+
 def compare(prog: Program, repeats: int, timeout: float, budget: int, wise: str,
-            tmp: Path) -> dict[str, object]:
-    """Both tools on one program, alternating, `repeats` times (fewer for slow runs)."""
-    path = tmp / (prog.name.replace(":", "_") + ".imp")
+            per_condition: float, tmp: Path) -> dict[str, object]:
+    """The three tools on one program, taking turns (the first rotating), `repeats` times (fewer
+    for slow runs)."""
+    stem = prog.name.replace(":", "_")
+    path = tmp / (stem + ".imp")
     path.write_text(prog.source)
-    cmds = {"symcert": symcert_cmd(path, budget), "pywise": wise_cmd(wise, path, budget)}
-    runs: dict[str, list[Run]] = {"symcert": [], "pywise": []}
+    twin = tmp / (stem + ".py")
+    twin.write_text(to_python(prog.source, stem))
+    cmds = {"symcert": symcert_cmd(path, budget), "pywise": wise_cmd(wise, path, budget),
+            "crosshair": crosshair_cmd(twin, per_condition)}
+    tools = list(cmds)
+    runs: dict[str, list[Run]] = {tool: [] for tool in tools}
     for r in range(repeats):
-        order = ["symcert", "pywise"] if r % 2 == 0 else ["pywise", "symcert"]
-        for tool in order:
+        for tool in tools[r % 3:] + tools[:r % 3]:
             done = runs[tool]
             if done and (done[0].timed_out or done[0].wall > SLOW):
                 continue
             done.append(measure(cmds[tool], timeout))
     row: dict[str, object] = {"program": prog.name, "kind": prog.kind, "expect": prog.expect,
                               "symcert": summarize(runs["symcert"], prog.expect),
-                              "pywise": summarize(runs["pywise"], prog.expect)}
-    s, w = row["symcert"], row["pywise"]
-    assert isinstance(s, dict) and isinstance(w, dict)
+                              "pywise": summarize(runs["pywise"], prog.expect),
+                              "crosshair": crosshair_summary(runs["crosshair"], prog.expect)}
+    s, w, c = row["symcert"], row["pywise"], row["crosshair"]
+    assert isinstance(s, dict) and isinstance(w, dict) and isinstance(c, dict)
     if s.get("states_per_second") and w.get("states_per_second"):
         row["rate_ratio"] = s["states_per_second"] / w["states_per_second"]
     if s["outcome"] == "ok" and w["outcome"] == "ok":
@@ -147,7 +178,13 @@ def compare(prog: Program, repeats: int, timeout: float, budget: int, wise: str,
         row["speedup"] = None
         row["note"] = (f"PyWiSE crashed ({w['error']}) after {w['states']:,} states"
                        if w["outcome"] == "crashed" else f"PyWiSE: {w['outcome']}")
-    print(f"  {prog.name:26} symcert {_short(s)} | PyWiSE {_short(w)}", flush=True)
+    if s["outcome"] != "timeout":
+        row["crosshair_wall_ratio"] = float(c["wall"]) / float(s["wall"])  # type: ignore[arg-type]
+        s_cpu = statistics.median(r.cpu for r in runs["symcert"])
+        s["cpu"] = s_cpu
+        row["crosshair_cpu_ratio"] = float(c["cpu"]) / s_cpu if s_cpu > 0 else None  # type: ignore[arg-type]
+    print(f"  {prog.name:26} symcert {_short(s)} | PyWiSE {_short(w)} | "
+          f"CrossHair {c.get('verdict', 'timeout')} {float(c['wall']):.2f} s", flush=True)  # type: ignore[arg-type]
     return row
 
 
@@ -213,6 +250,8 @@ def main() -> int:
     ap.add_argument("--budget", type=int, default=200_000, help="state budget per run")
     ap.add_argument("--wise", default=str(BENCH / ".wisevenv" / "bin" / "python"),
                     help="the Python that has wise-se 0.0.7 installed")
+    ap.add_argument("--per-condition", type=float, default=20.0,
+                    help="CrossHair's --per_condition_timeout in seconds (default 20)")
     ap.add_argument("--only", nargs="+", metavar="NAME",
                     help="just these programs, no depth probe or scale runs (needs --out, --md)")
     ap.add_argument("--out", default=None,
@@ -238,10 +277,11 @@ def main() -> int:
     rows = []
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
-        print("symcert vs PyWiSE (time-to-verdict, median):", flush=True)
+        print("symcert vs PyWiSE and CrossHair (median):", flush=True)
         for prog in programs(args.quick):
             if not args.only or prog.name in args.only:
-                rows.append(compare(prog, repeats, timeout, args.budget, args.wise, tmp))
+                rows.append(compare(prog, repeats, timeout, args.budget, args.wise,
+                                    args.per_condition, tmp))
         depth, scaled = None, None
         if not args.only:
             print("per-state cost vs depth:", flush=True)
@@ -250,9 +290,9 @@ def main() -> int:
             scaled = scale(tmp, args.quick, timeout, args.wise)
     results = {"date": started.isoformat(timespec="seconds"), "command": command,
                "machine": machine(), "load": {"start": load, "end": os.getloadavg()[0]}, "repeats": repeats, "timeout": timeout,
-               "budget": args.budget, "programs": rows, "depth": depth, "scale": scaled}
+               "budget": args.budget, "per_condition": args.per_condition, "programs": rows, "depth": depth, "scale": scaled}
     Path(args.out).write_text(json.dumps(results, indent=1) + "\n")
-    Path(args.md).write_text(markdown(results))
+    write(Path(args.md), results)
     print(f"wrote {args.out} and {args.md}")
     return 0
 
