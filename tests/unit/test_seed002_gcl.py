@@ -1,4 +1,4 @@
-"""Dijkstra's guarded commands (languages/gcl.sem): a nondeterministic language with no
+"""Dijkstra's guarded commands (seed002/languages/gcl.sem): a nondeterministic language with no
 hand-written engine; its examples give their verdicts with witnesses that the concrete rules
 replay along the same rule labels, the nondeterministic choice included."""
 

@@ -16,11 +16,11 @@ from symcert.lang.syntax import Bool, Int
 from symcert.seed002.rewrite import (
     Config, Engine, Undecided, computation, initial, is_final, run, step, store,
 )
-from symcert.seed002.semfile import load, parse_definition, parse_program
+from symcert.seed002.semfile import find_language, load, parse_definition, parse_program
 from symcert.seed002.terms import App, kseq
 
 ROOT = Path(__file__).resolve().parents[2]
-IMP = load(ROOT / "languages" / "imp.sem")
+IMP = load(find_language("imp"))
 
 TOY = """module TOY
 data Int [symbolic, result]

@@ -79,8 +79,9 @@ def run_lang(args: argparse.Namespace) -> int:
     from symcert.cli.commands.verdicts import print_done, shown_reason, stop_reason
     from symcert.engine.verdict import Kind
     from symcert.seed002.bugfinder import (
-        LangBudget, LangCheck, Language, LangVerdict, find_language,
+        LangBudget, LangCheck, Language, LangVerdict,
     )
+    from symcert.seed002.semfile import find_language
 
     deadline: Deadline = args.budget
     name = source_name(args.file)
