@@ -9,10 +9,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from icontract import ViolationError
 
-from strategies import generated
+from strategies import checks, generated
 from symcert.checking import generate
 from symcert.core.concrete import Env
 from symcert.core.state import PathCondition
@@ -206,3 +208,37 @@ def test_planted_wrong_derivations_are_caught():
     swapped = dict(rho, S1=rho["S2"], S2=rho["S1"])
     assert not matcher_unique(sem, good, gamma_s, swapped)
     assert not matcher_unique(sem, good, gamma_s, {**rho, "extra": Int(0)})
+
+
+@given(st.integers(0, 40), st.integers(0, 7), st.integers(0, 7), st.integers(-3, 3), st.booleans(),
+       st.integers(-4, 4))
+def test_the_crosshair_checks_of_the_matcher_hold(construct, kind1, kind2, n, heated, x):
+    """G-L1 and G-U1 as CrossHair checks them (contracts/check_seed002.py), on the small
+    configurations of IMP^sym built from integers."""
+    check = checks("check_seed002.py")
+    assert check.check_g_l1_matching_lifts(construct, kind1, kind2, n, heated, x)
+    assert check.check_g_u1_matcher_unique(construct, kind1, kind2, n, heated)
+
+
+def test_the_crosshair_checks_of_the_matcher_can_fail(monkeypatch):
+    """Planted wrong, each check is violated somewhere: a derivation that keeps `true` in
+    [if-true] (G-L1), a matcher with `S1` and `S2` swapped (G-U1)."""
+    check = checks("check_seed002.py")
+    concrete_if = next(r for r in IMP.concrete.rules if r.label == "if-true")
+    kept = _planted(IMP.symbolic, "if-true", lhs=concrete_if.lhs + (None,),
+                    rhs=concrete_if.rhs + (None,), cond=None)
+    if_ = next(i for i, p in enumerate(check.CONSTRUCTS) if p.label == "if_then_else_fi")
+    with monkeypatch.context() as m:
+        m.setattr(check, "SEM", Semantics.of(IMP.concrete, kept, None))
+        with pytest.raises(ViolationError):
+            check.check_g_l1_matching_lifts(if_, 1, 0, 3, False, 2)  # x <= 3 holds
+        assert check.check_g_l1_matching_lifts(if_, 1, 0, 3, False, 5)
+
+    def swapped(sem: Semantics, rule: Any, gamma: Config) -> dict[str, Any] | None:
+        rho = matcher(sem, rule, gamma)
+        return rho if rho is None or "S1" not in rho else dict(rho, S1=rho["S2"], S2=rho["S1"])
+
+    monkeypatch.setattr(check, "matcher", swapped)
+    with pytest.raises(ViolationError):
+        check.check_g_u1_matcher_unique(if_, 0, 1, 0, False)  # skip and fail swapped
+    assert check.check_g_u1_matcher_unique(if_, 0, 0, 0, False)  # skip and skip: the same
