@@ -28,6 +28,7 @@ from symcert.seed002.terms import (
     BOOL, INT, App, KSeq, MapValue, Variable, data_sort, same,
 )
 from symcert.solver.z3backend import Sat
+from symcert.spec.definedness import defined
 from symcert.spec.switch import lemma
 
 __all__ = ["Semantics", "backward_simulation", "coverage", "forward_simulation", "holds",
@@ -118,9 +119,13 @@ def same_config(a: Config, b: Config) -> bool:
 def matching_lifts(sem: Semantics, rule: Rule, gamma_s: Config, theta: Env) -> bool:
     """Matching lifts through valuations: the left-hand side `l` of `α^sym` matches `ϑ(γˢ)` iff
     it matches `γˢ`, and then `ρ = ϑ ∘ ρˢ` (seed 002 Lemma 1; `l` linear and without constants
-    of a symbolic sort, §4.3)."""
+    of a symbolic sort, §4.3). Vacuous where `ϑ(γˢ)` is undefined: `/Int` and `%Int` are
+    partial (X-A2), and a `ϑ` that breaks `φ` may divide a datum of `γˢ` by zero."""
+    gamma = defined(lambda: valuate(sem, gamma_s, theta))
+    if gamma is None:
+        return True
     rho_s = matcher(sem, rule, gamma_s)
-    rho = matcher(sem, rule, valuate(sem, gamma_s, theta))
+    rho = matcher(sem, rule, gamma)
     if rho is None or rho_s is None:
         return rho is None and rho_s is None
     memo: dict[int, Any] = {}
