@@ -19,8 +19,10 @@ from symcert.checking.obligations import (
     EXPR_CASES, FRAME_RULES, RULES, Obligation, missing, problems,
 )
 from symcert.checking.obligations.common import OPERATIONS, SymNum, snum
+from symcert.checking.obligations.languages import DEFINABLE, MEANING, rule_name
 from symcert.core.state import rule_count
 from symcert.spec.definedness import defined
+from symcert.seed002.terms import DATA_OPS
 from symcert.lang.syntax import (
     CMP_OPS,
     AExpr,
@@ -96,9 +98,10 @@ def test_missing_names_every_gap() -> None:
     assert "W-L2.3 call" in gaps and "W-L2.5 return-by-zero" in gaps
     assert "W-L2.5 return-end" in gaps and "W-L2.3 assign-local" in gaps and "W-L2.2 var" in gaps
     # 20 stepping rules (7 of them by zero, one blocking) and seed 003's 4 in a procedure x 3
-    # lemmas, skip and fail x 2; B-L1 and X-A2 per case; G-M1 per operation; X-A1 (3); W-L2.1,
-    # M-S1 (2), M-Q1 (2)
-    assert len(gaps) == 3 * (20 + 4) + 2 * 2 + 2 * len(EXPR_CASES) + len(OPERATIONS) + 3 + 5
+    # lemmas, skip and fail x 2; B-L1 and X-A2 per case; G-M1 per operation of IMP and of a
+    # defined language; X-A1 (3); W-L2.1, M-S1 (2), M-Q1 (2)
+    assert len(gaps) == 3 * (20 + 4) + 2 * 2 + 2 * len(EXPR_CASES) + len(OPERATIONS) \
+        + len(DEFINABLE) + 3 + 5
     ob = Obligation("W-L2.3/assign/demo", "W-L2.3", "assign", "", "")
     assert "W-L2.3 assign" not in missing([ob])
     assert "W-L2.3 assign" in missing([ob], vacuous=frozenset({ob.name}))  # proves nothing
@@ -210,13 +213,42 @@ def test_wrong_constant_folding_is_refuted_by_the_substitution_lemma() -> None:
 def test_wrong_product_folding_is_refuted_by_the_data_morphism() -> None:
     """`terms.mul` folding `(t * c1) * c2` into `t * (c1 + c2)` (issue 18's fold, planted
     wrong) breaks G-M1 for `*` on a product ending in a literal, and for `+` of such a
-    product with itself (`a + a = a * 2`)."""
+    product with itself (`a + a = a * 2`); seed 002's `*Int` and `+Int` run the same smart
+    constructors, so theirs break too."""
     result = _replay("mul-folds-plus", "--only", "G-M1/", script=WRONG)
     assert result.returncode == 1, result.stdout + result.stderr
     refuted = {line.split("#")[0] for line in result.stdout.splitlines()
                if line.endswith(": INVALID")}
     assert {"G-M1/mul/mul-int+int", "G-M1/add/mul-int+same"} <= refuted
-    assert all(r.startswith(("G-M1/mul/", "G-M1/add/")) for r in refuted)
+    assert {"G-M1/seed002-times-int/mul-int+int", "G-M1/seed002-plus-int/mul-int+same"} <= refuted
+    assert all(r.startswith(("G-M1/mul/", "G-M1/add/", "G-M1/seed002-times-int/",
+                             "G-M1/seed002-plus-int/")) for r in refuted)
+
+
+@pytest.mark.parametrize("mistake, rule, refuted_cases", [
+    ("minus-int-swapped", "seed002-minus-int", {"term+term", "int+term", "neg+add-int"}),
+    ("lookup-unbound-one", "seed002-lookup", {"unbound"}),
+])
+def test_a_wrong_data_operation_of_a_defined_language_is_refuted(mistake: str, rule: str,
+                                                                 refuted_cases: set[str]) -> None:
+    """G-M1 per data operation of seed 002's `DATA_OPS`: `-Int` with its operands swapped, and
+    `lookup` reading 1 for an unbound identifier, are refuted there and nowhere else (the
+    swap holds when both operands are one term)."""
+    result = _replay(mistake, "--only", "G-M1/seed002-", script=WRONG)
+    assert result.returncode == 1, result.stdout + result.stderr
+    refuted = {line.split("#")[0].removesuffix(": INVALID") for line in result.stdout.splitlines()
+               if line.endswith(": INVALID")}
+    assert {f"G-M1/{rule}/{case}" for case in refuted_cases} <= refuted
+    assert all(r.startswith(f"G-M1/{rule}/") and not r.endswith("same") for r in refuted)
+
+
+def test_every_data_operation_of_a_defined_language_has_its_meaning() -> None:
+    """G-M1 covers every operation a `.sem` file can write (not Fol's, the derivation's), each
+    with its own `f^D`, and every rule name is free of `/`."""
+    assert set(MEANING) == set(DEFINABLE) == set(DATA_OPS) - {"∧Fol", "unsat"}
+    names = [rule_name(op) for op in DEFINABLE]
+    assert len(set(names)) == len(names) and not any("/" in n for n in names)
+    assert "G-M1 seed002-lookup" in missing([])
 
 
 def test_schematic_division_branches_on_the_divisor() -> None:

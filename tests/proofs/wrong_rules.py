@@ -9,11 +9,14 @@ sign: X-A1), `guard-forgets-right` (the guard of `a and b` forgets the divisions
 `assume-ignores-condition` (`assume b` steps to `skip` on `φ` unchanged: X-U1) or
 `return-into-callee` (seed 003's return assigns the value to the call's target in the callee's
 frame, which it then drops, instead of the caller's: right for a global target, wrong for a
-caller's local that the callee has too, as in a recursive call).
+caller's local that the callee has too, as in a recursive call), `minus-int-swapped` (seed 002's
+`-Int` computes `b - a`: right when both operands are one term) or `lookup-unbound-one` (seed
+002's `lookup` reads 1, not 0, for an unbound identifier).
 The obligations of the wrong rule must be refuted, with a counterexample printed as IMP states.
 """
 
 import sys
+from dataclasses import replace
 
 from symcert.checking import obligations, smtlib
 
@@ -23,6 +26,7 @@ from symcert.core.state import SymState
 from symcert.core.symbolic import sym_beval
 from symcert.engine import explore
 from symcert.lang.syntax import Add, Assume, Int, Mul, Skip, While
+from symcert.seed002.terms import DATA_OPS
 
 _expand = explore._expand
 _add = terms.add
@@ -81,6 +85,11 @@ elif mistake == "return-into-callee":
     explore.leave = _return_into_callee  # the symbolic return only: the concrete one is right
 elif mistake == "guard-forgets-right":
     guards.GUARDS.and_ = _guard_forgets_right  # type: ignore[method-assign]
+elif mistake == "minus-int-swapped":
+    DATA_OPS["-Int"] = replace(DATA_OPS["-Int"], fn=lambda c, a, b: terms.TERMS.sub(b, a))
+elif mistake == "lookup-unbound-one":
+    DATA_OPS["lookup"] = replace(DATA_OPS["lookup"],
+                                 fn=lambda c, m, x: dict(m.bindings).get(x.name, Int(1)))
 else:
     sys.exit(f"unknown mistake {mistake!r}")
 sys.exit(obligations.main(options))

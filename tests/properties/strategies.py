@@ -4,8 +4,8 @@ Each strategy runs the one generator (`symcert.checking.generate`) on choices dr
 `st.integers(lo, hi)`, so Hypothesis shrinks the choice sequence towards 0, that is towards
 simpler programs. Everything is small on purpose (three variables, constants in [-4, 4], at
 most six leaf statements), so that concrete runs of a few steps already take both branches of
-most conditions. `checks()` loads `contracts/check_lemmas.py`, a script folder rather than a
-package, by path.
+most conditions. `checks()` loads `contracts/check_lemmas.py` (or another file of that folder,
+a script folder rather than a package) by path.
 """
 
 from __future__ import annotations
@@ -84,11 +84,11 @@ def states_satisfied_by() -> st.SearchStrategy[tuple[SymState, Env]]:
     return generated(generate.state_satisfied_by)
 
 
-def checks() -> ModuleType:
-    """`contracts/check_lemmas.py`, imported by path."""
-    name = "symcert_contract_checks"
+def checks(file: str = "check_lemmas.py") -> ModuleType:
+    """A file of `contracts/` (`check_lemmas.py` unless named), imported by path."""
+    name = "symcert_contract_" + file.removesuffix(".py")
     if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, ROOT / "contracts" / "check_lemmas.py")
+        spec = importlib.util.spec_from_file_location(name, ROOT / "contracts" / file)
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module

@@ -1,4 +1,4 @@
-"""The derived IMP engine (seed 002: languages/imp.sem and its L^sym) agrees with the
+"""The derived IMP engine (seed 002: the shipped imp.sem and its L^sym) agrees with the
 hand-written one (seed 000) on generated programs and inputs: the same ending and final store
 for the concrete runs and for the symbolic path each input follows, and the same verdict when
 both checks are decided (`checking.agreement`: modulo the finer splitting of short-circuit

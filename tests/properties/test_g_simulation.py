@@ -9,10 +9,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from hypothesis import given
+import pytest
+from hypothesis import example, given
 from hypothesis import strategies as st
+from icontract import ViolationError
 
-from strategies import generated
+from strategies import checks, generated
 from symcert.checking import generate
 from symcert.core.concrete import Env
 from symcert.core.state import PathCondition
@@ -22,12 +24,14 @@ from symcert.seed002.bugfinder import Language
 from symcert.seed002.definition import Definition
 from symcert.seed002.rewrite import Config, program_ids
 from symcert.seed002.simulation import (
-    Semantics, backward_simulation, coverage, forward_simulation, holds, matcher, matcher_unique,
-    matching_lifts, precision, valuate,
+    Semantics, backward_simulation, coverage, forward_simulation, holds, instance_condition,
+    matcher, matcher_unique, matching_lifts, precision, satisfaction, strong_precision, valuate,
 )
+from symcert.seed002 import simulation
 from symcert.seed002.symbolic import sym_initial
 from symcert.seed002.terms import App, Id, MapValue, kseq
 from symcert.solver.z3backend import Sat, Solver
+from symcert.spec.definedness import defined
 
 IMP = Language.load("imp")
 GCL = Language.load("gcl")
@@ -78,6 +82,9 @@ def _stmt(depth: int) -> st.SearchStrategy[str]:
 
 gcl_texts = _stmt(2)
 programs = st.one_of(st.tuples(st.just("imp"), imp_texts), st.tuples(st.just("gcl"), gcl_texts))
+linear_programs = programs.map(lambda named: (named[0], " + ".join(
+    " + ".join(" + ".join(part.split(" % ")).split(" / ")) for part in named[1].split(" * "))))
+"""The same programs with `*`, `/` and `%` made `+`: linear integer arithmetic, decided by z3."""
 valuations = st.fixed_dictionaries({x: st.integers(-5, 5) for x in ("x", "y")})
 choices = st.lists(st.integers(0, 3), min_size=STEPS, max_size=STEPS)
 
@@ -106,6 +113,7 @@ def _theta(program: Any, values: dict[str, int]) -> Env:
 
 
 @given(programs, choices, valuations)
+@example(("imp", "x = 0 / x"), [0] * STEPS, {"x": 0, "y": 0})  # ϑ(0 / x) undefined at x = 0
 def test_matching_lifts_and_matchers_are_unique(named, picks, values):
     """G-L1 (Lemma 1) and G-U1 (Cor. 1): on the configurations of a symbolic path, each rule of
     L^sym matches γˢ iff it matches ϑ(γˢ), with ρ = ϑ∘ρˢ, and its matcher is the forced one."""
@@ -144,6 +152,33 @@ def test_backward_simulation_and_precision(named, picks):
         assert backward_simulation(sem, cfg, SOLVER)
     final, labels = walk[-1]
     assert precision(sem, program, labels, final, SOLVER)
+
+
+@given(linear_programs, choices)
+def test_strong_precision_on_linear_programs(named, picks):
+    """G-P4 (Lemma 4, Cor. 4): on linear programs the solver decides every path condition, and
+    each step of L^sym from a satisfiable configuration of a symbolic path has a satisfiable
+    successor with a concrete instance along the same rule."""
+    name, text = named
+    program = _lang(name).parse(text)
+    for cfg, _ in _symbolic_walk(name, program, picks):
+        assert strong_precision(SEM[name], cfg, SOLVER)
+
+
+@given(programs, choices, valuations, st.integers(0, STEPS))
+def test_satisfaction_decided_agrees_with_its_definition(named, picks, values, other):
+    """G-D3: for γ = ϑ(γˢ) (a witness when ϑ ⊨ φ) and for γ the valuation of another
+    configuration of the path, a model of `instance_condition` is a ϑ' with ϑ'(γˢ) = γ and
+    ϑ' ⊨ φ, and an UNSAT one means ϑ was no witness."""
+    name, text = named
+    program = _lang(name).parse(text)
+    sem = SEM[name]
+    theta = _theta(program, values)
+    walk = _symbolic_walk(name, program, picks[:STEPS // 2])
+    for cfg, _ in walk:  # ϑ(γ) is undefined where ϑ divides a datum by zero (X-A2)
+        for gamma in (defined(lambda: valuate(sem, cfg, theta)),
+                      defined(lambda: valuate(sem, walk[other % len(walk)][0], theta))):
+            assert gamma is None or satisfaction(sem, gamma, cfg, theta, SOLVER)
 
 
 # --- the seed's counterexample and planted wrong derivations --------------------------------
@@ -206,3 +241,70 @@ def test_planted_wrong_derivations_are_caught():
     swapped = dict(rho, S1=rho["S2"], S2=rho["S1"])
     assert not matcher_unique(sem, good, gamma_s, swapped)
     assert not matcher_unique(sem, good, gamma_s, {**rho, "extra": Int(0)})
+
+
+@given(st.integers(0, 40), st.integers(0, 7), st.integers(0, 7), st.integers(-3, 3), st.booleans(),
+       st.integers(-4, 4))
+def test_the_crosshair_checks_of_the_matcher_hold(construct, kind1, kind2, n, heated, x):
+    """G-L1 and G-U1 as CrossHair checks them (contracts/check_seed002.py), on the small
+    configurations of IMP^sym built from integers."""
+    check = checks("check_seed002.py")
+    assert check.check_g_l1_matching_lifts(construct, kind1, kind2, n, heated, x)
+    assert check.check_g_u1_matcher_unique(construct, kind1, kind2, n, heated)
+
+
+def test_the_crosshair_checks_of_the_matcher_can_fail(monkeypatch):
+    """Planted wrong, each check is violated somewhere: a derivation that keeps `true` in
+    [if-true] (G-L1), a matcher with `S1` and `S2` swapped (G-U1)."""
+    check = checks("check_seed002.py")
+    concrete_if = next(r for r in IMP.concrete.rules if r.label == "if-true")
+    kept = _planted(IMP.symbolic, "if-true", lhs=concrete_if.lhs + (None,),
+                    rhs=concrete_if.rhs + (None,), cond=None)
+    if_ = next(i for i, p in enumerate(check.CONSTRUCTS) if p.label == "if_then_else_fi")
+    with monkeypatch.context() as m:
+        m.setattr(check, "SEM", Semantics.of(IMP.concrete, kept, None))
+        with pytest.raises(ViolationError):
+            check.check_g_l1_matching_lifts(if_, 1, 0, 3, False, 2)  # x <= 3 holds
+        assert check.check_g_l1_matching_lifts(if_, 1, 0, 3, False, 5)
+
+    def swapped(sem: Semantics, rule: Any, gamma: Config) -> dict[str, Any] | None:
+        rho = matcher(sem, rule, gamma)
+        return rho if rho is None or "S1" not in rho else dict(rho, S1=rho["S2"], S2=rho["S1"])
+
+    monkeypatch.setattr(check, "matcher", swapped)
+    with pytest.raises(ViolationError):
+        check.check_g_u1_matcher_unique(if_, 0, 1, 0, False)  # skip and fail swapped
+    assert check.check_g_u1_matcher_unique(if_, 0, 0, 0, False)  # skip and skip: the same
+
+
+def test_instance_condition_and_planted_wrong_satisfaction(monkeypatch):
+    """G-D3: γ ⊨ ⟨γˢ, φ⟩ is φ and an equation per datum; a condition that forgets the
+    equations (φ alone) gives a model that is no witness, and `satisfaction` says so."""
+    sem = SEM["imp"]
+    gamma_s = _if_config(IMP.symbolic, Cmp(">", Var("y"), Int(3)), PathCondition.of())
+    theta = Env.of({"y": 7})
+    gamma = valuate(sem, gamma_s, theta)
+    assert str(instance_condition(sem, gamma, gamma_s)) == "(y > 3) and (y == 7)"
+    other = valuate(sem, _if_config(IMP.symbolic, Cmp("<", Var("y"), Int(3)), PathCondition.of()),
+                    theta)  # `if false ...` at y = 7: no ϑ' makes `y > 3` false and y 7
+    assert SOLVER.check(instance_condition(sem, other, gamma_s))[0] is Sat.UNSAT
+    assert instance_condition(sem, Config((kseq([App("skip")]), gamma.cells[1])), gamma_s) is None
+    assert satisfaction(sem, gamma, gamma_s, theta, SOLVER)
+    assert satisfaction(sem, other, gamma_s, theta, SOLVER)
+    monkeypatch.setattr(simulation, "instance_condition", lambda sem, g, g_s: g_s.cells[2])
+    assert not satisfaction(sem, gamma, gamma_s, theta, SOLVER)
+
+
+def test_a_derivation_without_its_unsat_condition_breaks_strong_precision_only():
+    """G-P4 is stronger than G-L3: with [if-false]'s `¬unsat(ψ ∧ b)` dropped, L^sym steps from
+    `y > 5` to the unsatisfiable `y > 5 ∧ ¬(y > 3)`; backward simulation skips that step (no
+    model), strong precision does not."""
+    dropped = _planted(IMP.symbolic, "if-false", cond=None)
+    sem = Semantics.of(IMP.concrete, dropped, SOLVER)
+    gamma_s = _if_config(dropped, Cmp(">", Var("y"), Int(3)),
+                         PathCondition.of(Cmp(">", Var("y"), Int(5))))
+    assert backward_simulation(sem, gamma_s, SOLVER)
+    assert not strong_precision(sem, gamma_s, SOLVER)
+    assert strong_precision(SEM["imp"], _if_config(IMP.symbolic, Cmp(">", Var("y"), Int(3)),
+                                                   PathCondition.of(Cmp(">", Var("y"), Int(5)))),
+                            SOLVER)

@@ -10,18 +10,20 @@ from pathlib import Path
 
 import pytest
 
+from symcert.cli.commands.langrun import bug_report
 from symcert.cli.main import main
 from symcert.engine.explore import Strategy
 from symcert.engine.verdict import Budget, Cause, Kind
 from symcert.engine.verdict import check as hand_written_check
 from symcert.lang.parser import parse
+from symcert.lang.syntax import Int
 from symcert.seed002.bugfinder import (
     LangBudget, Language, ReplayMismatch, check, replay, stuck_condition,
 )
 from symcert.seed002.rewrite import Engine, computation
 from symcert.seed002.semfile import parse_definition
 from symcert.seed002.symbolic import sym_initial
-from symcert.seed002.terms import same
+from symcert.seed002.terms import App, Id, same
 from symcert.solver.z3backend import Sat, Solver
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -162,14 +164,36 @@ def _run(capsys, *argv):
     return code, out.out, out.err
 
 
-def test_cli_reports_a_bug_with_its_input(capsys):
-    code, out, _ = _run(capsys, "--lang", "imp", str(ROOT / "examples" / "min3_buggy.imp"))
+def test_cli_reports_a_bug_at_its_line_and_column_with_its_input(capsys, monkeypatch):
+    """The stuck `fail` stands where the `assert` it was rewritten from stands (12:3), in text
+    and in JSON, as `symcert run` reports the same bug."""
+    monkeypatch.chdir(ROOT)
+    code, out, _ = _run(capsys, "--lang", "imp", "examples/isqrt_buggy.imp")
     assert code == 1
-    lines = out.splitlines()
-    assert lines[0].endswith("min3_buggy.imp: bug: stuck at `fail` after rule [assert-false]")
-    assert lines[1].startswith("  input:  a = ")
-    assert lines[2] == ("  replay: the concrete rules of IMP, run from this input along the same "
-                        "49 rules, reach the stuck configuration")
+    assert out.splitlines()[:3] == [
+        "examples/isqrt_buggy.imp:12:3: bug: stuck at `fail` after rule [assert-false]",
+        "  input:  x = 1",
+        "  replay: the concrete rules of IMP, run from this input along the same 67 rules, "
+        "reach the stuck configuration"]
+    code, out, _ = _run(capsys, "--lang", "imp", "--json", "examples/isqrt_buggy.imp")
+    bug = json.loads(out.splitlines()[0])
+    rules = bug.pop("rules")
+    assert code == 1 and len(rules) == 67 and rules[-1] == "assert-false"
+    assert bug == {"event": "bug", "file": "examples/isqrt_buggy.imp", "line": 12, "column": 3,
+                   "message": "stuck at `fail` after rule [assert-false]", "input": {"x": 1},
+                   "replay_steps": 67, "path_condition": "(0 <= x) and (x <= 40) and "
+                   "(not 1 < x) and (0 <= x) and (not x < 1)", "states": 113}
+
+
+def test_a_program_built_without_positions_is_reported_by_file():
+    """A term built by a library caller has no positions: the report names the file alone."""
+    program = App("assert_", (App("_<_", (Id("x"), Int(10))),))
+    (bug,) = check(STUCK, program).bugs
+    assert bug.failing.pos is None
+    assert bug_report(bug, STUCK, "p.stuck", False, 1).splitlines()[0] == \
+        "p.stuck: bug: stuck at `assert false` after rule [cool-assert_-1]"
+    event = json.loads(bug_report(bug, STUCK, "p.stuck", True, 1))
+    assert (event["line"], event["column"]) == (None, None)
 
 
 def test_cli_safe_json_and_budget(capsys, tmp_path):

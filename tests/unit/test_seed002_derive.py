@@ -20,14 +20,14 @@ from symcert.seed002.lemmas import (
 )
 from symcert.seed002.notation import TYPO_NOTE, show_rule
 from symcert.seed002.rewrite import Config, computation, initial, run
-from symcert.seed002.semfile import load, parse_definition, parse_program
+from symcert.seed002.semfile import find_language, load, parse_definition, parse_program
 from symcert.seed002.symbolic import path_condition, sym_initial, sym_run, sym_step
 from symcert.seed002.terms import App, kseq
 from symcert.solver.z3backend import Sat, Solver
 from symcert.spec.switch import CONTRACTS
 
 ROOT = Path(__file__).resolve().parents[2]
-IMP = load(ROOT / "languages" / "imp.sem")
+IMP = load(find_language("imp"))
 IMP_SYM = derive(IMP)
 
 SEED_6_2 = {  # §6.2's five derived rules, in our variable names, the if-true typo corrected

@@ -1,9 +1,10 @@
-"""Dijkstra's guarded commands (languages/gcl.sem): a nondeterministic language with no
+"""Dijkstra's guarded commands (seed002/languages/gcl.sem): a nondeterministic language with no
 hand-written engine; its examples give their verdicts with witnesses that the concrete rules
 replay along the same rule labels, the nondeterministic choice included."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -79,10 +80,22 @@ def test_do_with_no_enabled_guard_ends_and_if_aborts():
     assert heads == ["$when(_,_)"] * 4 + ["abort"]
 
 
-def test_cli_on_a_gcl_program_and_a_syntax_error(capsys, tmp_path):
-    assert main(["run", "--lang", "gcl", str(ROOT / "examples" / "gcl" / "sign_buggy.gcl")]) == 1
-    out = capsys.readouterr().out
-    assert "sign_buggy.gcl: bug: stuck at `abort` after rule [when]\n  input:  x = 0\n" in out
+def test_cli_on_a_gcl_program_and_a_syntax_error(capsys, tmp_path, monkeypatch):
+    """The `abort` that an `if` with no enabled guard steps to stands at that `if` (2:1)."""
+    monkeypatch.chdir(ROOT)
+    assert main(["run", "--lang", "gcl", "examples/gcl/sign_buggy.gcl"]) == 1
+    assert capsys.readouterr().out.splitlines()[:3] == [
+        "examples/gcl/sign_buggy.gcl:2:1: bug: stuck at `abort` after rule [when]",
+        "  input:  x = 0",
+        "  replay: the concrete rules of GCL, run from this input along the same 22 rules, "
+        "reach the stuck configuration"]
+    assert main(["run", "--lang", "gcl", "--json", "examples/gcl/sign_buggy.gcl"]) == 1
+    bug = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert len(bug.pop("rules")) == 22
+    assert bug == {"event": "bug", "file": "examples/gcl/sign_buggy.gcl", "line": 2, "column": 1,
+                   "message": "stuck at `abort` after rule [when]", "input": {"x": 0},
+                   "replay_steps": 22, "path_condition": "(not x > 0) and (not x < 0)",
+                   "states": 68}
     bad = tmp_path / "bad.gcl"
     bad.write_text("if x > 0 -> skip\n[] x := 1 fi\n")
     assert main(["run", "--lang", "gcl", str(bad)]) == 65

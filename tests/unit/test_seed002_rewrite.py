@@ -14,13 +14,13 @@ from symcert.lang.parser import parse
 from symcert.lang.structure import inputs
 from symcert.lang.syntax import Bool, Int
 from symcert.seed002.rewrite import (
-    Config, Engine, Undecided, computation, initial, is_final, run, step, store,
+    Config, Engine, Undecided, computation, initial, is_final, reachable, run, step, store,
 )
-from symcert.seed002.semfile import load, parse_definition, parse_program
-from symcert.seed002.terms import App, kseq
+from symcert.seed002.semfile import find_language, load, parse_definition, parse_program
+from symcert.seed002.terms import App, kseq, same
 
 ROOT = Path(__file__).resolve().parents[2]
-IMP = load(ROOT / "languages" / "imp.sem")
+IMP = load(find_language("imp"))
 
 TOY = """module TOY
 data Int [symbolic, result]
@@ -152,3 +152,19 @@ def test_a_concrete_rule_on_symbolic_data_is_undecided():
     div = Config((kseq([App("_/_", (Int(1), Var("n")))]), initial(IMP, App("skip")).cells[1]))
     with pytest.raises(Undecided):
         step(IMP, div)
+
+
+def test_positions_are_carried_by_rewriting_and_ignored_by_matching():
+    """A program's constructors start at their first token (a keyword included); a constructor
+    a rule builds stands where the construct it rewrote stands; positions change no match."""
+    term = parse_program(IMP, "x = 1;\n  assert (x) < 2")
+    assign, check = term.args
+    assert [t.pos for t in (term, assign, check, check.args[0])] == [(1, 1), (1, 1), (2, 3),
+                                                                     (2, 10)]
+    moved = parse_program(IMP, "\n\nx = 1; assert x < 2")
+    assert same(moved, term) and moved.pos == (3, 1)
+    tops = [computation(IMP, c)[0] for c in reachable(IMP, initial(IMP, term), 40)
+            if computation(IMP, c)]
+    asserts = [t for t in tops if isinstance(t, App) and t.label in ("assert_", "fail")]
+    assert asserts and {t.pos for t in asserts} == {(2, 3)}
+    assert [t.label for t in asserts][-1] == "assert_"

@@ -3,6 +3,9 @@ derived from its productions, and errors with file, line, column and caret (exit
 
 from __future__ import annotations
 
+import tomllib
+from fnmatch import fnmatch
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -12,12 +15,12 @@ from symcert.lang.errors import EXIT_DATA, ParseError
 from symcert.lang.syntax import Bool, Int
 from symcert.seed002.definition import DefinitionError, KPattern
 from symcert.seed002.notation import show
-from symcert.seed002.semfile import load, parse_definition, parse_program
+from symcert.seed002.semfile import find_language, load, parse_definition, parse_program
 from symcert.seed002.terms import App, Id, Op, Variable
 
 ROOT = Path(__file__).resolve().parents[2]
-IMP_PATH = ROOT / "languages" / "imp.sem"
-IMP_TEXT = IMP_PATH.read_text()
+IMP_PATH = find_language("imp")
+IMP_TEXT = IMP_PATH.read_text(encoding="utf-8")
 IMP = load(IMP_PATH)
 SKIP_RULE = "rule [skip]  <k> skip => . ...</k>"
 
@@ -34,6 +37,20 @@ def test_imp_has_the_seeds_rules_and_the_generated_ones():
     assert sum(r.kind == "cool" for r in IMP.rules) == strict
     assert [c.name for c in IMP.cells] == ["k", "env"]
     assert IMP.symbolic_sorts == {"Int", "Bool"} and IMP.result_sorts == {"Int", "Bool"}
+
+
+def test_the_shipped_definitions_are_package_data():
+    """`imp` and `gcl` are found through importlib.resources inside the package, and
+    pyproject's package-data ships each `.sem` there, so an installed (not editable) symcert
+    runs `derive imp` and `run --lang imp` without a checkout."""
+    shipped = resources.files("symcert.seed002").joinpath("languages")
+    names = sorted(p.name for p in shipped.iterdir() if p.name.endswith(".sem"))
+    assert names == ["gcl.sem", "imp.sem"]
+    for name in names:
+        assert find_language(name.removesuffix(".sem")) == shipped.joinpath(name)
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    globs = pyproject["tool"]["setuptools"]["package-data"]["symcert.seed002"]
+    assert [n for n in names if not any(fnmatch(f"languages/{n}", g) for g in globs)] == []
 
 
 def test_rules_are_read_in_the_languages_own_syntax():

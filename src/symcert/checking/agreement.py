@@ -1,7 +1,7 @@
 """Agreement of the derived IMP engine with the hand-written one (issue 17 part 7): an
 independent checker for W-T3.1 and W-T2.2/W-T2.3.
 
-The derived engine is seed 002's: the rules of `languages/imp.sem` (concrete, Def. 2) and
+The derived engine is seed 002's: the rules of the shipped `imp.sem` (concrete, Def. 2) and
 `L^sym` derived from them (§4.3), run by `seed002.rewrite`; the hand-written engine is seed 000's
 `core.concrete` (Fig. 2), `engine.explore.expand` (Fig. 3) and `engine.verdict.check`. For a
 program without procedures or macros and an input `V`, `compare` computes four outcomes (how the

@@ -215,7 +215,7 @@ def _feasible_bug(pcs: list[PathCondition], solver: Solver) -> bool | None:
 
 
 def check_derived(p: Stmt, sigmas: list[Env], solver: Solver) -> Disagreement | None:
-    """The IMP engine derived from `languages/imp.sem` (seed 002) against the hand-written one
+    """The IMP engine derived from the shipped `imp.sem` (seed 002) against the hand-written one
     at each input, and their verdicts at the first (agreement.py: pointwise, modulo the
     derived semantics' finer splitting). A program with procedures is outside imp.sem: it
     passes unchecked."""

@@ -26,7 +26,6 @@ import os
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from symcert.core.state import PathCondition
@@ -41,24 +40,13 @@ from symcert.seed002.definition import Definition, DefinitionError
 from symcert.seed002.derive import derive
 from symcert.seed002.notation import show
 from symcert.seed002.rewrite import Config, Context, Engine, initial, program_ids
-from symcert.seed002.semfile import load, parse_program
+from symcert.seed002.semfile import find_language, load, parse_program
 from symcert.seed002.symbolic import Trail, labels_of, sym_initial
 from symcert.seed002.terms import App, subterms
 from symcert.solver.z3backend import Sat, Solver
 
 __all__ = ["Language", "LangBudget", "LangBug", "LangCheck", "LangVerdict", "ReplayMismatch",
-           "check", "find_language", "replay", "stuck_condition"]
-
-LANGUAGES = Path(__file__).resolve().parents[3] / "languages"
-"""The shipped definitions (`imp` names `languages/imp.sem`)."""
-
-
-def find_language(name: str) -> Path:
-    """The `.sem` file a name stands for: a path, or a shipped language (`imp`, `gcl`)."""
-    path = Path(name)
-    if path.suffix == ".sem" or path.exists():
-        return path
-    return LANGUAGES / f"{name}.sem"
+           "check", "replay", "stuck_condition"]
 
 
 @dataclass(frozen=True)
@@ -77,7 +65,7 @@ class Language:
         if not d.bug_labels:
             raise DefinitionError(d.filename, 1, 1, "no production is marked `bug`: a bug is a "
                                   "configuration stuck with a `bug` construct on top of `k` "
-                                  "(mark `fail` or `assert`, as in languages/imp.sem)", "")
+                                  "(mark `fail` or `assert`, as in the shipped imp.sem)", "")
         return Language(d, derive(d))
 
     @staticmethod

@@ -11,7 +11,8 @@ prefix operator) is the top of its sort. Data subsorts give literals: an Int is 
 number, an Id a name (`[A-Za-z_][A-Za-z0-9_]*`), a Bool `true` or `false`.
 
 - Programs: LALR with lark's basic lexer, terms built by callbacks during the reductions (no
-  parse tree, no recursion however deep the program); `#` starts a comment.
+  parse tree, no recursion however deep the program), each constructor with the line and
+  column of its first token (`App.pos`, for the bug finder's messages); `#` starts a comment.
 - Rule terms (in `.sem` files): the same nonterminals plus the declared variables (one
   terminal per sort, so that `I1` lexes as an Int variable), data operations (`+Int`,
   `<=Int`, `notBool`, `andBool`, `==Bool`, `lookup(M, X)`, `update(M, X, I)`, ...), cells
@@ -25,7 +26,7 @@ import json
 import re
 from typing import Any, Callable, Iterable
 
-from lark import Lark, Transformer
+from lark import Lark, Token, Transformer
 
 from symcert.lang.syntax import Bool, Int
 from symcert.seed002.terms import (
@@ -204,33 +205,62 @@ class Syntax:
         return out
 
 
-def _builder(syntax: Syntax, variables: dict[str, Variable] | None) -> dict[str, Callable[..., Any]]:
-    """The callbacks that turn parse results into terms."""
-    calls: dict[str, Callable[..., Any]] = {
-        "lit_int": lambda c: Int(int(c[0])),
-        "lit_id": lambda c: Id(str(c[0])),
-        "lit_true": lambda c: Bool(True),
-        "lit_false": lambda c: Bool(False),
-        "lit_map": lambda c: EMPTY_MAP,
-    }
+_LITERALS: dict[str, Callable[..., Any]] = {
+    "lit_int": lambda c: Int(int(c[0])),
+    "lit_id": lambda c: Id(str(c[0])),
+    "lit_true": lambda c: Bool(True),
+    "lit_false": lambda c: Bool(False),
+    "lit_map": lambda c: EMPTY_MAP,
+}
+
+
+def _builder(syntax: Syntax, variables: dict[str, Variable]) -> dict[str, Callable[..., Any]]:
+    """The callbacks that turn the parse results of rule terms into terms."""
+    calls = dict(_LITERALS)
     for i, p in enumerate(syntax.productions):
         calls[f"p{i}"] = (lambda c: c[0]) if p.bracket else \
             (lambda c, label=p.label: App(label, tuple(c)))
-    if variables is not None:
-        calls["var"] = lambda c: variables[str(c[0])]
-        for alias, name in _OP_ALIASES.items():
-            calls[f"op_{alias}"] = lambda c, name=name: Op(name, tuple(c))
+    calls["var"] = lambda c: variables[str(c[0])]
+    for alias, name in _OP_ALIASES.items():
+        calls[f"op_{alias}"] = lambda c, name=name: Op(name, tuple(c))
     return calls
+
+
+Located = tuple[Any, tuple[int, int]]
+"""A program's term while it is parsed, with the (line, column) of its first token."""
+
+
+def _at(c: list[Any]) -> tuple[int, int]:
+    """Where a reduction starts: its first child's position (all tokens are kept)."""
+    first = c[0]
+    return (first.line, first.column) if isinstance(first, Token) else first[1]
+
+
+def _program_builder(syntax: Syntax) -> dict[str, Callable[..., Located]]:
+    """The callbacks that turn the reductions of a program into located terms; the parser
+    keeps every token, so that a construct starting with a keyword starts at the keyword."""
+    calls: dict[str, Callable[..., Any]] = {
+        name: lambda c, fn=fn: (fn(c), _at(c)) for name, fn in _LITERALS.items()}
+    for i, p in enumerate(syntax.productions):
+        calls[f"p{i}"] = (lambda c: (next(x[0] for x in c if not isinstance(x, Token)), _at(c))) \
+            if p.bracket else (lambda c, label=p.label: _construct(label, c))
+    calls["start"] = lambda c: c[0][0]
+    return calls
+
+
+def _construct(label: str, c: list[Any]) -> Located:
+    pos = _at(c)
+    return App(label, tuple(x[0] for x in c if not isinstance(x, Token)), pos), pos
 
 
 def program_parser(syntax: Syntax, start: str) -> Lark:
     """The LALR parser of programs whose top is of sort `start` (terms built while parsing)."""
     text = syntax.grammar(False) + f"start: {syntax.top(start, False)}\n"
     build = Transformer()
-    for name, fn in _builder(syntax, None).items():
+    for name, fn in _program_builder(syntax).items():
         setattr(build, name, fn)
-    setattr(build, "start", lambda c: c[0])
-    return Lark(text, parser="lalr", lexer="basic", transformer=build, maybe_placeholders=False)
+    return Lark(text, parser="lalr", lexer="basic", transformer=build, keep_all_tokens=True,
+                maybe_placeholders=False)
 
 
 def rule_parser(syntax: Syntax, variables: dict[str, Variable]) -> tuple[Lark, Transformer]:

@@ -7,6 +7,13 @@ has one successor per rule that applies (the system may be nondeterministic). A 
 occurring twice in `l` (a non-linear rule) matches equal terms. `b` and `r` are evaluated in the
 data algebra (`terms.DATA_OPS`); `b` must evaluate to `true`.
 
+A constructor that a right-hand side builds (rather than takes from `ρ`) gets the source
+position of the construct the rule rewrote, the first constructor with a position among the
+computations its `k` pattern matched: the frozen `assert □` of a heating rule, the `assert false`
+its cooling rule gives back and the `abort` an `if` with no enabled guard steps to stand where
+that `assert` or `if` stands in the program. Positions are not part of terms (`App.pos`), so they
+change no step.
+
 Rules are indexed by the head of the `k` cell (a constructor's label, or a data value's sort),
 so a step tries only the rules that can match. `run` is a loop (no recursion per step), bounded
 by `max_steps`. The same engine runs a derived `L^sym` (symbolic.py): its conditions call
@@ -110,10 +117,22 @@ class Engine:
             if not b.value:
                 return None
         cells = list(cfg.cells)
+        pos = self._redex_pos(len(rule.lhs[self.k].items), cfg.cells[self.k])
         for i, part in enumerate(rule.rhs):
             if part is not None:
-                cells[i] = self.build(part, rho, ctx)
+                cells[i] = self.build(part, rho, ctx, pos)
         return Config(tuple(cells))
+
+    @staticmethod
+    def _redex_pos(n: int, k: KSeq | None) -> tuple[int, int] | None:
+        """The position of the first of the `n` computations on top of `k` that has one."""
+        for _ in range(n):
+            if k is None:
+                return None
+            if isinstance(k.head, App) and k.head.pos is not None:
+                return k.head.pos
+            k = k.rest
+        return None
 
     def match_cell(self, pattern: Any, term: Any, rho: dict[str, Any]) -> bool:
         """Extend `rho` so that `rho(pattern) = term`, if possible."""
@@ -147,15 +166,17 @@ class Engine:
             return all(self.match(p, t, rho) for p, t in zip(pattern.args, term.args))
         return type(pattern) is type(term) and pattern == term
 
-    def build(self, pattern: Any, rho: Mapping[str, Any], ctx: Context) -> Any:
-        """`ρ(pattern)`, data operations evaluated (each once per rule application)."""
+    def build(self, pattern: Any, rho: Mapping[str, Any], ctx: Context,
+              pos: tuple[int, int] | None = None) -> Any:
+        """`ρ(pattern)`, data operations evaluated (each once per rule application), the
+        constructors it builds placed at `pos`."""
         if isinstance(pattern, Variable):
             return rho[pattern.name]
         if isinstance(pattern, App):
-            return App(pattern.label, tuple(self.build(a, rho, ctx) for a in pattern.args)) \
-                if pattern.args else pattern
+            return App(pattern.label, tuple(self.build(a, rho, ctx, pos) for a in pattern.args),
+                       pos) if pattern.args or pos is not None else pattern
         if isinstance(pattern, KPattern):
-            return kseq([self.build(i, rho, ctx) for i in pattern.items],
+            return kseq([self.build(i, rho, ctx, pos) for i in pattern.items],
                         rho[REST] if pattern.rest else None)
         if isinstance(pattern, Op):
             value = ctx.memo.get(id(pattern))

@@ -1,6 +1,6 @@
 # crosshair: off
 # (lark makes its input concrete: the reader is tested on examples and planted errors)
-"""The `.sem` definition format (languages/README.md) read into a `Definition` (seed 002 §3).
+"""The `.sem` definition format (languages/README.md here) read into a `Definition` (seed 002 §3).
 
 A file is a sequence of declarations, each starting on a new line with its keyword: `module`,
 `data`, `syntax`, `var`, `configuration`, `rule`, `endmodule`; `//` starts a comment. The
@@ -16,6 +16,9 @@ import bisect
 import os
 import re
 from dataclasses import dataclass
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import Any
 
 from lark import Lark, Token, Tree
@@ -29,6 +32,10 @@ from symcert.seed002.definition import (
 )
 from symcert.seed002.grammar import Syntax, program_parser, rule_parser
 from symcert.seed002.terms import DATA_SORTS, EMPTY_MAP, K, MAP, Variable
+
+SHIPPED = resources.files("symcert.seed002").joinpath("languages")
+"""The shipped definitions, package data read through importlib.resources (`imp` names
+`symcert/seed002/languages/imp.sem`)."""
 
 KEYWORDS = ("module", "endmodule", "data", "syntax", "var", "configuration", "rule")
 _DECL = re.compile(r"^[ \t]*(" + "|".join(KEYWORDS) + r")\b", re.M)
@@ -198,11 +205,18 @@ def parse_definition(text: str, filename: str = "<definition>") -> Definition:
                       filename=filename)
 
 
-def load(path: str | os.PathLike[str]) -> Definition:
-    """Read and parse a `.sem` file."""
-    name = os.fspath(path)
-    with open(name, encoding="utf-8") as f:
-        return parse_definition(f.read(), name)
+def find_language(name: str) -> Traversable:
+    """The `.sem` file a name stands for: a path, or a shipped language (`imp`, `gcl`)."""
+    path = Path(name)
+    if path.suffix == ".sem" or path.exists():
+        return path
+    return SHIPPED.joinpath(f"{name}.sem")
+
+
+def load(path: str | os.PathLike[str] | Traversable) -> Definition:
+    """Read and parse a `.sem` file (a path, or a shipped one from `find_language`)."""
+    source = Path(path) if isinstance(path, (str, os.PathLike)) else path
+    return parse_definition(source.read_text(encoding="utf-8"), str(source))
 
 
 def _data(r: _Reader, d: _Decl, tree: Tree) -> DataSort:

@@ -1,7 +1,8 @@
-"""Seed 002 §5 as checkable predicates: matching lifts through valuations (Lemma 1, G-L1),
-matchers are unique (Cor. 1, G-U1), `L^sym` forward-simulates `L` (Lemma 2, G-L2; coverage,
-Cor. 2, G-C2) and `L` backward-simulates `L^sym` (Lemma 3, G-L3; precision along a path,
-Cor. 3/4, G-C3).
+"""Seed 002 §4-5 as checkable predicates: satisfaction decided by a solver agrees with its
+definition (G-D3), matching lifts through valuations (Lemma 1, G-L1), matchers are unique
+(Cor. 1, G-U1), `L^sym` forward-simulates `L` (Lemma 2, G-L2; coverage, Cor. 2, G-C2), `L`
+backward-simulates `L^sym` (Lemma 3, G-L3; precision along a path, Cor. 3/4, G-C3) and, with a
+complete `unsat`, every symbolic step has a concrete instance (Lemma 4, G-P4).
 
 Notation: `γˢ` a configuration of `L^sym` (its cells, the last one `cnd` holding `φ`), `ϑ` a
 valuation of the symbolic values (a `core.concrete.Env`: symbolic values are named like the
@@ -18,18 +19,21 @@ from typing import Any, Iterator
 
 from symcert.core.concrete import Env, aeval, beval
 from symcert.core.state import PathCondition
+from symcert.core.terms import TERMS
 from symcert.lang.syntax import Bool, Int
 from symcert.seed002.definition import Definition, KPattern, Rule
-from symcert.seed002.rewrite import REST, Config, Engine, initial, program_ids
+from symcert.seed002.rewrite import REST, Config, Engine, Transition, initial, program_ids
 from symcert.seed002.symbolic import sym_initial
 from symcert.seed002.terms import (
     BOOL, INT, App, KSeq, MapValue, Variable, data_sort, same,
 )
 from symcert.solver.z3backend import Sat
+from symcert.spec.definedness import defined
 from symcert.spec.switch import lemma
 
 __all__ = ["Semantics", "backward_simulation", "coverage", "forward_simulation", "holds",
-           "matcher", "matcher_unique", "matching_lifts", "precision", "valuate"]
+           "instance_condition", "matcher", "matcher_unique", "matching_lifts", "precision",
+           "satisfaction", "strong_precision", "valuate"]
 
 
 @dataclass(frozen=True)
@@ -115,9 +119,13 @@ def same_config(a: Config, b: Config) -> bool:
 def matching_lifts(sem: Semantics, rule: Rule, gamma_s: Config, theta: Env) -> bool:
     """Matching lifts through valuations: the left-hand side `l` of `α^sym` matches `ϑ(γˢ)` iff
     it matches `γˢ`, and then `ρ = ϑ ∘ ρˢ` (seed 002 Lemma 1; `l` linear and without constants
-    of a symbolic sort, §4.3)."""
+    of a symbolic sort, §4.3). Vacuous where `ϑ(γˢ)` is undefined: `/Int` and `%Int` are
+    partial (X-A2), and a `ϑ` that breaks `φ` may divide a datum of `γˢ` by zero."""
+    gamma = defined(lambda: valuate(sem, gamma_s, theta))
+    if gamma is None:
+        return True
     rho_s = matcher(sem, rule, gamma_s)
-    rho = matcher(sem, rule, valuate(sem, gamma_s, theta))
+    rho = matcher(sem, rule, gamma)
     if rho is None or rho_s is None:
         return rho is None and rho_s is None
     memo: dict[int, Any] = {}
@@ -201,15 +209,90 @@ def backward_simulation(sem: Semantics, gamma_s: Config, solver: Any) -> bool:
     `ϑ ⊨ φ` and `ϑ(γˢ) ⇒α ϑ(γ'ˢ)`. An UNKNOWN `φ'` is skipped (no model to replay)."""
     for s in sem.symbolic.step(gamma_s):
         answer, theta = solver.check(s.target.cells[sem.cells])
-        if theta is None or answer is not Sat.SAT:
-            continue
-        if not (holds(theta, gamma_s.cells[sem.cells]) and holds(theta, s.target.cells[sem.cells])):
-            return False
-        target = valuate(sem, s.target, theta)
-        if not any(t.label == s.label and same_config(t.target, target)
-                   for t in sem.concrete.step(valuate(sem, gamma_s, theta))):
+        if theta is not None and answer is Sat.SAT and not _instance(sem, gamma_s, s, theta):
             return False
     return True
+
+
+def _instance(sem: Semantics, gamma_s: Config, s: Transition, theta: Env) -> bool:
+    """Whether `ϑ ⊨ φ`, `ϑ ⊨ φ'` and `ϑ(γˢ) ⇒α ϑ(γ'ˢ)` for the symbolic step `s`."""
+    if not (holds(theta, gamma_s.cells[sem.cells]) and holds(theta, s.target.cells[sem.cells])):
+        return False
+    target = valuate(sem, s.target, theta)
+    return any(t.label == s.label and same_config(t.target, target)
+               for t in sem.concrete.step(valuate(sem, gamma_s, theta)))
+
+
+@lemma("G-P4")
+def strong_precision(sem: Semantics, gamma_s: Config, solver: Any) -> bool:
+    """Strong precision (seed 002 Lemma 4, Cor. 4): with a complete `unsat` (the solver decides
+    every formula: linear integer arithmetic), every step `⟨γˢ, φ⟩ ⇒α^sym ⟨γ'ˢ, φ'⟩` of `L^sym`
+    from a satisfiable `φ` has a satisfiable `φ'` and a concrete instance along `α`: a model
+    `ϑ` of `φ'` has `ϑ(γˢ) ⇒α ϑ(γ'ˢ)`. An UNKNOWN answer breaks the premise: False."""
+    answer, _ = solver.check(gamma_s.cells[sem.cells])
+    if answer is not Sat.SAT:
+        return answer is Sat.UNSAT
+    for s in sem.symbolic.step(gamma_s):
+        answer, theta = solver.check(s.target.cells[sem.cells])
+        if theta is None or answer is not Sat.SAT or not _instance(sem, gamma_s, s, theta):
+            return False
+    return True
+
+
+def instance_condition(sem: Semantics, gamma: Config, gamma_s: Config) -> PathCondition | None:
+    """`φ` and the equations `t = v` that make each datum `t` of `γˢ` the value `v` at the same
+    place in `γ`, on `L`'s cells; None when `γ` and `γˢ` differ elsewhere (a constructor, an
+    identifier, a map's keys, a constant): `γ ⊨ ⟨γˢ, φ⟩` iff it is satisfiable (seed 002
+    §4.4). The equations come in the order of the places, left to right."""
+    phi: PathCondition = gamma_s.cells[sem.cells]
+    todo = list(zip(gamma.cells[:sem.cells], gamma_s.cells[:sem.cells]))[::-1]
+    while todo:
+        c, s = todo.pop()
+        sort = data_sort(s)
+        if sort in (INT, BOOL):
+            if data_sort(c) != sort:
+                return None
+            equation = TERMS.cmp("==", s, c) if sort == INT else s if c == Bool(True) \
+                else TERMS.not_(s)
+            if equation == Bool(False):
+                return None
+            phi = phi if equation == Bool(True) else phi.extend(equation)
+            continue
+        if isinstance(s, MapValue):
+            if not (isinstance(c, MapValue) and [k for k, _ in c.bindings] == [k for k, _ in
+                                                                              s.bindings]):
+                return None
+            pairs = [(v, w) for (_, v), (_, w) in zip(c.bindings, s.bindings)]
+        elif isinstance(s, (App, KSeq)):
+            if type(c) is not type(s) or isinstance(s, App) and (
+                    c.label != s.label or len(c.args) != len(s.args)):
+                return None
+            pairs = list(zip(c.args, s.args) if isinstance(s, App)
+                         else ((c.head, s.head), (c.rest, s.rest)))
+        elif type(c) is type(s) and c == s:
+            continue
+        else:
+            return None
+        todo.extend(reversed(pairs))
+    return phi
+
+
+@lemma("G-D3")
+def satisfaction(sem: Semantics, gamma: Config, gamma_s: Config, theta: Env, solver: Any) -> bool:
+    """Satisfaction decided agrees with its definition, `γ ⊨ ⟨γˢ, φ⟩ iff ∃ϑ'. γ = ϑ'(γˢ) ∧
+    ϑ' ⊨ φ` (seed 002 §4.4): a model `ϑ'` of `instance_condition` has `ϑ'(γˢ) = γ` and `ϑ' ⊨ φ`;
+    when it is UNSAT (or `γ` is no instance of `γˢ`'s shape), the given `ϑ` is no witness. An
+    UNKNOWN answer is not checked."""
+    phi = gamma_s.cells[sem.cells]
+    witness = holds(theta, phi) and same_config(valuate(sem, gamma_s, theta), gamma)
+    condition = instance_condition(sem, gamma, gamma_s)
+    if condition is None:
+        return not witness
+    answer, model = solver.check(condition)
+    if answer is Sat.UNSAT:
+        return not witness
+    return answer is Sat.UNKNOWN or model is not None and holds(model, phi) and same_config(
+        valuate(sem, gamma_s, model), gamma)
 
 
 @lemma("G-C2")

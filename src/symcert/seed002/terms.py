@@ -20,7 +20,7 @@ compute the value (`D`) and on symbolic values the term (`D^sym`): one table ser
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from symcert.core.state import PathCondition
@@ -53,10 +53,13 @@ class Variable:
 @dataclass(frozen=True, slots=True, eq=False)
 class App:
     """A constructor of the syntax applied to its arguments. Equality is `same` (iterative):
-    the dataclass's own would recurse as deep as the program."""
+    the dataclass's own would recurse as deep as the program. `pos`, the (line, column) in the
+    program where the construct starts (None in rules), is not part of the term: `same` and
+    matching ignore it."""
 
     label: str
     args: tuple[Any, ...] = ()
+    pos: tuple[int, int] | None = field(default=None, compare=False, repr=False)
 
 
 HOLE = App("□")

@@ -16,7 +16,8 @@ provers. The case analysis that turns the obligations into the lemmas is in docs
 (`--write` records anew and regenerates the table in docs/proofs.md).
 
 The package: `common` (the `Obligation`, schematic placeholders and `SymNum`, the branch-forking
-`collect`), `expressions` (B-L1, G-M1, W-L2.1), `rules` (W-L2.3, W-L2.5, W-L2.2 per rule, the
+`collect`), `expressions` (B-L1, G-M1, W-L2.1), `languages` (G-M1 for the data operations
+of a language defined by rewrite rules, seed 002), `rules` (W-L2.3, W-L2.5, W-L2.2 per rule, the
 `-by-zero` rules of X-A2 included), `procedures` (the same three lemmas for seed 003 §3's
 call, return, local and global assignment in a procedure and `var`), `division` (X-A1, X-A2's guard), `solver_rules`
 (M-S1, M-Q1), `coverage` (`generate`, `missing`), `counterexamples`, `record` (replay, the proof
@@ -39,6 +40,7 @@ from symcert.checking.obligations.counterexamples import (
 from symcert.checking.obligations.coverage import generate, missing
 from symcert.checking.obligations.division import x_a1, x_a2
 from symcert.checking.obligations.expressions import b_l1, g_m1, w_l2_1
+from symcert.checking.obligations.languages import g_m1_languages
 from symcert.checking.obligations.record import (
     dump_record,
     keep_times,
@@ -55,7 +57,7 @@ from symcert.checking.obligations.solver_rules import m_q1, m_q1_quantify, m_s1,
 
 __all__ = [
     "EXPR_CASES", "FRAME_RULES", "INSTANCES", "RULES", "V0", "Instances", "Obligation", "b_l1",
-    "counterexample", "dump_record", "g_m1", "generate", "instantiate", "keep_times",
+    "counterexample", "dump_record", "g_m1", "g_m1_languages", "generate", "instantiate", "keep_times",
     "load_record", "m_q1", "m_q1_quantify", "m_s1", "m_s1_maybe_sat", "main", "missing",
     "problems", "procedure_rules", "replay", "statements", "table", "vacuous", "w_l2_1", "x_a1",
     "x_a2",

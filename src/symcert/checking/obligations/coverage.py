@@ -1,6 +1,6 @@
 # crosshair: off
-"""Every obligation, and the coverage check: every rule and every expression constructor has
-its obligations."""
+"""Every obligation, and the coverage check: every rule, every expression constructor and every
+data operation of a defined language (seed 002) has its obligations."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from symcert.checking.obligations.common import (
 )
 from symcert.checking.obligations.division import x_a1, x_a2
 from symcert.checking.obligations.expressions import b_l1, g_m1, w_l2_1
+from symcert.checking.obligations.languages import DEFINABLE, g_m1_languages, rule_name
 from symcert.checking.obligations.procedures import procedure_rules
 from symcert.checking.obligations.rules import statements
 from symcert.checking.obligations.solver_rules import m_q1, m_q1_quantify, m_s1, m_s1_maybe_sat
@@ -18,7 +19,7 @@ from symcert.checking.obligations.solver_rules import m_q1, m_q1_quantify, m_s1,
 
 def generate() -> list[Obligation]:
     """Every proof obligation, in a stable order."""
-    obs = (b_l1() + g_m1() + w_l2_1() + statements() + procedure_rules() + m_s1()
+    obs = (b_l1() + g_m1() + g_m1_languages() + w_l2_1() + statements() + procedure_rules() + m_s1()
            + m_s1_maybe_sat() + m_q1() + m_q1_quantify() + x_a1() + x_a2())
     names = [o.name for o in obs]
     if len(set(names)) != len(names):
@@ -40,6 +41,7 @@ def missing(obs: Iterable[Obligation], vacuous: frozenset[str] = frozenset()) ->
             for lemma in RULE_LEMMAS + (() if rule in ("skip", "fail") else ("W-L2.2",))]
     need += [("B-L1", case) for case in EXPR_CASES]
     need += [("G-M1", op) for op in OPERATIONS]
+    need += [("G-M1", rule_name(op)) for op in DEFINABLE]
     need += [("X-A1", rule) for rule in ("floor", "z3", "concrete")]
     need += [("X-A2", case) for case in EXPR_CASES]
     need += [("W-L2.1", "update"), ("M-S1", "prune"), ("M-S1", "maybe_sat"),

@@ -25,7 +25,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--checks", default="main,verdicts,interp", metavar="C,...",
                         help="which checks: main (run vs concrete), verdicts (bug verdicts), "
                              "interp (seed 004 vs its twin), derived (the IMP engine derived "
-                             "from languages/imp.sem, seed 002, vs the hand-written one; "
+                             "from the shipped imp.sem, seed 002, vs the hand-written one; "
                              "programs without procedures); default: main,verdicts,interp")
     parser.add_argument("--program-timeout", type=float, default=None, metavar="S",
                         help="check each program in a child process killed after S seconds; "

@@ -1,8 +1,9 @@
 """`symcert run --lang LANG.sem FILE`: the bug finder on a language defined by rewrite rules
 (seed 002; `seed002.bugfinder`), reported as `symcert run` reports (text or JSON lines, exit 0
 safe, 1 bug, 3 undecided, 65 bad definition or program). `--lang imp` and `--lang gcl` name the
-shipped definitions. Terms of a defined language carry no source positions, so a bug is named
-by the construct it is stuck at and the rule that led there, not by a line.
+shipped definitions. A bug is named as `symcert run` names one, `FILE:LINE:COL: bug: ...`, at the
+construct it is stuck at (the position the parser gave the program's construct, carried by the
+rules that rewrote it: `seed002.rewrite`), with the rule that led there.
 """
 
 from __future__ import annotations
@@ -54,20 +55,24 @@ class _Reporter:
 
 
 def bug_report(found: Any, lang: Any, name: str, as_json: bool, explored: int) -> str:
-    """A confirmed bug as a JSON line or three lines of text; the input shows the variables
-    of the formula its model satisfies."""
+    """A confirmed bug as a JSON line or three lines of text, at the line and column of the
+    stuck construct (the file alone for a program built without positions); the input shows
+    the variables of the formula its model satisfies."""
     from symcert.core.terms import free_vars
 
     pc = found.condition
     names = sorted(set().union(*(free_vars(c) for c in pc.conjuncts())) if pc.length else set())
     message = found.describe(lang.concrete)
+    line, column = found.failing.pos or (None, None)
     if as_json:
-        return json.dumps({"event": "bug", "file": name, "message": message,
+        return json.dumps({"event": "bug", "file": name, "line": line, "column": column,
+                           "message": message,
                            "input": {x: json_int(found.input(x)) for x in names},
                            "replay_steps": len(found.labels), "rules": list(found.labels),
                            "path_condition": text(pc), "states": explored}) + "\n"
     shown = ", ".join(f"{x} = {show_int(found.input(x))}" for x in names)
-    return (f"{name}: bug: {message}\n"
+    where = f"{name}:{line}:{column}" if line is not None else name
+    return (f"{where}: bug: {message}\n"
             f"  input:  {shown or 'any (the bug does not depend on the input)'}\n"
             f"  replay: the concrete rules of {lang.concrete.name}, run from this input along "
             f"the same {len(found.labels)} rules, reach the stuck configuration\n")
@@ -79,8 +84,9 @@ def run_lang(args: argparse.Namespace) -> int:
     from symcert.cli.commands.verdicts import print_done, shown_reason, stop_reason
     from symcert.engine.verdict import Kind
     from symcert.seed002.bugfinder import (
-        LangBudget, LangCheck, Language, LangVerdict, find_language,
+        LangBudget, LangCheck, Language, LangVerdict,
     )
+    from symcert.seed002.semfile import find_language
 
     deadline: Deadline = args.budget
     name = source_name(args.file)
