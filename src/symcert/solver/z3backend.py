@@ -49,20 +49,21 @@ asking z3, so a program that never branches on an input never loads it.
 
 from __future__ import annotations
 
-import enum
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable
 
 from symcert.core.algebra import fold
-from symcert.core.concrete import Env, beval
+from symcert.core.concrete import Env
 from symcert.core.state import PathCondition
 from symcert.core.terms import COMPARE, free_vars
 from symcert.lang.syntax import AExpr, BExpr
+from symcert.solver.answers import Sat, SolverStats, unsat_spares_parent_model
 from symcert.solver.caches import Cache as _Cache
+from symcert.solver.paths import NONLINEAR, along, within
 from symcert.solver.interrupts import Z3_CALLS
 from symcert.solver.intervals import NO_BOUNDS, Bounds, interval_of
-from symcert.spec.switch import CONTRACTS, icontract, lemma
+from symcert.spec.switch import CONTRACTS, icontract
 
 if TYPE_CHECKING:
     import z3
@@ -91,56 +92,6 @@ UNDECIDED_RLIMIT = 1000
 undecided one and decides nothing without z3."""
 CACHE_SIZE = 1 << 16
 """Entries per generation of each cache: memory stays bounded on million-state runs."""
-
-V = TypeVar("V")
-
-
-class Sat(enum.Enum):
-    """A solver's answer."""
-
-    SAT = "sat"
-    UNSAT = "unsat"
-    UNKNOWN = "unknown"
-
-
-@dataclass
-class SolverStats:
-    """What the solver was asked and how long z3 took.
-
-    `queries` counts the path conditions that went to z3 (`cache_hits` did not); `z3_seconds` is
-    the time spent inside z3 on them (push, pop, assert, check, model); `translate_seconds` the
-    time spent building z3 terms. `independent` counts queries decided by a conjunct alone.
-    """
-
-    queries: int = 0
-    cache_hits: int = 0
-    z3_seconds: float = 0.0
-    unknown: int = 0
-    translate_seconds: float = 0.0
-    translations: int = 0
-    translation_hits: int = 0
-    literals: int = 0
-    pushes: int = 0
-    pops: int = 0
-    independent: int = 0
-    independent_hits: int = 0
-    intervals: int = 0
-
-
-@lemma("M-S1")
-def unsat_spares_parent_model(pc: PathCondition, parent_model: Env | None,
-                              result: tuple[Sat, Env | None]) -> bool:
-    """M-S1 spot-checked where the fast paths decide: an UNSAT answer must not be refuted by
-    the caller's model of `pc.parent` satisfying the new conjunct too (that would be a solution);
-    a SAT answer carries a model of the new conjunct."""
-    answer, model = result
-    last = pc.last
-    if last is None:
-        return True
-    if answer is Sat.UNSAT:
-        return parent_model is None or not beval(parent_model, last)
-    return answer is not Sat.SAT or (model is not None and beval(model, last))
-
 
 @dataclass
 class Solver:
@@ -271,7 +222,7 @@ class Solver:
             new = self.free_vars(c)
             return acc if new <= acc else acc | new
 
-        return _along(pc, self._pc_vars, frozenset(), add)
+        return along(pc, self._pc_vars, frozenset(), add)
 
     # --- incremental stack ---------------------------------------------------------------
 
@@ -311,12 +262,12 @@ class Solver:
         every conjunct, once synced."""
         budget = pc.length // STACK_RATIO
         top = self._stack[-1] if self._stack else None
-        return budget > 0 and (_distance(pc, top, budget) or _distance(pc, self._last, budget))
+        return budget > 0 and (within(pc, top, budget) or within(pc, self._last, budget))
 
     def pc_nonlinear(self, pc: PathCondition) -> bool:
         """Whether a conjunct of `pc` multiplies two non-constants or divides by a non-constant
         (cached by node, like `pc_vars`)."""
-        return _along(pc, self._pc_nonlinear, False,
+        return along(pc, self._pc_nonlinear, False,
                       lambda acc, c: acc or fold(NONLINEAR, None, c)[1])
 
     def _check_stack(self, pc: PathCondition) -> tuple[Sat, Env | None]:
@@ -447,7 +398,7 @@ class Solver:
     def pc_bounds(self, pc: PathCondition) -> Bounds:
         """The interval each variable of `pc` is confined to by its single-variable conjuncts,
         and which variables also occur elsewhere (cached by node, like `pc_vars`)."""
-        return _along(pc, self._bounds, NO_BOUNDS,
+        return along(pc, self._bounds, NO_BOUNDS,
                       lambda acc, c: acc.add(c, self.free_vars(c)))
 
     def _check_interval(self, pc: PathCondition,
@@ -541,87 +492,3 @@ class Z3Terms:
 
 
 Z3 = Z3Terms()
-
-
-class Nonlinear:
-    """The algebra of linearity: an arithmetic value is (constant?, nonlinear?), a boolean one
-    (False, nonlinear?). Nonlinear: a product of two non-constants, or a division or remainder
-    by a non-constant."""
-
-    def integer(self, ctx: None, value: int) -> tuple[bool, bool]:
-        return True, False
-
-    def var(self, ctx: None, name: str) -> tuple[bool, bool]:
-        return False, False
-
-    def neg(self, a: tuple[bool, bool]) -> tuple[bool, bool]:
-        return a
-
-    def add(self, a: tuple[bool, bool], b: tuple[bool, bool]) -> tuple[bool, bool]:
-        return a[0] and b[0], a[1] or b[1]
-
-    sub = add
-
-    def mul(self, a: tuple[bool, bool], b: tuple[bool, bool]) -> tuple[bool, bool]:
-        return a[0] and b[0], a[1] or b[1] or not (a[0] or b[0])
-
-    def div(self, a: tuple[bool, bool], b: tuple[bool, bool]) -> tuple[bool, bool]:
-        return a[0] and b[0], a[1] or b[1] or not b[0]
-
-    mod = div
-
-    def cmp(self, op: str, a: tuple[bool, bool], b: tuple[bool, bool]) -> tuple[bool, bool]:
-        return False, a[1] or b[1]
-
-    def boolean(self, ctx: None, value: bool) -> tuple[bool, bool]:
-        return False, False
-
-    def not_(self, a: tuple[bool, bool]) -> tuple[bool, bool]:
-        return a
-
-    def and_(self, a: tuple[bool, bool],
-             b: Callable[[], tuple[bool, bool]]) -> tuple[bool, bool]:
-        return False, a[1] or b()[1]
-
-    or_ = and_
-
-
-NONLINEAR = Nonlinear()
-
-
-def _distance(a: PathCondition, b: PathCondition | None, budget: int) -> bool:
-    """Whether `b` is at most `budget` pops and pushes away from `a`."""
-    ups: dict[int, int] = {}
-    node: PathCondition | None = b
-    k = 0
-    while node is not None and k <= budget:
-        ups[id(node)] = k
-        node, k = node.parent, k + 1
-    node, k = a, 0
-    while node is not None and k <= budget:
-        j = ups.get(id(node))
-        if j is not None:
-            return j + k <= budget
-        node, k = node.parent, k + 1
-    return False
-
-
-def _along(pc: PathCondition, cache: _Cache[PathCondition, V], empty: V,
-           add: Callable[[V, BExpr], V]) -> V:
-    """A fact about `pc` folded conjunct by conjunct (`add`) from the nearest ancestor whose fact
-    `cache` holds, caching it at each node on the way: O(1) amortised along a path."""
-    todo: list[PathCondition] = []
-    node: PathCondition | None = pc
-    found: V | None = None
-    while node is not None and node.last is not None:
-        found = cache.get(node)
-        if found is not None:
-            break
-        todo.append(node)
-        node = node.parent
-    acc = found if found is not None else empty
-    for node in reversed(todo):
-        assert node.last is not None
-        acc = add(acc, node.last)
-        cache.put(node, acc)
-    return acc
