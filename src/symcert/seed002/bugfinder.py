@@ -159,14 +159,14 @@ def stuck_condition(lang: Language, engine: Engine, cfg: Config) -> PathConditio
     if k is None:
         return None
     conditions: list[Any] = []
-    for rule in engine.index.get(engine.key(k.head), ()):
-        rho: dict[str, Any] = {}
-        if not all(p is None or engine.match_cell(p, t, rho)
-                   for p, t in zip(rule.lhs[:cnd], cfg.cells)):
+    cells = cfg.cells[:cnd]
+    for rule in engine.candidates(k):
+        rho = engine.matches(rule, cells)
+        if rho is None:
             continue
         if rule.cond is None:
             return None
-        b = engine.build(rule.rhs[cnd].args[1], rho, Context(engine.solver))
+        b = engine.build(rule.rhs[cnd].args[1], rho, Context(engine.solver, engine.models))
         if isinstance(b, Bool):
             if b.value:
                 return None

@@ -14,8 +14,9 @@ its cooling rule gives back and the `abort` an `if` with no enabled guard steps 
 that `assert` or `if` stands in the program. Positions are not part of terms (`App.pos`), so they
 change no step.
 
-Rules are indexed by the head of the `k` cell (a constructor's label, or a data value's sort),
-so a step tries only the rules that can match. `run` is a loop (no recursion per step), bounded
+Each left-hand side is compiled once into matching closures, and rules are indexed by the head
+of the `k` cell (a constructor's label, or a data value's sort) and, for cooling rules, by the
+label of the frozen context under it, so a step tries only the rules that can match. `run` is a loop (no recursion per step), bounded
 by `max_steps`. The same engine runs a derived `L^sym` (symbolic.py): its conditions call
 `unsat`, which needs the `solver` of the context.
 """
@@ -23,8 +24,10 @@ by `max_steps`. The same engine runs a derived `L^sym` (symbolic.py): its condit
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
+from symcert.core.concrete import Env
+from symcert.core.state import PathCondition
 from symcert.lang.syntax import Bool, Int, Var
 from symcert.seed002.definition import Definition, KPattern, Rule
 from symcert.seed002.semfile import initial_cells
@@ -32,6 +35,8 @@ from symcert.seed002.terms import (
     DATA_OPS, FOL, App, Id, KSeq, MapValue, Op, Variable, data_sort, kitems, kseq, same,
     subterms,
 )
+from symcert.solver.caches import Cache
+from symcert.solver.z3backend import CACHE_SIZE
 
 REST = "⋯"
 """The name under which a matcher binds the rest of the `k` cell."""
@@ -59,24 +64,48 @@ class Undecided(ValueError):
 
 @dataclass
 class Context:
-    """What data operations need: the solver (for `unsat`), and the values of the operations of
-    the rule being applied, so that `ψ ∧ b` is built once for its condition and right side."""
+    """What data operations need: the solver and the models of the path conditions it found
+    satisfiable (for `unsat`), and the values of the operations of the rule being applied, so
+    that `ψ ∧ b` is built once for its condition and right side."""
 
     solver: Any = None
+    models: Cache[PathCondition, Env] | None = None
     memo: dict[int, Any] = field(default_factory=dict)
 
 
+Matcher = Callable[[Any, dict[str, Any]], bool]
+"""A compiled pattern: extends `ρ` in place so that `ρ(pattern) = term`, or answers False."""
+
+
 class Engine:
-    """The rules of a definition, indexed by the head of the `k` cell."""
+    """The rules of a definition, each left-hand side compiled once into matching closures, and
+    indexed by the head of the `k` cell and, for a rule whose `k` pattern has a constructor
+    second (a cooling rule's frozen context), by that constructor's label too."""
 
     def __init__(self, d: Definition, solver: Any = None) -> None:
         self.d = d
         self.k = d.cell_index["k"]
         self.solver = solver
+        self.models: Cache[PathCondition, Env] = Cache(CACHE_SIZE)
+        self.matchers = {rule.label: self._compile_rule(rule) for rule in d.rules}
         self.index: dict[str, list[Rule]] = {}
+        self.index_next: dict[tuple[str, str], list[Rule]] = {}
+        nexts: dict[str, set[str]] = {}
         for rule in d.rules:
             for key in self._keys(rule.lhs[self.k].items[0]):
                 self.index.setdefault(key, []).append(rule)
+                if (label := self._next_label(rule)) is not None:
+                    nexts.setdefault(key, set()).add(label)
+        for key, labels in nexts.items():
+            for label in labels:
+                self.index_next[key, label] = [
+                    r for r in self.index[key] if self._next_label(r) in (None, label)]
+            self.index[key] = [r for r in self.index[key] if self._next_label(r) is None]
+
+    def _next_label(self, rule: Rule) -> str | None:
+        """The label of the constructor second in the rule's `k` pattern, if it has one."""
+        items = rule.lhs[self.k].items
+        return items[1].label if len(items) > 1 and isinstance(items[1], App) else None
 
     def _keys(self, head: Any) -> list[str]:
         """The index keys of the terms a head pattern can match."""
@@ -91,25 +120,44 @@ class Engine:
         """The index key of a term at the head of `k`."""
         return term.label if isinstance(term, App) else data_sort(term) or "?"
 
+    def candidates(self, k: KSeq) -> list[Rule]:
+        """The rules, in their order, whose left-hand side can match a `k` cell: no other
+        can, nor match any valuation of it (a valuation keeps constructors, and data sorts)."""
+        key = self.key(k.head)
+        second = k.rest.head if k.rest is not None else None
+        if isinstance(second, App):
+            rules = self.index_next.get((key, second.label))
+            if rules is not None:
+                return rules
+        return self.index.get(key, [])
+
     def step(self, cfg: Config) -> list[Transition]:
         """Every `γ ⇒α γ'` from `cfg`, in the order of the rules."""
         k = cfg.cells[self.k]
         if k is None:
             return []
         out = []
-        for rule in self.index.get(self.key(k.head), ()):
+        for rule in self.candidates(k):
             target = self.apply(rule, cfg)
             if target is not None:
                 out.append(Transition(rule.label, target))
         return out
 
+    def matches(self, rule: Rule, cells: tuple[Any, ...]) -> dict[str, Any] | None:
+        """The matcher `ρ` with `ρ(l) = cells` on the cells given (a prefix of the
+        configuration's), or None; unique when it exists (Cor. 1)."""
+        rho: dict[str, Any] = {}
+        for i, match in self.matchers[rule.label]:
+            if i < len(cells) and not match(cells[i], rho):
+                return None
+        return rho
+
     def apply(self, rule: Rule, cfg: Config) -> Config | None:
         """`ρ(r)` if `cfg = ρ(l)` and `ρ ⊨ b`, else None."""
-        rho: dict[str, Any] = {}
-        for pattern, term in zip(rule.lhs, cfg.cells):
-            if pattern is not None and not self.match_cell(pattern, term, rho):
-                return None
-        ctx = Context(self.solver)
+        rho = self.matches(rule, cfg.cells)
+        if rho is None:
+            return None
+        ctx = Context(self.solver, self.models)
         if rule.cond is not None:
             b = self.build(rule.cond, rho, ctx)
             if not isinstance(b, Bool):
@@ -134,37 +182,67 @@ class Engine:
             k = k.rest
         return None
 
-    def match_cell(self, pattern: Any, term: Any, rho: dict[str, Any]) -> bool:
-        """Extend `rho` so that `rho(pattern) = term`, if possible."""
-        if not isinstance(pattern, KPattern):
-            return self.match(pattern, term, rho)
-        for item in pattern.items:
-            if term is None or not self.match(item, term.head, rho):
+    def _compile_rule(self, rule: Rule) -> tuple[tuple[int, Matcher], ...]:
+        """The matchers of a rule's cells, left to right: a variable's first occurrence binds
+        it, a later one (a non-linear rule) compares."""
+        bound: set[str] = set()
+        return tuple((i, self.compile(p, bound)) for i, p in enumerate(rule.lhs)
+                     if p is not None)
+
+    def compile(self, pattern: Any, bound: set[str]) -> Matcher:
+        """Syntactic matching of `pattern` (constructors are free) as a closure; `bound` holds
+        the variables that the patterns matched before it bind, and gets its own."""
+        if isinstance(pattern, KPattern):
+            return self._compile_k(pattern, bound)
+        if isinstance(pattern, Variable):
+            return self._compile_var(pattern, bound)
+        if isinstance(pattern, App):
+            label, n = pattern.label, len(pattern.args)
+            subs = tuple(self.compile(a, bound) for a in pattern.args)
+
+            def app(term: Any, rho: dict[str, Any]) -> bool:
+                if not (isinstance(term, App) and term.label == label and len(term.args) == n):
+                    return False
+                for sub, arg in zip(subs, term.args):
+                    if not sub(arg, rho):
+                        return False
+                return True
+            return app
+        kind = type(pattern)
+        return lambda term, rho: type(term) is kind and pattern == term
+
+    def _compile_var(self, pattern: Variable, bound: set[str]) -> Matcher:
+        name, accepts, label_sort = pattern.name, pattern.accepts, self.d.label_sort
+        if name in bound:
+            return lambda term, rho: same(rho[name], term)
+        bound.add(name)
+
+        def var(term: Any, rho: dict[str, Any]) -> bool:
+            sort = label_sort.get(term.label) if isinstance(term, App) else data_sort(term)
+            if sort not in accepts:
                 return False
-            term = term.rest
-        if pattern.rest:
-            rho[REST] = term
+            rho[name] = term
             return True
-        return term is None
+        return var
+
+    def _compile_k(self, pattern: KPattern, bound: set[str]) -> Matcher:
+        items = tuple(self.compile(i, bound) for i in pattern.items)
+        rest = pattern.rest
+
+        def k(term: Any, rho: dict[str, Any]) -> bool:
+            for item in items:
+                if term is None or not item(term.head, rho):
+                    return False
+                term = term.rest
+            if rest:
+                rho[REST] = term
+                return True
+            return term is None
+        return k
 
     def match(self, pattern: Any, term: Any, rho: dict[str, Any]) -> bool:
-        """Syntactic matching (constructors are free); `rho` is extended in place."""
-        if isinstance(pattern, Variable):
-            bound = rho.get(pattern.name)
-            if bound is not None:
-                return same(bound, term)
-            sort = self.d.label_sort.get(term.label) if isinstance(term, App) \
-                else data_sort(term)
-            if sort not in pattern.accepts:
-                return False
-            rho[pattern.name] = term
-            return True
-        if isinstance(pattern, App):
-            if not (isinstance(term, App) and term.label == pattern.label
-                    and len(term.args) == len(pattern.args)):
-                return False
-            return all(self.match(p, t, rho) for p, t in zip(pattern.args, term.args))
-        return type(pattern) is type(term) and pattern == term
+        """Extend `rho` so that `rho(pattern) = term`, if possible (`compile`, for one use)."""
+        return self.compile(pattern, set(rho))(term, rho)
 
     def build(self, pattern: Any, rho: Mapping[str, Any], ctx: Context,
               pos: tuple[int, int] | None = None) -> Any:

@@ -1,0 +1,76 @@
+"""The derived engine (seed 002, `symcert run --lang imp`) against the hand-written one
+(`symcert run`), in one process (issue 17, part 8).
+
+    python bench/derived.py [NAME ...]
+
+Each program that imp.sem parses, of examples/*.imp and of bench/programs.py's suite, is checked
+by `engine.verdict.check` and by `seed002.bugfinder.check` on the shipped IMP, alternating which
+goes first, contracts off (run without SYMCERT_CONTRACTS). The time is each check's own, from
+the parsed program to the verdict; states are what each explored (the derived engine's are
+configurations of `L^sym`, one per rule application, so it explores more of them than the
+hand-written engine explores states: the time ratio is the figure to compare). Prints a markdown
+table; the verdicts must agree (a row says DIFFER otherwise).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from programs import ROOT, programs  # noqa: E402
+
+from symcert.engine.verdict import Budget, check  # noqa: E402
+from symcert.lang.errors import SymcertError  # noqa: E402
+from symcert.lang.parser import parse  # noqa: E402
+from symcert.seed002.bugfinder import LangBudget, Language  # noqa: E402
+from symcert.seed002.bugfinder import check as lang_check  # noqa: E402
+
+MAX_STATES = 100_000
+
+
+def suite() -> list[tuple[str, str]]:
+    """(name, source) of every case study and every bench program."""
+    cases = [(f"case:{p.stem}", p.read_text()) for p in sorted((ROOT / "examples").glob("*.imp"))]
+    bench = [(p.name, p.source) for p in programs() if not p.name.startswith("case:")]
+    return cases + bench
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("names", nargs="*", help="only these programs (default: all)")
+    args = ap.parse_args(argv)
+    if os.environ.get("SYMCERT_CONTRACTS"):
+        print("note: contracts are on (SYMCERT_CONTRACTS); unset it to measure", file=sys.stderr)
+    imp = Language.load("imp")
+    print("| program | verdict | hand-written: states, s, states/s "
+          "| derived: configurations, s, configurations/s | time ratio | rate ratio |")
+    print("|---|---|---|---|---|---|")
+    for turn, (name, source) in enumerate(suite()):
+        if args.names and name not in args.names:
+            continue
+        try:
+            term = imp.parse(source, name)
+        except SymcertError:
+            continue  # a construct imp.sem does not define (procedures)
+        runs = [lambda: check(parse(source), Budget(max_states=MAX_STATES)),
+                lambda: lang_check(imp, term, LangBudget(max_states=MAX_STATES))]
+        results = [None, None]
+        for i in ((0, 1) if turn % 2 == 0 else (1, 0)):
+            results[i] = runs[i]()
+        hand, derived = results
+        h_s, d_s = hand.stats.seconds, derived.seconds
+        h_rate, d_rate = hand.stats.states / h_s, derived.states / d_s
+        kinds = {hand.kind.value, derived.kind.value}
+        verdict = kinds.pop() if len(kinds) == 1 else f"DIFFER {hand.kind.value}/{derived.kind.value}"
+        print(f"| {name} | {verdict} | {hand.stats.states:,}, {h_s:.2f}, {h_rate:,.0f} "
+              f"| {derived.states:,}, {d_s:.2f}, {d_rate:,.0f} | {d_s / h_s:.1f} "
+              f"| {h_rate / d_rate:.1f} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
