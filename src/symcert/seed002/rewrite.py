@@ -75,10 +75,12 @@ class Context:
 
 Matcher = Callable[[Any, dict[str, Any]], bool]
 """A compiled pattern: extends `ρ` in place so that `ρ(pattern) = term`, or answers False."""
+Builder = Callable[[Mapping[str, Any], "Context", "tuple[int, int] | None"], Any]
+"""A compiled right-hand side: `ρ(pattern)` in a context, its new constructors at a position."""
 
 
 class Engine:
-    """The rules of a definition, each left-hand side compiled once into matching closures, and
+    """The rules of a definition, each side compiled once into closures (matching, building), and
     indexed by the head of the `k` cell and, for a rule whose `k` pattern has a constructor
     second (a cooling rule's frozen context), by that constructor's label too."""
 
@@ -87,7 +89,12 @@ class Engine:
         self.k = d.cell_index["k"]
         self.solver = solver
         self.models: Cache[PathCondition, Env] = Cache(CACHE_SIZE)
+        self._builders: dict[int, tuple[Any, Builder]] = {}
         self.matchers = {rule.label: self._compile_rule(rule) for rule in d.rules}
+        self.conditions = {rule.label: self.builder(rule.cond) for rule in d.rules
+                           if rule.cond is not None}
+        self.right_sides = {rule.label: tuple((i, self.builder(p)) for i, p in enumerate(rule.rhs)
+                                              if p is not None) for rule in d.rules}
         self.index: dict[str, list[Rule]] = {}
         self.index_next: dict[tuple[str, str], list[Rule]] = {}
         nexts: dict[str, set[str]] = {}
@@ -159,16 +166,15 @@ class Engine:
             return None
         ctx = Context(self.solver, self.models)
         if rule.cond is not None:
-            b = self.build(rule.cond, rho, ctx)
+            b = self.conditions[rule.label](rho, ctx, None)
             if not isinstance(b, Bool):
                 raise Undecided(f"the condition of rule [{rule.label}] is not decided: {b}")
             if not b.value:
                 return None
         cells = list(cfg.cells)
         pos = self._redex_pos(len(rule.lhs[self.k].items), cfg.cells[self.k])
-        for i, part in enumerate(rule.rhs):
-            if part is not None:
-                cells[i] = self.build(part, rho, ctx, pos)
+        for i, build in self.right_sides[rule.label]:
+            cells[i] = build(rho, ctx, pos)
         return Config(tuple(cells))
 
     @staticmethod
@@ -248,21 +254,41 @@ class Engine:
               pos: tuple[int, int] | None = None) -> Any:
         """`ρ(pattern)`, data operations evaluated (each once per rule application), the
         constructors it builds placed at `pos`."""
+        return self.builder(pattern)(rho, ctx, pos)
+
+    def builder(self, pattern: Any) -> Builder:
+        """`build` of `pattern` compiled into a closure (once per pattern: an operation's
+        value is kept in `ctx.memo` under the operation's identity)."""
+        known = self._builders.get(id(pattern))
+        if known is not None:
+            return known[1]
+        made = self._compile_build(pattern)
+        self._builders[id(pattern)] = (pattern, made)  # the pattern kept alive: its id names it
+        return made
+
+    def _compile_build(self, pattern: Any) -> Builder:
         if isinstance(pattern, Variable):
-            return rho[pattern.name]
+            name = pattern.name
+            return lambda rho, ctx, pos: rho[name]
         if isinstance(pattern, App):
-            return App(pattern.label, tuple(self.build(a, rho, ctx, pos) for a in pattern.args),
-                       pos) if pattern.args or pos is not None else pattern
+            label, subs = pattern.label, tuple(self.builder(a) for a in pattern.args)
+            return lambda rho, ctx, pos: App(label, tuple(b(rho, ctx, pos) for b in subs), pos) \
+                if subs or pos is not None else pattern
         if isinstance(pattern, KPattern):
-            return kseq([self.build(i, rho, ctx, pos) for i in pattern.items],
-                        rho[REST] if pattern.rest else None)
+            items, rest = tuple(self.builder(i) for i in pattern.items), pattern.rest
+            return lambda rho, ctx, pos: kseq([b(rho, ctx, pos) for b in items],
+                                              rho[REST] if rest else None)
         if isinstance(pattern, Op):
-            value = ctx.memo.get(id(pattern))
-            if value is None:
-                args = [self.build(a, rho, ctx) for a in pattern.args]
-                value = ctx.memo[id(pattern)] = DATA_OPS[pattern.name].fn(ctx, *args)
-            return value
-        return pattern
+            key, fn = id(pattern), DATA_OPS[pattern.name].fn
+            args = tuple(self.builder(a) for a in pattern.args)
+
+            def op(rho: Mapping[str, Any], ctx: Context, pos: tuple[int, int] | None) -> Any:
+                value = ctx.memo.get(key)
+                if value is None:
+                    value = ctx.memo[key] = fn(ctx, *[b(rho, ctx, None) for b in args])
+                return value
+            return op
+        return lambda rho, ctx, pos: pattern
 
 
 def step(d: Definition, cfg: Config, solver: Any = None) -> list[Transition]:
