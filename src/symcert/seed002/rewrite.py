@@ -23,6 +23,7 @@ by `max_steps`. The same engine runs a derived `L^sym` (symbolic.py): its condit
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping
 
@@ -108,6 +109,12 @@ class Engine:
                 self.index_next[key, label] = [
                     r for r in self.index[key] if self._next_label(r) in (None, label)]
             self.index[key] = [r for r in self.index[key] if self._next_label(r) is None]
+
+    def with_solver(self, solver: Any) -> Engine:
+        """This engine, its compiled rules shared, with `solver` and no models yet."""
+        other = copy.copy(self)
+        other.solver, other.models = solver, Cache(CACHE_SIZE)
+        return other
 
     def _next_label(self, rule: Rule) -> str | None:
         """The label of the constructor second in the rule's `k` pattern, if it has one."""
