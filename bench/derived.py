@@ -10,7 +10,7 @@ the parsed program to the verdict; states are what each explored (the derived en
 configurations of `L^sym`, one per rule application, so it explores more of them than the
 hand-written engine explores states: the time ratio is the figure to compare). The hand-written
 check has 100,000 states, the derived one `checking.agreement.DERIVED_STATES` times as many
-configurations; each engine first checks one small program untimed (imports, z3's start).
+configurations; each engine first checks one small program untimed (imports, z3's first use).
 Prints a markdown table and the total of each column; the verdicts must agree (a row says
 DIFFER otherwise).
 """
