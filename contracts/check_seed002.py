@@ -60,11 +60,11 @@ def configuration(construct: int, kind1: int, kind2: int, n: int, heated: bool) 
 
 
 def _indexed(gamma: Config) -> list[Rule]:
-    """The rules of IMP^sym indexed by the head of `γ`'s `k` cell (`Engine.index`): no other
-    rule's left-hand side can match `γ`, nor `ϑ(γ)` (a valuation keeps a head's constructor, or
-    a datum's sort). Checking these only keeps each call short for CrossHair."""
+    """The rules of IMP^sym indexed by `γ`'s `k` cell (`Engine.candidates`): no other rule's
+    left-hand side can match `γ`, nor `ϑ(γ)` (a valuation keeps constructors, and a datum's
+    sort). Checking these only keeps each call short for CrossHair."""
     engine = SEM.symbolic
-    return list(engine.index.get(engine.key(gamma.cells[engine.k].head), ()))
+    return engine.candidates(gamma.cells[engine.k])
 
 
 @lemma("G-L1")

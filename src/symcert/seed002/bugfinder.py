@@ -26,6 +26,7 @@ import os
 import time
 from collections import deque
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from symcert.core.state import PathCondition
@@ -72,6 +73,17 @@ class Language:
     def load(name: str | os.PathLike[str]) -> Language:
         """The language of a `.sem` file, or a shipped one by name (`imp`, `gcl`)."""
         return Language.of(load(find_language(os.fspath(name))))
+
+    @cached_property
+    def engine(self) -> Engine:
+        """The rewrite engine of `L`'s rules, compiled once."""
+        return Engine(self.concrete)
+
+    @cached_property
+    def symbolic_engine(self) -> Engine:
+        """The rewrite engine of `L^sym`'s rules, compiled once, without a solver (a check
+        gives it one: `Engine.with_solver`)."""
+        return Engine(self.symbolic)
 
     def parse(self, text: str, filename: str = "<input>",
               max_size: int | None = None) -> Any:
@@ -159,14 +171,14 @@ def stuck_condition(lang: Language, engine: Engine, cfg: Config) -> PathConditio
     if k is None:
         return None
     conditions: list[Any] = []
-    for rule in engine.index.get(engine.key(k.head), ()):
-        rho: dict[str, Any] = {}
-        if not all(p is None or engine.match_cell(p, t, rho)
-                   for p, t in zip(rule.lhs[:cnd], cfg.cells)):
+    cells = cfg.cells[:cnd]
+    for rule in engine.candidates(k):
+        rho = engine.matches(rule, cells)
+        if rho is None:
             continue
         if rule.cond is None:
             return None
-        b = engine.build(rule.rhs[cnd].args[1], rho, Context(engine.solver))
+        b = engine.build(rule.rhs[cnd].args[1], rho, Context(engine.solver, engine.models))
         if isinstance(b, Bool):
             if b.value:
                 return None
@@ -185,7 +197,7 @@ def replay(lang: Language, program: Any, inputs: dict[str, int],
            labels: tuple[str, ...]) -> Config | None:
     """Run `L`'s concrete rules from the input along `β = labels` (one transition per label:
     a rule has at most one matcher, Cor. 1); None when a label's rule does not apply."""
-    engine = Engine(lang.concrete)
+    engine = lang.engine
     cfg = initial(lang.concrete, program, inputs)
     for label in labels:
         nxt = next((t.target for t in engine.step(cfg) if t.label == label), None)
@@ -213,7 +225,7 @@ class LangCheck:
         """Explore `L^sym` until every path ended, the budget ran out or (unless `all_bugs`)
         a bug was confirmed."""
         dsym = self.lang.symbolic
-        engine = Engine(dsym, self.solver)
+        engine = self.lang.symbolic_engine.with_solver(self.solver)
         bug_labels = dsym.bug_labels
         todo: deque[tuple[Config, Trail | None]] = deque(
             [(sym_initial(dsym, self.program), None)])
@@ -263,7 +275,7 @@ class LangCheck:
         final = replay(self.lang, self.program, inputs, labels)
         head = _head(self.lang.concrete, final)
         if final is None or head is None or head.label not in self.lang.concrete.bug_labels \
-                or Engine(self.lang.concrete).step(final):
+                or self.lang.engine.step(final):
             raise ReplayMismatch(f"input {inputs} along the {len(labels)} rules of the symbolic "
                                  f"path does not reach a stuck `{show(self.lang.symbolic, head)}`")
         return LangBug(tuple(sorted(inputs.items())), labels, formula, cfg, final, head)

@@ -101,13 +101,8 @@ def _datum(x: Any, theta: Env) -> Any:
 
 
 def matcher(sem: Semantics, rule: Rule, gamma: Config) -> dict[str, Any] | None:
-    """The valuation `ρ` with `ρ(l) = γ` on `L`'s cells (`Engine.match`), or None."""
-    rho: dict[str, Any] = {}
-    engine = sem.symbolic
-    for pattern, term in zip(rule.lhs[:sem.cells], gamma.cells):
-        if pattern is not None and not engine.match_cell(pattern, term, rho):
-            return None
-    return rho
+    """The valuation `ρ` with `ρ(l) = γ` on `L`'s cells (`Engine.matches`), or None."""
+    return sem.symbolic.matches(rule, gamma.cells[:sem.cells])
 
 
 def same_config(a: Config, b: Config) -> bool:

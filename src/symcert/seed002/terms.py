@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
+from symcert.core.concrete import beval
 from symcert.core.state import PathCondition
 from symcert.core.terms import TERMS, Formula
 from symcert.lang.syntax import (
@@ -238,14 +239,24 @@ def _conj_fol(ctx: object, psi: PathCondition, b: Formula) -> PathCondition:
 
 def _unsat(ctx: Any, phi: PathCondition) -> Formula:
     """The sound `unsat` of §4.2: true only when the solver answers UNSAT (or a conjunct is
-    the constant false); UNKNOWN counts as satisfiable (Remark 1)."""
+    the constant false); UNKNOWN counts as satisfiable (Remark 1). As `engine.explore` does, a
+    model of `phi`'s parent (kept in `ctx.models`) that satisfies its last conjunct decides it
+    without the solver, and is otherwise passed to it (constraint independence)."""
     if isinstance(phi.last, Bool):
         return Bool(not phi.last.value)
     if phi.length == 0:
         return Bool(False)
     if ctx is None or getattr(ctx, "solver", None) is None:
         raise ValueError("unsat needs a solver: run the derived definition with symbolic.step")
-    return Bool(ctx.solver.check(phi)[0] is Sat.UNSAT)
+    models = getattr(ctx, "models", None)
+    parent = models.get(phi.parent) if models is not None else None
+    if parent is not None and beval(parent, phi.last):
+        models.put(phi, parent)
+        return Bool(False)
+    answer, model = ctx.solver.check(phi, parent)
+    if models is not None and model is not None:
+        models.put(phi, model)
+    return Bool(answer is Sat.UNSAT)
 
 
 DATA_OPS: dict[str, DataOp] = {op.name: op for op in (
