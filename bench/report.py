@@ -21,7 +21,9 @@ both parse), one subprocess per run, alternating which tool goes first, {repeats
 (a run slower than 20 s is not repeated), timeout {timeout:g} s, state budget {budget:,}.
 *Time* is time-to-verdict as each tool measures it from the parse: the first confirmed bug
 (symcert: replayed concretely; PyWiSE: its example input computed, as `wise` prints it) or
-`Finished`. PyWiSE is driven by bench/wise_driver.py, which walks `find_bugs` like `wise -n N`
+`Finished`; symcert's includes importing z3 and making its solvers, which it does at the first
+query (issue 18), PyWiSE's does not (it imports z3 before). Every tool runs with its bytecode
+compiled, as after `pip install`, after a warm-up run. PyWiSE is driven by bench/wise_driver.py, which walks `find_bugs` like `wise -n N`
 but stops at `Finished` (the `wise` command itself keeps asking and crashes there). *Speed-up*
 is PyWiSE's time / symcert's time. CrossHair (crosshair-tool from the lock file) runs each
 program written as the same Python function (bench/python_twin.py) with `crosshair check

@@ -39,6 +39,10 @@ from python_twin import to_python  # noqa: E402
 from report import write  # noqa: E402
 
 BENCH = ROOT / "bench"
+PYCACHE = Path(tempfile.gettempdir()) / "symcert-bench-pycache"
+"""Where each tool's processes keep their bytecode: every tool runs compiled, as after `pip
+install` (PyWiSE and CrossHair come so from site-packages; symcert's editable sources would be
+compiled at every start where Python may not write bytecode), after a warm-up run."""
 SLOW = 20.0
 """A tool whose first run of a program takes longer than this many seconds is not repeated."""
 
@@ -59,7 +63,9 @@ class Run:
 
 def measure(cmd: list[str], timeout: float) -> Run:
     """Run `cmd` with a timeout; peak RSS from the kernel's rusage of the child (os.wait4)."""
-    env = {k: v for k, v in os.environ.items() if k != "SYMCERT_CONTRACTS"}
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("SYMCERT_CONTRACTS", "PYTHONDONTWRITEBYTECODE")}
+    env["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
     with tempfile.TemporaryFile() as out:
         start = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.DEVNULL, env=env)
@@ -277,6 +283,11 @@ def main() -> int:
     rows = []
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
+        (tmp / "warmup.imp").write_text("skip\n")
+        (tmp / "warmup.py").write_text("def warmup() -> None:\n    assert True\n")
+        for cmd in (symcert_cmd(tmp / "warmup.imp", 10), wise_cmd(args.wise, tmp / "warmup.imp", 10),
+                    crosshair_cmd(tmp / "warmup.py", 1)):
+            measure(cmd, timeout)
         print("symcert vs PyWiSE and CrossHair (median):", flush=True)
         for prog in programs(args.quick):
             if not args.only or prog.name in args.only:
