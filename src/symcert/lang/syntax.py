@@ -1,5 +1,10 @@
 """IMP abstract syntax (seed 000, Fig. 1), plus `!=`, unary minus, `* / %`, `assert`, `assume`,
-and the calls, `return` and `var` of procedures (seed 003 §3; declarations in procedures.py).
+the calls, `return` and `var` of procedures (seed 003 §3; declarations in procedures.py), and
+arrays (seed 003 §5): `a[e]` is `Select(ArrayVar(a), e)` and the statement `a[e] = e'` is the
+assignment `a = Update(ArrayVar(a), e, e')` of seed 003 §5's functional view, where an array
+denotes a map ℤ → ℤ and `Update` the map with one cell changed. In a symbolic term an array is
+its *update sequence* (seed 003 §4, "Implementation"): the input array under a chain of
+`Update`s, which a field of objects will reuse (B-H1, B-A1, B-H3).
 
 Every node is a frozen, slotted dataclass. Source positions live in a `pos` field that is
 excluded from comparison, so `parse(str(p)) == p` is a meaningful round-trip property.
@@ -21,7 +26,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterator, Union
 
-from symcert.lang.sharing import ARITY, WITH_OP, store_shape, structural_eq, structural_hash
+from symcert.lang.sharing import (
+    ARITY, FIELDS, WITH_OP, store_shape, structural_eq, structural_hash,
+)
 
 if TYPE_CHECKING:
     from symcert.lang.procedures import Procedures
@@ -35,9 +42,13 @@ class Pos:
     column: int
 
 
-def operands(e: AExpr | BExpr) -> tuple[AExpr | BExpr, ...]:
+def operands(e: AExpr | BExpr | ArrayExpr) -> tuple[AExpr | BExpr | ArrayExpr, ...]:
     """The direct subexpressions of an expression (none for literals and variables)."""
     match e:
+        case Select(a, i):
+            return (a, i)
+        case Update(a, i, v):
+            return (a, i, v)
         case Neg(a) | Not(a):
             return (a,)
         case Add(l, r) | Sub(l, r) | Mul(l, r) | Div(l, r) | Mod(l, r):
@@ -140,7 +151,60 @@ class Mod(_Binary):
     A zero divisor steps to `fail` (X-A2)."""
 
 
-AExpr = Union[Int, Var, Neg, Add, Sub, Mul, Div, Mod]
+@dataclass(frozen=True, slots=True)
+class ArrayVar:
+    """An array variable (seed 003 §5): a map from all integers to integers; in a symbolic term,
+    the input array of that name, the bottom of every update sequence."""
+
+    name: str
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class Update:
+    """`array` with the cell `index` set to `value` (seed 003 §5's `(a[e] = e')`, an update of
+    the sequence of §4's "Implementation"). A program writes it only as the statement
+    `a[index] = value` (`Assign`); terms print it `a[index := value]`."""
+
+    array: ArrayExpr
+    index: AExpr
+    value: AExpr
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+
+    _shape: int = field(init=False, compare=False, repr=False)
+
+    __post_init__ = store_shape
+    __hash__ = structural_hash
+    __eq__ = structural_eq
+
+    def __str__(self) -> str:
+        return f"{self.array}[{show_aexpr(self.index)} := {show_aexpr(self.value)}]"
+
+
+@dataclass(frozen=True, slots=True)
+class Select:
+    """`array[index]`: the cell `index` of an array (seed 003 §5). Over an update sequence it
+    denotes B-A1's conditional: `Update(ρ, j, v)[i]` is `if i = j then v else ρ[i]`."""
+
+    array: ArrayExpr
+    index: AExpr
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+
+    _shape: int = field(init=False, compare=False, repr=False)
+
+    __post_init__ = store_shape
+    __hash__ = structural_hash
+    __eq__ = structural_eq
+
+    def __str__(self) -> str:
+        return f"{self.array}[{show_aexpr(self.index)}]"
+
+
+ArrayExpr = Union[ArrayVar, Update]
+AExpr = Union[Int, Var, Neg, Add, Sub, Mul, Div, Mod, Select]
 BINARY: tuple[type, ...] = (Add, Sub, Mul, Div, Mod)
 """The binary arithmetic operators."""
 DIVISIONS: tuple[type, ...] = (Div, Mod)
@@ -236,7 +300,9 @@ class Or:
 
 
 BExpr = Union[Bool, Cmp, Not, And, Or]
-ARITY.update({Neg: 1, Not: 1, Add: 2, Sub: 2, Mul: 2, Div: 2, Mod: 2, Cmp: 2, And: 2, Or: 2})
+ARITY.update({Neg: 1, Not: 1, Add: 2, Sub: 2, Mul: 2, Div: 2, Mod: 2, Cmp: 2, And: 2, Or: 2,
+              Select: 2, Update: 3})
+FIELDS.update({Select: ("array", "index"), Update: ("array", "index", "value")})
 WITH_OP.add(Cmp)
 
 # ---------------------------------------------------------------------------------------------
@@ -288,12 +354,15 @@ class Assign:
     the procedure it is in (seed 003 §3; procedures.py)."""
 
     name: str
-    expr: AExpr
+    expr: AExpr | Update
     pos: Pos | None = field(default=None, compare=False, repr=False)
     local: bool = False
 
     def __str__(self) -> str:
-        return f"{'var ' if self.local else ''}{self.name} = {show_aexpr(self.expr)}"
+        written = array_write(self)
+        if written is not None:
+            return f"{self.name}[{show_aexpr(written.index)}] = {show_aexpr(written.value)}"
+        return f"{'var ' if self.local else ''}{self.name} = {show_aexpr(self.expr)}"  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)
@@ -410,7 +479,15 @@ class Seq:
 
 
 Stmt = Union[Skip, Fail, Assign, Seq, If, While, Assert, Assume, Call, Return]
-Node = Union[AExpr, BExpr, Stmt]
+Node = Union[AExpr, BExpr, ArrayExpr, Stmt]
+
+
+def array_write(s: Stmt) -> Update | None:
+    """The update of `a[i] = e` (`Assign(a, Update(ArrayVar(a), i, e))`), None for any other
+    statement."""
+    if isinstance(s, Assign) and isinstance(s.expr, Update):
+        return s.expr
+    return None
 
 
 def _condition(s: Stmt) -> object:

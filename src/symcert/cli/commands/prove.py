@@ -51,7 +51,7 @@ def main(args: argparse.Namespace) -> int:
         pos = found.failing.pos
         where = f"{name}:{pos.line}:{pos.column}" if pos else name
         names = sorted(inputs(program))
-        shown = ", ".join(f"{x} = {show_int(found.input(x))}" for x in names) or "any"
+        shown = ", ".join(f"{x} = {show_int(v)}" for x, v in found.input.labelled(names)) or "any"
         print(f"{where}: counterexample: {found.describe()}")
         print(f"  input:  {shown}")
         print(f"  replay: the concrete run from this input reaches the failing statement "
