@@ -295,18 +295,20 @@ def _bug_report(found: Any, name: str, as_json: bool, explored: int) -> str:
     """The report of a confirmed bug, a JSON line or three lines of text, to be written at once
     (a deadline cannot cut it in the middle)."""
     from symcert.core.terms import free_vars
+    from symcert.lang.structure import reads
 
     pc = found.bug.pc
     names = sorted(set().union(*(free_vars(c) for c in pc.conjuncts())) if pc.length else set())
+    cells = found.input.labelled(names, {a for a, _ in reads(pc.conjuncts())})
     pos = found.failing.pos
     line, column = (pos.line, pos.column) if pos else (0, 0)
     if as_json:
         return json.dumps({"event": "bug", "file": name, "line": line, "column": column,
                            "message": found.describe(),
-                           "input": {x: json_int(v) for x, v in found.input.labelled(names)},
+                           "input": {x: json_int(v) for x, v in cells},
                            "replay_steps": found.final.steps, "path_condition": text(pc),
                            "states": explored}) + "\n"
-    shown = ", ".join(f"{x} = {show_int(v)}" for x, v in found.input.labelled(names))
+    shown = ", ".join(f"{x} = {show_int(v)}" for x, v in cells)
     return (f"{name}:{line}:{column}: bug: {found.describe()}\n"
             f"  input:  {shown or 'any (the bug does not depend on the input)'}\n"
             f"  replay: concrete run from this input reaches the failing statement after "

@@ -17,7 +17,7 @@ from __future__ import annotations
 import enum
 import operator
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator, Mapping
+from typing import Callable, Container, Iterable, Iterator, Mapping
 
 from symcert.core.algebra import fold_a, fold_b
 from symcert.core.frames import Frame, after, assign, enter, leave, scope
@@ -98,13 +98,16 @@ class Env:
         """The non-zero bindings as a dict."""
         return dict(self.bindings)
 
-    def labelled(self, names: Iterable[str] | None = None) -> list[tuple[str, int]]:
+    def labelled(self, names: Iterable[str] | None = None,
+                 arrays: Container[str] = ()) -> list[tuple[str, int]]:
         """The values of `names` (default: the bindings) as `(x, v)`, an array's as its cells
-        `(a[i], v)` (`Cells.labelled`)."""
+        `(a[i], v)` (`Cells.labelled`); a name of `arrays` unbound here is an array of 0s."""
         chosen = [k for k, _ in self.bindings] if names is None else names
         out: list[tuple[str, int]] = []
         for k in chosen:
             v = self(k)
+            if k in arrays and not isinstance(v, Cells):
+                v = NO_CELLS
             out += v.labelled(k) if isinstance(v, Cells) else [(k, v)]
         return out
 
