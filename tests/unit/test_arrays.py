@@ -158,3 +158,32 @@ def test_exec_rejects_inputs_of_the_wrong_kind(capsys, tmp_path, given, message)
     argv = [arg for item in given for arg in ("--input", item)]
     code, _, err = run_cli(capsys, "exec", str(prog), *argv)
     assert code == 2 and message in err
+
+
+def test_tests_command_writes_array_cells_and_a_runnable_pytest_file(capsys, tmp_path):
+    import subprocess
+    import sys
+
+    from symcert.cli.main import main as cli
+
+    prog = tmp_path / "cells.imp"
+    prog.write_text("if a[i] == 5 then fail else skip fi")
+    code = cli(["tests", str(prog)])
+    document = json.loads(capsys.readouterr().out)
+    inputs = [t["input"] for t in document["tests"]]
+    assert code == 0 and len(inputs) == 2
+    assert any(t.get(f"a[{t.get('i', 0)}]") == 5 for t in inputs)  # the failing path's cell
+    assert cli(["tests", "--format", "pytest", "--out", str(tmp_path), str(prog)]) == 0
+    capsys.readouterr()
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           str(tmp_path / "test_cells.py")], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0 and "2 passed" in done.stdout, done.stdout + done.stderr
+
+
+def test_oracle_says_arrays_are_not_supported_yet(capsys, tmp_path):
+    prog = tmp_path / "o.imp"
+    prog.write_text("a[0] = 1")
+    code, _, err = run_cli(capsys, "oracle", str(prog))
+    assert code == 65
+    assert "symcert oracle: arrays are not supported by the oracles yet" in err
