@@ -79,6 +79,9 @@ envs: st.SearchStrategy[Env] = generated(generate.env)
 sym_states: st.SearchStrategy[SymState] = generated(generate.sym_state)
 array_programs: st.SearchStrategy[Stmt] = generated(generate.program, ARRAYS)
 array_envs: st.SearchStrategy[Env] = generated(generate.env, ARRAYS)
+array_aexprs: st.SearchStrategy[AExpr] = generated(generate.aexpr, ARRAYS)
+array_bexprs: st.SearchStrategy[BExpr] = generated(generate.bexpr, ARRAYS)
+array_stores: st.SearchStrategy[Store] = generated(generate.store, ARRAYS)
 
 
 def stores() -> st.SearchStrategy[Store]:
