@@ -187,3 +187,16 @@ def test_oracle_says_arrays_are_not_supported_yet(capsys, tmp_path):
     code, _, err = run_cli(capsys, "oracle", str(prog))
     assert code == 65
     assert "symcert oracle: arrays are not supported by the oracles yet" in err
+
+
+def test_a_macro_parameter_used_as_an_array_is_replaced_by_the_array_argument():
+    p = parse("macro set(a, i, v) begin a[i] = v end\n"
+              "macro get(a, i, r) begin r = a[i] end\nset(b, 1, 2); get(b, 1, x)")
+    assert str(p) == "b[1] = 2;\nx = b[1]"
+    with pytest.raises(ParseError) as info:
+        parse("macro get(a, i, r) begin r = a[i] end\nget(3, 1, x)")
+    assert "uses as an array its parameter `a`, so its argument must be a variable" in \
+        info.value.message
+    with pytest.raises(ParseError) as info:
+        parse("macro get(i, r) begin r = q[i] end\nget(1, x)")
+    assert "uses `q`, which is not one of its parameters" in info.value.message

@@ -392,9 +392,8 @@ class Solver:
 
 class Z3Terms:
     """The algebra of z3 terms (the expression fold, algebra.py): a variable is the z3 integer
-    constant of its name, an array variable the z3 array `Int → Int` of its name, over the
-    initial state (every term is), so `V(e) = V(e') ⇒ V(a[e]) = V(a[e'])` holds by
-    construction (B-A1); `select` and `update` are z3's `Select` and `Store`."""
+    constant of its name, an array the z3 array `Int → Int` of its name in the initial state,
+    read by `Select`, written by `Store` (so `V(e) = V(e') ⇒ V(a[e]) = V(a[e'])`: B-A1)."""
 
     def integer(self, ctx: None, value: int) -> z3.ArithRef:
         return z3.IntVal(value)
@@ -427,12 +426,8 @@ class Z3Terms:
 
     def array(self, ctx: None, name: str) -> z3.ArrayRef:
         return z3.Array(name, z3.IntSort(), z3.IntSort())
-
-    def select(self, a: z3.ArrayRef, i: z3.ArithRef) -> z3.ArithRef:
-        return z3.Select(a, i)
-
-    def update(self, a: z3.ArrayRef, i: z3.ArithRef, v: z3.ArithRef) -> z3.ArrayRef:
-        return z3.Store(a, i, v)
+    select = staticmethod(lambda a, i: z3.Select(a, i))
+    update = staticmethod(lambda a, i, v: z3.Store(a, i, v))
 
     def cmp(self, op: str, a: z3.ArithRef, b: z3.ArithRef) -> z3.BoolRef:
         return COMPARE[op](a, b)  # type: ignore[no-any-return]
@@ -475,16 +470,16 @@ def _along(pc: PathCondition, cache: _Cache[PathCondition, V], empty: V,
 
 
 def _model_env(model: z3.ModelRef) -> Env:
-    """The integer constants of a z3 model as an environment (absent ones read 0, as z3's
-    model completion would give). Read through z3's C API: the Python wrappers cost more than
-    the query on small path conditions (profile of issue 6); the model owns the handles."""
+    """The integer and array constants of a z3 model as an environment (absent ones read 0, as
+    z3's model completion would give). Read through z3's C API (the Python wrappers cost more
+    than small queries: issue 6), but for arrays; the model owns the handles."""
     ctx, m, z3core = model.ctx.ref(), model.model, z3.z3core
     values: dict[str, Value] = {}
     for i in range(z3core.Z3_model_get_num_consts(ctx, m)):
         d = z3core.Z3_model_get_const_decl(ctx, m, i)
         v = z3core.Z3_model_get_const_interp(ctx, m, d)
-        kind = z3core.Z3_get_sort_kind(ctx, z3core.Z3_get_sort(ctx, v))
-        name = z3core.Z3_get_symbol_string(ctx, z3core.Z3_get_decl_name(ctx, d))
+        kind, name = (z3core.Z3_get_sort_kind(ctx, z3core.Z3_get_sort(ctx, v)),
+                      z3core.Z3_get_symbol_string(ctx, z3core.Z3_get_decl_name(ctx, d)))
         if z3core.Z3_get_ast_kind(ctx, v) == z3.Z3_NUMERAL_AST and kind == z3.Z3_INT_SORT:
             values[name] = int(z3core.Z3_get_numeral_string(ctx, v))
         elif kind == z3.Z3_ARRAY_SORT:
@@ -493,17 +488,13 @@ def _model_env(model: z3.ModelRef) -> Env:
 
 
 def _cells(value: z3.ExprRef | z3.FuncInterp) -> Cells:
-    """A model's array as `Cells` (seed 003 §5): z3 gives `Store(...(K(Int, d), i, v)...)` or a
-    function interpretation with entries and an else value; the default may be any integer."""
+    """A model's array (seed 003 §5): stores over `K(Int, d)`, any `d`, or entries and else."""
     if isinstance(value, z3.FuncInterp):
-        entries = value.as_list()[:-1]
-        return Cells.of({k.as_long(): v.as_long() for k, v in reversed(entries)},
+        return Cells.of({k.as_long(): v.as_long() for k, v in reversed(value.as_list()[:-1])},
                         value.else_value().as_long())
     cells: dict[int, int] = {}
-    while z3.is_store(value):
-        array, index, stored = value.children()
-        cells.setdefault(index.as_long(), stored.as_long())  # the outermost store wins
-        value = array
-    if not z3.is_K(value):
-        raise TypeError(f"an array model z3 gave in an unexpected shape: {value}")
+    while z3.is_store(value):  # the outermost store of a cell wins
+        value, index, stored = value.children()
+        cells.setdefault(index.as_long(), stored.as_long())
+    assert z3.is_K(value), f"an array model of an unexpected shape: {value}"
     return Cells.of(cells, value.arg(0).as_long())
