@@ -80,7 +80,7 @@ class Env:
         """Build an environment; bindings to 0 and to `NO_CELLS` are dropped so equal maps are
         equal values."""
         return Env(tuple(sorted((k, v) for k, v in values.items()
-                                if v != 0 and v != NO_CELLS)))
+                                if v != 0 and (type(v) is not Cells or v != NO_CELLS))))
 
     def __call__(self, name: str) -> Value:
         for k, v in self.bindings:
