@@ -200,3 +200,18 @@ def test_a_macro_parameter_used_as_an_array_is_replaced_by_the_array_argument():
     with pytest.raises(ParseError) as info:
         parse("macro get(i, r) begin r = q[i] end\nget(1, x)")
     assert "uses `q`, which is not one of its parameters" in info.value.message
+
+
+def test_seed004_binds_a_fresh_array_variable_and_agrees_with_its_concrete_twin():
+    """Seed 004 (Listing 4) with arrays: `a[i] = e` binds a fresh *array* variable `a#k` to the
+    update, `a#k == a[i := e]` (array equality for z3); the FAIL result is exactly `i == j`."""
+    from symcert.seed004.interp import exec_symbolic
+    from symcert.seed004.natural import Behaviour, exec_concrete
+
+    p = parse(ALIAS)
+    results = exec_symbolic(p, 3, solver=Solver())
+    (failing,) = [r for r in results if r.behaviour is Behaviour.FAIL]
+    assert "a#2 == a[i := 1][j := 2]" in str(failing)
+    assert Solver().check(failing.pc.extend(terms.cmp("!=", Var("i"), Var("j"))))[0] is Sat.UNSAT
+    for i, j, behaviour in ((1, 1, Behaviour.FAIL), (1, 2, Behaviour.NORMAL)):
+        assert exec_concrete(p, Env.of({"i": i, "j": j}), 3).behaviour is behaviour
