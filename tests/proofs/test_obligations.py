@@ -83,6 +83,7 @@ def test_every_statement_class_has_its_rules() -> None:
 def test_every_expression_constructor_has_its_case() -> None:
     """The induction of B-L1 has a case per constructor of the syntax and per comparison."""
     classes = {c.__name__ for c in get_args(AExpr) + get_args(BExpr)} - {"Cmp"}
+    assert "Select" in classes  # an array's read (seed 003 §5)
     assert classes | {f"Cmp{op}" for op in CMP_OPS} == set(EXPR_CASES)
 
 
@@ -99,9 +100,10 @@ def test_missing_names_every_gap() -> None:
     assert "W-L2.5 return-end" in gaps and "W-L2.3 assign-local" in gaps and "W-L2.2 var" in gaps
     # 20 stepping rules (7 of them by zero, one blocking) and seed 003's 4 in a procedure x 3
     # lemmas, skip and fail x 2; B-L1 and X-A2 per case; G-M1 per operation of IMP and of a
-    # defined language; X-A1 (3); W-L2.1, M-S1 (2), M-Q1 (2)
+    # defined language; X-A1 (3); W-L2.1, M-S1 (2), M-Q1 (2); B-A1 (update, congruence) and
+    # B-H3 (resolve) of arrays
     assert len(gaps) == 3 * (20 + 4) + 2 * 2 + 2 * len(EXPR_CASES) + len(OPERATIONS) \
-        + len(DEFINABLE) + 3 + 5
+        + len(DEFINABLE) + 3 + 5 + 3
     ob = Obligation("W-L2.3/assign/demo", "W-L2.3", "assign", "", "")
     assert "W-L2.3 assign" not in missing([ob])
     assert "W-L2.3 assign" in missing([ob], vacuous=frozenset({ob.name}))  # proves nothing
@@ -318,3 +320,19 @@ def test_return_into_the_callee_is_refuted() -> None:
     result = _replay("return-into-callee", "--only", "W-L2.5/return-end/", script=WRONG)
     assert result.returncode == 1 and "W-L2.5/return-end/skip/in-f-of-f/local-target#" in \
         result.stdout
+
+
+def test_array_read_ignoring_aliasing_is_refuted() -> None:
+    """A read that skips every update at another index term (two terms can have one value:
+    seed 003 §5) breaks B-A1 wherever the indices are not two literals, and B-H3 with it; the
+    engine's read, which skips only updates at other literals, is proved."""
+    result = _replay("select-ignores-aliasing", "--only", "B-A1/update/", script=WRONG)
+    assert result.returncode == 1, result.stdout + result.stderr
+    refuted = {line.split("#")[0].removesuffix(": INVALID") for line in result.stdout.splitlines()
+               if line.endswith(": INVALID")}
+    assert {"B-A1/update/term+term", "B-A1/update/int+term", "B-A1/update/add-int+int"} <= refuted
+    assert "B-A1/update/int+int" not in refuted and "B-A1/update/term+same" not in refuted
+    result = _replay("select-ignores-aliasing", "--only", "B-H3/", script=WRONG)
+    assert result.returncode == 1 and "B-H3/resolve/term+term+term: INVALID" in result.stdout
+    result = _replay("--only", "B-A1/")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]

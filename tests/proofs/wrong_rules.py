@@ -9,9 +9,11 @@ sign: X-A1), `guard-forgets-right` (the guard of `a and b` forgets the divisions
 `assume-ignores-condition` (`assume b` steps to `skip` on `φ` unchanged: X-U1) or
 `return-into-callee` (seed 003's return assigns the value to the call's target in the callee's
 frame, which it then drops, instead of the caller's: right for a global target, wrong for a
-caller's local that the callee has too, as in a recursive call), `minus-int-swapped` (seed 002's
-`-Int` computes `b - a`: right when both operands are one term) or `lookup-unbound-one` (seed
-002's `lookup` reads 1, not 0, for an unbound identifier).
+caller's local that the callee has too, as in a recursive call), `select-ignores-aliasing`
+(a read of an array skips every update at another index term, as if two different terms could
+not have the same value: B-A1 ignored), `minus-int-swapped` (seed 002's `-Int` computes
+`b - a`: right when both operands are one term) or `lookup-unbound-one` (seed 002's `lookup`
+reads 1, not 0, for an unbound identifier).
 The obligations of the wrong rule must be refuted, with a counterexample printed as IMP states.
 """
 
@@ -25,12 +27,13 @@ from symcert.core import frames, guards, terms
 from symcert.core.state import SymState
 from symcert.core.symbolic import sym_beval
 from symcert.engine import explore
-from symcert.lang.syntax import Add, Assume, Int, Mul, Skip, While
+from symcert.lang.syntax import Add, Assume, Int, Mul, Skip, Update, While
 from symcert.seed002.terms import DATA_OPS
 
 _expand = explore._expand
 _add = terms.add
 _mul = terms.mul
+_select = terms.select
 
 
 def _while_exit_adds_guard(phi, store, frame, p, depth):  # type: ignore[no-untyped-def]
@@ -60,6 +63,12 @@ def _mul_folds_plus(a, b):  # type: ignore[no-untyped-def]
     return _mul(a, b)
 
 
+def _select_ignores_aliasing(a, i):  # type: ignore[no-untyped-def]
+    while isinstance(a, Update) and a.index != i:
+        a = a.array
+    return _select(a, i)
+
+
 def _guard_forgets_right(a, b):  # type: ignore[no-untyped-def]
     return terms.conj(a[0], b()[0]), a[1]
 
@@ -83,6 +92,8 @@ elif mistake == "euclidean-division":
     smtlib.SMT_TEXT.div = lambda a, b: f"(div {a} {b})"  # type: ignore[method-assign]
 elif mistake == "return-into-callee":
     explore.leave = _return_into_callee  # the symbolic return only: the concrete one is right
+elif mistake == "select-ignores-aliasing":
+    terms.select = _select_ignores_aliasing
 elif mistake == "guard-forgets-right":
     guards.GUARDS.and_ = _guard_forgets_right  # type: ignore[method-assign]
 elif mistake == "minus-int-swapped":

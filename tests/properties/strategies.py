@@ -47,6 +47,11 @@ PROCEDURAL = replace(SHAPE, procedures=2, aexpr_depth=2, operand_depth=1, bexpr_
 """As SHAPE, with up to two procedures `p(d, a)`, `q(d, a)` (recursive, mutually recursive,
 called with a depth in [0, 2]): the programs of B-T3, B-C3, B-P1 and B-P2."""
 
+ARRAYS = replace(SHAPE, arrays=("b", "c"), aexpr_depth=2, operand_depth=2, bexpr_depth=1,
+                 loop_bound=3)
+"""As SHAPE, with the arrays `b`, `c` (seed 003 §5: reads and writes at small indices, which
+often alias) and loops bounded by construction: the programs of B-A1 and B-H3."""
+
 PLAIN = replace(SHAPE, divisions=False)
 """As SHAPE, without `/` and `%`: for formulas that stand for path conditions, whose divisions a
 reachable state's earlier conjuncts would guard (X-A2)."""
@@ -72,6 +77,11 @@ programs: st.SearchStrategy[Stmt] = generated(generate.program)
 procedural_programs: st.SearchStrategy[Stmt] = generated(generate.program, PROCEDURAL)
 envs: st.SearchStrategy[Env] = generated(generate.env)
 sym_states: st.SearchStrategy[SymState] = generated(generate.sym_state)
+array_programs: st.SearchStrategy[Stmt] = generated(generate.program, ARRAYS)
+array_envs: st.SearchStrategy[Env] = generated(generate.env, ARRAYS)
+array_aexprs: st.SearchStrategy[AExpr] = generated(generate.aexpr, ARRAYS)
+array_bexprs: st.SearchStrategy[BExpr] = generated(generate.bexpr, ARRAYS)
+array_stores: st.SearchStrategy[Store] = generated(generate.store, ARRAYS)
 
 
 def stores() -> st.SearchStrategy[Store]:

@@ -14,7 +14,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from strategies import envs, plain_aexprs, plain_bexprs, programs
-from symcert.core.concrete import Env, State, is_stuck, trace
+from symcert.core.concrete import Env, State, aeval, is_stuck, trace
 from symcert.core.state import PathCondition, initial, satisfies
 from symcert.engine.explore import Strategy, run
 from symcert.engine.ghost import check_ghost_run, ghost_initial
@@ -34,6 +34,7 @@ from symcert.seed004.interp import (
     under_approximation,
 )
 from symcert.solver.z3backend import Sat, Solver
+from symcert.spec.definedness import defined
 
 limits = st.integers(0, 3)
 # None: the inputs are declared (the main engine's reading); empty: every read-before-write is
@@ -124,13 +125,16 @@ def test_quantifier_elimination_is_equivalent(before: list[BExpr], se: AExpr,
                                               after: list[BExpr], eliminate: bool) -> None:
     """M-Q1: `existentially_quantify("x", C)` is `∃x. C`, by brute force over small values: a
     valuation of y, z solves the result exactly when some value of x solves C (C holds a
-    definition `x == se`, so that value is `⟦se⟧`, within the range searched)."""
+    definition `x == se`, so that value is `⟦se⟧`, which the values searched include: a
+    product such as `y * 3 * 4` leaves any fixed range)."""
     pc = PathCondition.of(*before, Cmp("==", Var("x"), _without_x(se)), *after)
     new_pc, exists = existentially_quantify("x", pc, frozenset(), eliminate)
     for y in range(-3, 4):
         for z in range(-3, 4):
             base = {"y": y, "z": z}
-            solved = any(satisfies(Env.of({**base, "x": w}), pc) for w in range(-30, 31))
+            value = defined(lambda: aeval(Env.of(base), _without_x(se)))
+            searched = [*range(-30, 31), *([] if value is None else [value])]
+            solved = any(satisfies(Env.of({**base, "x": w}), pc) for w in searched)
             if "x" in exists:  # kept in the prefix: the ghost holds the witness
                 assert new_pc == pc
             else:

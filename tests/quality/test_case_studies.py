@@ -20,7 +20,8 @@ from symcert.solver.z3backend import Solver
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 STUDIES = ["factorial", "isqrt", "gcd", "min3", "gcd_mod", "divmod", "power", "mean",
-           "fact_rec", "fib_rec", "ackermann", "divsub_rec", "even_odd"]
+           "fact_rec", "fib_rec", "ackermann", "divsub_rec", "even_odd",
+           "swap", "array_max", "binsearch"]
 # The planted bug of each `_buggy` version: a failing `assert`, or a `/` or `%` by zero.
 BY_ZERO = {"mean"}
 # The input of the first bug BFS finds where the shallowest failing run has only one input.
@@ -77,3 +78,13 @@ def test_dfs_misses_the_bug_behind_an_input_bounded_loop_bfs_finds_it():
     assert bfs is not None and bfs.input("n") == 3
     _, dfs = first_bug(path, Strategy.DFS, 2_000)
     assert dfs is None  # still unrolling the loop: neither a bug nor Finished
+
+
+def test_the_arithmetic_swap_fails_exactly_through_an_aliased_index():
+    """Seed 003 §5: the buggy swap's witness makes `i == j` (the cell the three updates share
+    ends at 0, so the input's cell is not 0), and the replay needs only that cell."""
+    p, w = first_bug(EXAMPLES / "swap_buggy.imp", Strategy.BFS, 100)
+    assert w is not None and not isinstance(w, Finished)
+    assert w.input("i") == w.input("j")
+    cells = w.input("a")
+    assert cells.cells == ((w.input("i"), cells(w.input("i"))),) and cells(w.input("i")) != 0

@@ -14,7 +14,8 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[2] / "src"
 
 LAYERS = (  # bottom to top
-    ("symcert.lang.errors", "symcert.lang.sharing", "symcert.lang.syntax",
+    ("symcert.lang.errors", "symcert.lang.sharing", "symcert.lang.expressions",
+     "symcert.lang.syntax",
      "symcert.lang.structure", "symcert.lang.procedures"),
     ("symcert.spec.switch", "symcert.spec.printing"),
     ("symcert.lang",),

@@ -20,19 +20,23 @@ from symcert.checking import provers
 from symcert.checking.obligations import instantiate
 from symcert.checking.smtlib import Script, numeral
 from symcert.core.algebra import fold, fold_a, fold_b
-from symcert.core.concrete import VALUES, Env, Values, aeval, beval
+from symcert.core.concrete import NO_CELLS, VALUES, Cells, Env, Values, aeval, beval
 from symcert.core.state import Store, concretize
 from symcert.core.symbolic import sym_aeval, sym_beval
 from symcert.core.terms import TERMS
 from symcert.lang.syntax import (
-    Add, AExpr, And, BExpr, Bool, Cmp, Div, Int, Mod, Mul, Neg, Not, Or, Sub, Var,
+    Add, AExpr, And, ArrayExpr, ArrayVar, BExpr, Bool, Cmp, Div, Int, Mod, Mul, Neg, Not, Or,
+    Select, Sub, Update, Var,
 )
 from symcert.seed004.natural import Unbound, _value
 from symcert.spec.definedness import defined
 from symcert.solver.z3backend import Z3
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "properties"))
-from strategies import SHAPE, aexprs, bexprs, envs, stores  # noqa: E402
+from strategies import (  # noqa: E402
+    ARRAYS, SHAPE, aexprs, array_aexprs, array_bexprs, array_envs, array_stores, bexprs, envs,
+    stores,
+)
 
 NAMES = SHAPE.names
 
@@ -58,7 +62,20 @@ def ref_a(v: Env, e: AExpr) -> int:
             return ref_a(v, a) // ref_a(v, b)  # ZeroDivisionError at 0: `fail` (X-A2)
         case Mod(a, b):
             return ref_a(v, a) % ref_a(v, b)
+        case Select(a, i):
+            return ref_array(v, a)(ref_a(v, i))
     raise TypeError(e)
+
+
+def ref_array(v: Env, a: ArrayExpr) -> Cells:
+    """An array's value (seed 003 §5): the valuation's map, each update one cell changed."""
+    match a:
+        case ArrayVar(name):
+            cells = v(name)
+            return cells if isinstance(cells, Cells) else NO_CELLS
+        case Update(array, i, x):
+            return ref_array(v, array).set(ref_a(v, i), ref_a(v, x))
+    raise TypeError(a)
 
 
 def ref_b(v: Env, b: BExpr) -> bool:
@@ -168,3 +185,49 @@ def test_shared_subterm_is_folded_once() -> None:
     spy = _Reads()
     value = fold_a(spy, Env.of({"x": 1}), t)  # not in the assert: pytest would print `t`
     assert value == 2 ** 60 and spy.read == ["x", "x"]  # leaves are not memoised
+
+
+def _z3_array(cells: object) -> z3.ArrayRef:
+    array = z3.K(z3.IntSort(), 0)
+    for i, x in cells.cells if isinstance(cells, Cells) else ():  # type: ignore[attr-defined]
+        array = z3.Store(array, i, x)
+    return array
+
+
+def _smt_array(cells: object) -> str:
+    text = "((as const (Array Int Int)) 0)"
+    for i, x in cells.cells if isinstance(cells, Cells) else ():  # type: ignore[attr-defined]
+        text = f"(store {text} {numeral(i)} {numeral(x)})"
+    return text
+
+
+@settings(max_examples=40, deadline=None)
+@given(array_envs, array_stores, array_aexprs, array_bexprs)
+def test_every_algebra_reads_arrays_as_the_reference(v: Env, s: Store, e: AExpr,
+                                                     b: BExpr) -> None:
+    """Seed 003 §5: with reads `a[e]` in the expressions and writes in the store, the concrete
+    algebra is the reference; the symbolic one then valuation is the reference under `V∘S`
+    (B-L1's case `a[e]`); z3's arrays, evaluated at `V`, and the SMT-LIB text, decided by z3,
+    give the reference's values."""
+    names = ARRAYS.names + ARRAYS.arrays
+    composed = concretize(v, s, frozenset(names))
+    a_value, b_value = defined(lambda: ref_a(v, e)), defined(lambda: ref_b(v, b))
+    assert defined(lambda: aeval(v, e)) == a_value and defined(lambda: beval(v, b)) == b_value
+    for value, expected in ((lambda: aeval(v, sym_aeval(s, e)), lambda: ref_a(composed, e)),
+                            (lambda: beval(v, sym_beval(s, b)), lambda: ref_b(composed, b))):
+        wanted = defined(expected)
+        assert wanted is None or value() == wanted
+    pairs = [(z3.Int(x), z3.IntVal(v(x))) for x in ARRAYS.names]
+    pairs += [(z3.Array(x, z3.IntSort(), z3.IntSort()), _z3_array(v(x))) for x in ARRAYS.arrays]
+    for term, expected in ((fold(Z3, None, e), a_value), (fold(Z3, None, b), b_value)):
+        value = z3.simplify(z3.substitute(term, *pairs))
+        assert expected is None or (value.as_long() if z3.is_int_value(value)
+                                    else z3.is_true(value)) == expected
+    assume(a_value is not None and b_value is not None)
+    script = Script()
+    a_text, b_text = script.aexpr(e), script.bexpr(b)
+    inputs = [f"(= {script.declare(x, 'Int')} {numeral(v(x))})" for x in ARRAYS.names]
+    inputs += [f"(= {script.declare(x, '(Array Int Int)')} {_smt_array(v(x))})"
+               for x in ARRAYS.arrays]
+    goal = f"(and (= {a_text} {numeral(a_value)}) {b_text if b_value else f'(not {b_text})'})"
+    assert provers.prove_z3(script.text(inputs, goal), 1_000_000).status == provers.VALID

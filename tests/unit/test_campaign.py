@@ -25,10 +25,11 @@ from symcert.cli.main import main
 from symcert.core.concrete import Env
 from symcert.core.concrete import run_to_end
 from symcert.core.state import SymState
+from symcert.core import terms
 from symcert.core.symbolic import sym_aeval
 from symcert.lang.parser import parse
 from symcert.lang.structure import variables
-from symcert.lang.syntax import Add, Int, Not, Skip, While
+from symcert.lang.syntax import Add, Int, Not, Skip, Update, While
 from symcert.solver.z3backend import Solver
 
 
@@ -97,6 +98,19 @@ def _plant_interp_loop(monkeypatch):
     monkeypatch.setattr(interp, "_loop", lambda b, body, s, cfg: original(Not(b), body, s, cfg))
 
 
+def _plant_select_ignores_aliasing(monkeypatch):
+    """An array read skips every update at another index term (B-A1 ignored), in both engines'
+    terms."""
+    original = terms.select
+
+    def wrong(a, i):  # type: ignore[no-untyped-def]
+        while isinstance(a, Update) and a.index != i:
+            a = a.array
+        return original(a, i)
+
+    monkeypatch.setattr(terms, "select", wrong)
+
+
 @pytest.mark.parametrize("plant", [_plant_main_assignment, _plant_main_loop,
                                    _plant_interp_assignment, _plant_interp_loop])
 def test_planted_error_is_caught_and_minimised(monkeypatch, plant):
@@ -114,6 +128,18 @@ def test_planted_error_is_caught_and_minimised(monkeypatch, plant):
     again = check_program(small.program, [small.input], Solver())
     assert report.counts == {small.kind: 1}
     assert again is not None and again.kind == small.kind
+
+
+def test_planted_aliasing_error_is_caught_and_minimised(monkeypatch):
+    """A read that ignores aliasing (seed 003 §5) is caught on the campaign's array programs,
+    seed 7: with contracts on (the tests) W-L2.1's contract on `sym_aeval` fires on program
+    24; without, the main engine's exhaustiveness check on program 95, minimised to
+    `c[-z] = 0; x = c[-2]` (docs/campaign.md)."""
+    _plant_select_ignores_aliasing(monkeypatch)
+    report = campaign(100, seed=7, seconds=None)
+    small = report.disagreement
+    assert small is not None and report.programs <= 95, report
+    assert "[" in str(small.program)  # an array's write or read survives the shrinking
 
 
 def test_shrink_reaches_a_local_minimum():

@@ -17,13 +17,14 @@ from hypothesis import strategies as st
 
 from symcert.checking import campaign, generate
 from symcert.checking.generate import Choices, RandomChoices, Shape, clamp
-from symcert.core.concrete import Env
+from symcert.core.concrete import Cells, Env
 from symcert.core.state import TRUE_PC, Store, SymState
 from symcert.lang.procedures import table_of
 from symcert.lang.structure import children, variables, with_children
 from symcert.lang.syntax import (
     CMP_OPS,
     AExpr,
+    ArrayVar,
     Assert,
     Assign,
     BExpr,
@@ -34,11 +35,14 @@ from symcert.lang.syntax import (
     Int,
     Node,
     Return,
+    Select,
     Seq,
     Skip,
     Stmt,
+    Update,
     Var,
     While,
+    array_write,
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "properties"))
@@ -100,9 +104,15 @@ def check_stmt_bounds(p: Stmt, shape: Shape) -> None:
     assert sum(1 for n in nodes(q) if not children(n) and isinstance(n, Stmt)) <= shape.leaves
     assert loop_nesting(q) <= shape.loop_depth
     counters = {f"k{i}" for i in range(1, shape.loop_depth + 1)}
-    assert variables(p) <= set(shape.names) | (counters if shape.loop_bound else set())
+    assert variables(p) <= set(shape.names + shape.arrays) | (
+        counters if shape.loop_bound else set())
     for n in nodes(q):
-        if isinstance(n, Assign) and n.name not in counters:
+        written = array_write(n)
+        if written is not None:  # `b[e] = e'`: an index of one operator level, any value
+            assert written.array == ArrayVar(n.name) and n.name in shape.arrays
+            check_aexpr_bounds(written.index, shape, 1)
+            check_aexpr_bounds(written.value, shape, shape.aexpr_depth)
+        elif isinstance(n, Assign) and n.name not in counters:
             check_aexpr_bounds(n.expr, shape, shape.aexpr_depth)
         if isinstance(n, While) and shape.loop_bound is not None:
             bound = n.cond if isinstance(n.cond, Cmp) else n.cond.left
@@ -114,7 +124,7 @@ def check_stmt_bounds(p: Stmt, shape: Shape) -> None:
 def check_aexpr_bounds(e: AExpr, shape: Shape, depth: int) -> None:
     assert height(e, AExpr) <= depth + 1
     assert all(-shape.literal <= n.value <= shape.literal for n in nodes(e) if isinstance(n, Int))
-    assert variables(e) <= set(shape.names)
+    assert variables(e) <= set(shape.names + shape.arrays)
 
 
 def check_bexpr_bounds(b: BExpr, shape: Shape, depth: int) -> None:
@@ -131,13 +141,23 @@ def check_state_bounds(s: SymState, shape: Shape) -> None:
     for b in s.pc.conjuncts():
         check_bexpr_bounds(b, shape, shape.bexpr_depth)
     for x, t in s.store.bindings:
+        if isinstance(t, Update):  # an array: one write of its input array
+            assert x in shape.arrays and t.array == ArrayVar(x)
+            check_aexpr_bounds(t.index, shape, 1)
+            check_aexpr_bounds(t.value, shape, shape.aexpr_depth)
+            continue
         assert x in shape.names
         check_aexpr_bounds(t, shape, shape.aexpr_depth)
     check_stmt_bounds(s.prog, shape)
 
 
 def check_env_bounds(v: Env, shape: Shape) -> None:
-    assert all(x in shape.names and -shape.value <= n <= shape.value for x, n in v.bindings)
+    for x, n in v.bindings:
+        if isinstance(n, Cells):  # an array: its cells `CELLS`, values in range
+            assert x in shape.arrays and n.default == 0
+            assert all(i in generate.CELLS and -shape.value <= m <= shape.value for i, m in n.cells)
+        else:
+            assert x in shape.names and -shape.value <= n <= shape.value
 
 
 def draw_all(c: Choices, shape: Shape) -> None:
@@ -199,6 +219,7 @@ def test_every_kind_is_reachable(shape):
             if isinstance(n, Cmp):
                 seen[n.op] += 1
     kinds = ALL_KINDS if shape.procedures else ALL_KINDS - {Call, Return}
+    kinds = kinds if shape.arrays else kinds - {Select}
     assert kinds | set(CMP_OPS) <= set(seen), kinds | set(CMP_OPS) - set(seen)
 
 
@@ -260,13 +281,15 @@ def test_smaller_strictly_reduces_and_keeps_the_sort():
     order (so `shrink` terminates); every kind of node gets reduced."""
     c = RandomChoices(random.Random(6))
     reduced: set[type] = set()
-    for _ in range(100):
-        p = generate.program(c, strategies.SHAPE)
+    for shape in (strategies.SHAPE, campaign.SHAPE) * 50:
+        p = generate.program(c, shape)
         for q in campaign.smaller(p):
             assert isinstance(q, Stmt)
             assert _measure(q) < _measure(p), (str(p), str(q))
         for n in nodes(p):
             if next(campaign.smaller(n), None) is not None:
                 reduced.add(type(n))
-    assert ALL_KINDS - {Skip, Call, Return} <= reduced  # the suites' shape has no procedures
+    # the campaign's shape has procedures and arrays; `return` occurs in procedures' bodies only,
+    # which the shrinker leaves alone
+    assert ALL_KINDS - {Skip, Return} <= reduced
     assert Int(0) in list(campaign.smaller(Var("x")))

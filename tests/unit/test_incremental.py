@@ -103,10 +103,11 @@ def test_counting_loop_bounds_prune_the_impossible_exits():
 
 
 def test_nonlinear_path_conditions_are_decided_on_the_stack():
-    """A product of two inputs (or `%` by an input) sends its path condition to the solver whose
-    stack mirrors one path, never among the literals; linear ones take literals only."""
+    """A product of two inputs, `%` by an input or an array read sends its path condition to the
+    solver whose stack mirrors one path, never among the literals; linear ones take literals
+    only."""
     from symcert.core.terms import mul
-    from symcert.lang.syntax import Mod
+    from symcert.lang.syntax import ArrayVar, Mod, Select
 
     solver = Solver(independence=False)
     linear = PathCondition.of(mixed(0), mixed(1))
@@ -119,6 +120,8 @@ def test_nonlinear_path_conditions_are_decided_on_the_stack():
         assert answer is Sat.SAT and model is not None and model("b") > 5
     assert solver.stats.literals == 2 and solver.stats.pushes == 6
     assert not solver.pc_nonlinear(PathCondition.of(Cmp("==", Mod(Var("a"), Int(7)), Int(3))))
+    read = Cmp("==", Select(ArrayVar("a"), Var("i")), Int(3))  # arrays stay off the literals too
+    assert solver.pc_nonlinear(PathCondition.of(read))
 
 
 def test_a_long_path_that_goes_on_is_decided_on_the_stack():

@@ -146,7 +146,7 @@ ERRORS = [
     ("x = (1 + 2", 1, 11, "unexpected end of input; expected `)`"),
     ("if true then skip else skip", 1, 28, "unexpected end of input; expected `fi`"),
     ("while x do skip od", 1, 9, "unexpected `do`; expected a comparison"),
-    ("x = 1;\n\ny == 2", 3, 3, "unexpected `==`; expected `(`, `=`"),
+    ("x = 1;\n\ny == 2", 3, 3, "unexpected `==`; expected `(`, `=`, `[`"),
 ]
 
 

@@ -38,11 +38,11 @@ from symcert.checking.generate import Choices, RandomChoices, Shape, env, progra
 from symcert.checking.oracles import Counterexample, check_exhaustiveness, check_precision
 from symcert.checking.transitions import Transition, concr, run_outputs
 from symcert.core.concrete import Ending, Final, run_to_end
-from symcert.core.concrete import Env
+from symcert.core.concrete import Cells, Env
 from symcert.core.state import TRUE_PC, PathCondition, Store, SymState, initial, rules_of
-from symcert.lang.procedures import table_of
+from symcert.lang.procedures import arrays, table_of
 from symcert.lang.structure import children, inputs, with_children
-from symcert.lang.syntax import AExpr, BExpr, Bool, Int, Node, Skip, Stmt
+from symcert.lang.syntax import AExpr, ArrayVar, BExpr, Bool, Int, Node, Skip, Stmt, Update
 from symcert.seed004.interp import (
     SymResult, concretize_result, exec_symbolic, input_of, over_approximation, under_approximation,
 )
@@ -50,6 +50,7 @@ from symcert.seed004.natural import ENDINGS, Behaviour, Outcome, exec_concrete
 from symcert.solver.z3backend import Sat, Solver
 
 NAMES = ("x", "y", "z")
+ARRAYS = ("b", "c")
 LOOP_LIMIT = 4
 """The seed-004 interpreter's loop limit: above every generated loop bound (at most 3)."""
 MAX_STATES = 500
@@ -78,8 +79,10 @@ class Disagreement:
 
 
 SHAPE = Shape(names=NAMES, literal=3, value=5, aexpr_depth=2, bexpr_depth=1, operand_depth=1,
-              stmt_depth=7, leaves=8, loop_depth=2, loop_bound=LOOP_LIMIT - 1, procedures=2)
-"""The campaign's programs (generate.py): 1 to 8 leaf statements over `x, y, z`, literals in
+              stmt_depth=7, leaves=8, loop_depth=2, loop_bound=LOOP_LIMIT - 1, procedures=2,
+              arrays=ARRAYS)
+"""The campaign's programs (generate.py): 1 to 8 leaf statements over `x, y, z` and the arrays
+`b, c` (reads and writes at small indices, which often alias; input cells -2..2), literals in
 [-3, 3], inputs in [-5, 5], loops nested at most two deep and bounded by construction below the
 interpreter's loop limit, and up to two procedures `p(d, a)`, `q(d, a)` (recursive and mutually
 recursive, their calls nested at most three deep by construction)."""
@@ -217,9 +220,9 @@ def _feasible_bug(pcs: list[PathCondition], solver: Solver) -> bool | None:
 def check_derived(p: Stmt, sigmas: list[Env], solver: Solver) -> Disagreement | None:
     """The IMP engine derived from the shipped `imp.sem` (seed 002) against the hand-written one
     at each input, and their verdicts at the first (agreement.py: pointwise, modulo the
-    derived semantics' finer splitting). A program with procedures is outside imp.sem: it
-    passes unchecked."""
-    if table_of(p):
+    derived semantics' finer splitting). A program with procedures or arrays is outside
+    imp.sem: it passes unchecked."""
+    if table_of(p) or arrays(p):
         return None
     for i, sigma in enumerate(sigmas):
         found = compare(p, sigma, FUEL, MAX_STATES if i == 0 else None)
@@ -304,8 +307,10 @@ def check_within(p: Stmt, sigmas: list[Env], solver: Solver, checks: tuple[str, 
 
 
 SIMPLEST: tuple[tuple[object, tuple[Node, ...]], ...] = (
-    (Stmt, (Skip(),)), (AExpr, (Int(0), Int(1))), (BExpr, (Bool(True), Bool(False))))
-"""Each syntactic sort with its simplest nodes, simplest first."""
+    (Stmt, (Skip(),)), (AExpr, (Int(0), Int(1))), (BExpr, (Bool(True), Bool(False))),
+    (Update, ()), (ArrayVar, ()))
+"""Each syntactic sort with its simplest nodes, simplest first (an array write's update and
+its array are made smaller inside only: `b = b` is no program)."""
 
 
 def smaller(n: Node) -> Iterator[Node]:
@@ -323,7 +328,10 @@ def smaller(n: Node) -> Iterator[Node]:
 def _smaller_inputs(sigma: Env) -> Iterator[Env]:
     for x, v in sigma.bindings:
         yield sigma.update(x, 0)
-        if abs(v) > 1:
+        if isinstance(v, Cells):  # an array: one cell fewer
+            yield from (sigma.update(x, Cells.of(dict(v.cells[:i] + v.cells[i + 1:])))
+                        for i in range(len(v.cells)))
+        elif abs(v) > 1:
             yield sigma.update(x, v // 2 if v > 0 else -((-v) // 2))
 
 

@@ -12,7 +12,9 @@ choices (`Choices`):
 
 `Shape` bounds what is built: the variables, the literal and value ranges, the depth of each
 syntactic sort, the number of leaf statements, loop nesting, whether loops are bounded by
-construction, and how many procedures a program declares (seed 003 §3; `program`). Choice 0 is always the simplest alternative: a leaf before a compound, `skip`
+construction, how many procedures a program declares (seed 003 §3; `program`), and its array
+variables (seed 003 §5: reads `b[e]`, writes `b[e] = e'`, at indices drawn from small values so
+that two of them often alias). Choice 0 is always the simplest alternative: a leaf before a compound, `skip`
 before the other statements (then `fail`), `0` among literals, the first variable, "unbound" or "absent" for
 optional parts. So the choice sequence of zeros gives the simplest program (`skip`), and
 shrinking the choices towards 0, as Hypothesis does, shrinks the program.
@@ -24,7 +26,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Protocol, Sequence, TypeVar
 
-from symcert.core.concrete import Env, beval
+from symcert.core.concrete import Cells, Env, Value, beval
 from symcert.core.state import PathCondition, Store, SymState
 from symcert.core.terms import negate
 from symcert.lang.procedures import Procedures, declare, link
@@ -33,6 +35,7 @@ from symcert.lang.syntax import (
     Add,
     AExpr,
     And,
+    ArrayVar,
     Assert,
     Assign,
     Assume,
@@ -50,10 +53,12 @@ from symcert.lang.syntax import (
     Not,
     Or,
     Return,
+    Select,
     Seq,
     Skip,
     Stmt,
     Sub,
+    Update,
     Var,
     While,
 )
@@ -122,6 +127,10 @@ class Shape:
         divisions (X-A2), a drawn one would not.
     :param procedures: a program declares 0 to `procedures` procedures (`program`).
     :param call_depth: the main statement's calls pass a depth in `[0, call_depth]`.
+    :param arrays: the array variables (none of `names` nor of the procedures' locals); with
+        some, an expression with an operator level to spare is `b[e]` one time in four, an
+        assignment `b[e] = e'` one time in three, and a valuation binds each array's cells
+        `CELLS` (others 0).
     """
 
     names: tuple[str, ...] = ("x", "y", "z")
@@ -138,6 +147,11 @@ class Shape:
     divisions: bool = True
     procedures: int = 0
     call_depth: int = 2
+    arrays: tuple[str, ...] = ()
+
+
+CELLS = range(-2, 3)
+"""The cells of an array a generated valuation may set (the others are 0)."""
 
 
 # Kinds in the order of their choice (simplest first), with their weights.
@@ -162,9 +176,13 @@ def aexpr(c: Choices, shape: Shape, depth: int | None = None,
     """An arithmetic expression with at most `depth` (default `shape.aexpr_depth`) operator
     levels above its leaves, of class `kind` if given (a compound `kind` needs `depth >= 1`)."""
     depth = shape.aexpr_depth if depth is None else depth
+    if kind is None and shape.arrays and depth > 0 and c.integer(0, 3) == 3:
+        kind = Select
     if kind is None:
         n = (len(AEXPR_KINDS) - 2 * (not shape.divisions)) if depth > 0 else len(AEXPR_LEAVES)
         kind = pick(c, AEXPR_KINDS[:n], AEXPR_WEIGHTS[:n])
+    if kind is Select:
+        return Select(ArrayVar(pick(c, shape.arrays)), aexpr(c, shape, depth - 1))
     if kind is Int:
         return Int(c.integer(-shape.literal, shape.literal))
     if kind is Var:
@@ -234,6 +252,9 @@ def stmt(c: Choices, shape: Shape, depth: int | None = None, size: int | None = 
         return Skip()
     if kind is Fail:
         return Fail()
+    if kind is Assign and shape.arrays and c.integer(0, 2) == 2:
+        array = pick(c, shape.arrays)
+        return Assign(array, Update(ArrayVar(array), aexpr(c, inner, 1), aexpr(c, inner)))
     if kind is Assign:
         return Assign(pick(c, _targets(shape, ctx)), aexpr(c, inner))
     if kind is Assert:
@@ -311,17 +332,28 @@ def program(c: Choices, shape: Shape) -> Stmt:
 
 
 def env(c: Choices, shape: Shape, names: Sequence[str] | None = None) -> Env:
-    """A valuation of `names` (default `shape.names`; every other variable 0)."""
-    return Env.of({x: c.integer(-shape.value, shape.value)
-                   for x in (shape.names if names is None else names)})
+    """A valuation of `names` (default `shape.names` and `shape.arrays`; every other variable
+    0): an array's cells `CELLS` drawn, the others 0."""
+    values: dict[str, Value] = {}
+    for x in (shape.names + shape.arrays if names is None else names):
+        if x in shape.arrays:
+            values[x] = Cells.of({i: c.integer(-shape.value, shape.value) for i in CELLS})
+        else:
+            values[x] = c.integer(-shape.value, shape.value)
+    return Env.of(values)
 
 
 def store(c: Choices, shape: Shape) -> Store:
-    """A symbolic store binding some of `shape.names` to arithmetic expressions."""
+    """A symbolic store binding some of `shape.names` to arithmetic expressions and some of
+    `shape.arrays` to an update of their input array."""
     s = Store()
+    plain = replace(shape, divisions=False)
     for x in shape.names:
         if c.integer(0, 1) == 1:
-            s = s.update(x, aexpr(c, replace(shape, divisions=False)))
+            s = s.update(x, aexpr(c, plain))
+    for a in shape.arrays:
+        if c.integer(0, 1) == 1:
+            s = s.update(a, Update(ArrayVar(a), aexpr(c, plain, 1), aexpr(c, plain)))  # type: ignore[arg-type]
     return s
 
 

@@ -144,6 +144,16 @@ class SmtText:
         """Python's `%`, as `Z3Terms.mod` (X-A1)."""
         return f"(ite (>= {b} 0) (mod {a} {b}) (- (mod (- {a}) (- {b}))))"
 
+    def array(self, script: Script, name: str) -> str:
+        """An array variable: a constant of SMT-LIB's `(Array Int Int)` (seed 003 §5)."""
+        return script.declare(name, "(Array Int Int)")
+
+    def select(self, a: str, i: str) -> str:
+        return f"(select {a} {i})"
+
+    def update(self, a: str, i: str, v: str) -> str:
+        return f"(store {a} {i} {v})"
+
     def cmp(self, op: str, a: str, b: str) -> str:
         return f"(not (= {a} {b}))" if op == "!=" else f"({CMP_SMT[op]} {a} {b})"
 

@@ -41,6 +41,7 @@ DEFAULT_MAX_STATES = 100_000
 DEFAULT_MAX_CALL_DEPTH = 10_000  # core.frames.MAX_CALL_DEPTH, not imported here (start-up time)
 DEFAULT_MAX_STEPS = 1_000_000
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # a variable, as NAME in grammar.lark
+CELL = re.compile(r"([^\[\]]*)\[\s*(-?[0-9]+)\s*\]")  # an array's cell, `a[3]`
 INTEGER = re.compile(r"-?[0-9]+")
 
 # Further subcommands, each in a module of `symcert.cli.commands` that defines HELP, `configure(parser)`
@@ -294,42 +295,77 @@ def _bug_report(found: Any, name: str, as_json: bool, explored: int) -> str:
     """The report of a confirmed bug, a JSON line or three lines of text, to be written at once
     (a deadline cannot cut it in the middle)."""
     from symcert.core.terms import free_vars
+    from symcert.lang.structure import reads
 
     pc = found.bug.pc
     names = sorted(set().union(*(free_vars(c) for c in pc.conjuncts())) if pc.length else set())
+    cells = found.input.labelled(names, {a for a, _ in reads(pc.conjuncts())})
     pos = found.failing.pos
     line, column = (pos.line, pos.column) if pos else (0, 0)
     if as_json:
         return json.dumps({"event": "bug", "file": name, "line": line, "column": column,
                            "message": found.describe(),
-                           "input": {x: json_int(found.input(x)) for x in names},
+                           "input": {x: json_int(v) for x, v in cells},
                            "replay_steps": found.final.steps, "path_condition": text(pc),
                            "states": explored}) + "\n"
-    shown = ", ".join(f"{x} = {show_int(found.input(x))}" for x in names)
+    shown = ", ".join(f"{x} = {show_int(v)}" for x, v in cells)
     return (f"{name}:{line}:{column}: bug: {found.describe()}\n"
             f"  input:  {shown or 'any (the bug does not depend on the input)'}\n"
             f"  replay: concrete run from this input reaches the failing statement after "
             f"{found.final.steps} steps\n")
 
 
-def _input_values(items: Sequence[str]) -> dict[str, int]:
-    """The values of `--input VAR=INT`: INT is `-?[0-9]+`, as long as a literal of a program
-    may be, each VAR given once."""
+def _input_values(items: Sequence[str]) -> dict[str, int | dict[int, int]]:
+    """The values of `--input VAR=INT` and `--input VAR[INT]=INT` (a cell of an array): INT is
+    `-?[0-9]+`, as long as a literal of a program may be, each VAR or cell given once."""
     from symcert.lang.errors import InputError
     from symcert.lang.parser import MAX_DIGITS
 
-    values: dict[str, int] = {}
+    values: dict[str, int | dict[int, int]] = {}
     for item in items:
-        var, sep, value = (part.strip() for part in item.partition("="))
+        target, sep, value = (part.strip() for part in item.partition("="))
+        cell = CELL.fullmatch(target)
+        var = cell.group(1) if cell else target
         if not sep or not NAME.fullmatch(var) or not INTEGER.fullmatch(value):
-            raise InputError(f"symcert exec: bad --input {item!r}: expected VAR=INT with INT "
-                             "an optional - and decimal digits, for example --input x=-3")
-        if var in values:
-            raise InputError(f"symcert exec: --input {var} is given twice")
-        if len(value.lstrip("-")) > MAX_DIGITS:
+            raise InputError(f"symcert exec: bad --input {item!r}: expected VAR=INT or "
+                             "VAR[INT]=INT with INT an optional - and decimal digits, for "
+                             "example --input x=-3 or --input a[3]=7")
+        if max(len(value.lstrip("-")), len(cell.group(2).lstrip("-")) if cell else 0) \
+                > MAX_DIGITS:
             raise InputError(f"symcert exec: bad --input {var}: more than {MAX_DIGITS:,} digits")
-        values[var] = int(value)
+        given = values.get(var)
+        if cell is None:
+            if given is not None:
+                raise InputError(f"symcert exec: --input {var} is given twice")
+            values[var] = int(value)
+            continue
+        if isinstance(given, int):
+            raise InputError(f"symcert exec: --input {var} is given as an integer and as an array")
+        cells = values.setdefault(var, {})
+        assert isinstance(cells, dict)
+        if int(cell.group(2)) in cells:
+            raise InputError(f"symcert exec: --input {target} is given twice")
+        cells[int(cell.group(2))] = int(value)
     return values
+
+
+def _input_env(values: dict[str, int | dict[int, int]], program: Any) -> Any:
+    """The environment of the `--input` values, each given as the program uses its name: an
+    array's cells for an array (seed 003 §5), an integer otherwise (InputError)."""
+    from symcert.core.concrete import Cells, Env
+    from symcert.lang.errors import InputError
+    from symcert.lang.procedures import arrays
+    from symcert.lang.structure import inputs
+
+    kinds = arrays(program)
+    for var, value in sorted(values.items()):
+        if isinstance(value, dict) and var not in kinds and var in inputs(program):
+            raise InputError(f"symcert exec: {var} is an integer of the program: give it as "
+                             f"--input {var}=INT")
+        if isinstance(value, int) and var in kinds:
+            raise InputError(f"symcert exec: {var} is an array of the program: give its cells "
+                             f"as --input {var}[INDEX]=INT")
+    return Env.of({var: Cells.of(v) if isinstance(v, dict) else v for var, v in values.items()})
 
 
 def _exec(args: argparse.Namespace) -> int:
@@ -344,6 +380,7 @@ def _exec(args: argparse.Namespace) -> int:
     try:
         program = read_program(args)
         read = inputs(program)
+        env = _input_env(values, program)
         for var in sorted(values.keys() - read):
             print(f"symcert exec: warning: the program has no input {var} (its inputs: "
                   f"{', '.join(sorted(read)) or 'none'}); --input {var} has no effect",
@@ -351,7 +388,7 @@ def _exec(args: argparse.Namespace) -> int:
         unset = sorted(read - values.keys())
         if unset:
             print(f"note: inputs not given default to 0: {', '.join(unset)}")
-        state = State(Env.of(values), program)
+        state = State(env, program)
         budget.enter("running")
         for state in trace(state, args.max_steps):
             pass
@@ -387,8 +424,8 @@ def _exec(args: argparse.Namespace) -> int:
 
 
 def _final(state: Any) -> str:
-    """The variables of a concrete state, big integers summarised."""
-    return (", ".join(f"{k} = {show_int(v)}" for k, v in sorted(state.env.bindings))
+    """The variables of a concrete state (an array's cells), big integers summarised."""
+    return (", ".join(f"{k} = {show_int(v)}" for k, v in state.env.labelled())
             or "all variables 0")
 
 

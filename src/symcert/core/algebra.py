@@ -29,6 +29,11 @@ arithmetic node is evaluated once per call, memoised by `id(node)` while the roo
 every node alive, is being evaluated. Algebra values are never None (the memo's "absent").
 Boolean nodes are not memoised: formulas come from program conditions, which are trees.
 
+**Arrays** (seed 003 §5, functional view): an array expression (`ArrayVar`, `Update`) folds to
+the algebra's array value through `array`, `update`, and `a[i]` through `select`; `fold_a`
+takes both kinds, so the statement `a[i] = e`, which assigns `Update(a, i, e)` to `a`, is
+folded like any assignment.
+
 **Adding an operator** is one case in `_fold_a` or `_fold_b` and one method in `Algebra` and in
 each algebra above (docs/architecture.md, "Adding an expression operator").
 """
@@ -38,7 +43,8 @@ from __future__ import annotations
 from typing import Any, Callable, Protocol, TypeVar
 
 from symcert.lang.syntax import (
-    Add, AExpr, And, BExpr, Bool, Cmp, Div, Int, Mod, Mul, Neg, Not, Or, Sub, Var,
+    Add, AExpr, And, ArrayExpr, ArrayVar, BExpr, Bool, Cmp, Div, Int, Mod, Mul, Neg, Not, Or,
+    Select, Sub, Update, Var,
 )
 
 C = TypeVar("C", contravariant=True)
@@ -83,6 +89,18 @@ class Algebra(Protocol[C, A, B]):
         """`a % b`, with the sign of `b` (X-A1); a zero `b` as in `div`."""
         ...
 
+    def array(self, ctx: C, name: str) -> A:
+        """An array variable: the map ℤ → ℤ it names in `ctx` (seed 003 §5)."""
+        ...
+
+    def select(self, array: A, index: A) -> A:
+        """`array[index]`."""
+        ...
+
+    def update(self, array: A, index: A, value: A) -> A:
+        """`array` with the cell `index` set to `value` (B-A1)."""
+        ...
+
     def cmp(self, op: str, a: A, b: A) -> B:
         """`a op b` for a comparison operator of `terms.COMPARE`."""
         ...
@@ -104,9 +122,9 @@ class Algebra(Protocol[C, A, B]):
         ...
 
 
-def fold_a(algebra: Algebra[C, A, Any], ctx: C, e: AExpr,
+def fold_a(algebra: Algebra[C, A, Any], ctx: C, e: AExpr | ArrayExpr,
            memo: dict[int, Any] | None = None) -> A:
-    """The value of an arithmetic expression in `algebra`.
+    """The value of an arithmetic or array expression in `algebra`.
 
     :param memo: maps `id(node)` to its value; it may be shared between calls as long as every
         root folded with it stays alive (default: a fresh one).
@@ -145,12 +163,15 @@ _BINARY = {Add: "add", Sub: "sub", Mul: "mul", Div: "div", Mod: "mod"}
 """Each binary arithmetic operator's method in `Algebra`."""
 
 
-def _fold_a(algebra: Algebra[C, A, Any], ctx: C, e: AExpr, memo: dict[int, Any]) -> A:
+def _fold_a(algebra: Algebra[C, A, Any], ctx: C, e: AExpr | ArrayExpr,
+            memo: dict[int, Any]) -> A:
     kind = type(e)
     if kind is Int:
         return algebra.integer(ctx, e.value)  # type: ignore[union-attr]
     if kind is Var:
         return algebra.var(ctx, e.name)  # type: ignore[union-attr]
+    if kind is ArrayVar:
+        return algebra.array(ctx, e.name)  # type: ignore[union-attr]
     key = id(e)
     value = memo.get(key)
     if value is not None:
@@ -162,6 +183,13 @@ def _fold_a(algebra: Algebra[C, A, Any], ctx: C, e: AExpr, memo: dict[int, Any])
             _fold_a(algebra, ctx, e.right, memo))  # type: ignore[union-attr]
     elif kind is Neg:
         value = algebra.neg(_fold_a(algebra, ctx, e.operand, memo))  # type: ignore[union-attr]
+    elif kind is Select:
+        value = algebra.select(_fold_a(algebra, ctx, e.array, memo),  # type: ignore[union-attr]
+                               _fold_a(algebra, ctx, e.index, memo))  # type: ignore[union-attr]
+    elif kind is Update:
+        value = algebra.update(_fold_a(algebra, ctx, e.array, memo),  # type: ignore[union-attr]
+                               _fold_a(algebra, ctx, e.index, memo),  # type: ignore[union-attr]
+                               _fold_a(algebra, ctx, e.value, memo))  # type: ignore[union-attr]
     else:
         raise TypeError(f"not an arithmetic expression: {e!r}")
     memo[key] = value

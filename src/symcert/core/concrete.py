@@ -1,6 +1,7 @@
 """Concrete small-step semantics of IMP, `⟨V, p⟩ → ⟨V', p'⟩` (seed 000, Fig. 2).
 
-`V : Vars → ℤ` is total: a variable never assigned and not given as input reads 0.
+`V : Vars → ℤ` is total: a variable never assigned and not given as input reads 0; an array
+variable denotes a map ℤ → ℤ (`Cells`, seed 003 §5) whose unset cells read 0.
 `step` is the (deterministic) relation as a function: it returns None exactly when no rule
 applies, which happens for `skip` in the main statement (finished), for a program whose next
 statement is `fail` (stuck, W-D2.6 and W-F9) and for an `assume` whose condition is false
@@ -16,7 +17,7 @@ from __future__ import annotations
 import enum
 import operator
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Mapping
+from typing import Callable, Container, Iterable, Iterator, Mapping
 
 from symcert.core.algebra import fold_a, fold_b
 from symcert.core.frames import Frame, after, assign, enter, leave, scope
@@ -27,34 +28,91 @@ from symcert.lang.syntax import (
 
 
 @dataclass(frozen=True, slots=True)
-class Env:
-    """A concrete environment `V`: a finite map of variables, every other variable being 0."""
+class Cells:
+    """A concrete array (seed 003 §5): a map from all integers to integers, `default` at every
+    cell but those listed. A concrete run's arrays have the default 0; a solver's model may
+    choose another, which a witness never keeps (`core.state.witness_input`)."""
 
-    bindings: tuple[tuple[str, int], ...] = ()
+    cells: tuple[tuple[int, int], ...] = ()
+    default: int = 0
 
     @staticmethod
-    def of(values: Mapping[str, int]) -> Env:
-        """Build an environment; bindings to 0 are dropped so equal maps are equal values."""
-        return Env(tuple(sorted((k, v) for k, v in values.items() if v != 0)))
+    def of(values: Mapping[int, int], default: int = 0) -> Cells:
+        """The array with these cells; cells equal to `default` are dropped (equal maps are
+        equal values)."""
+        return Cells(tuple(sorted((i, v) for i, v in values.items() if v != default)), default)
 
-    def __call__(self, name: str) -> int:
+    def __call__(self, index: int) -> int:
+        for i, v in self.cells:
+            if i == index:
+                return v
+        return self.default
+
+    def set(self, index: int, value: int) -> Cells:
+        """The array with cell `index` set to `value`."""
+        values = dict(self.cells)
+        values[index] = value
+        return Cells.of(values, self.default)
+
+    def labelled(self, name: str) -> list[tuple[str, int]]:
+        """The cells as `(name[i], v)`, and `(name[*], d)` for the default `d` when it is not 0
+        or no cell is listed."""
+        out = [(f"{name}[{i}]", v) for i, v in self.cells]
+        return out + ([(f"{name}[*]", self.default)] if self.default or not out else [])
+
+
+NO_CELLS = Cells()
+"""The array whose every cell is 0: an array variable never written nor given as input."""
+
+Value = int | Cells
+"""What an environment binds: an integer, or an array for an array variable."""
+
+
+@dataclass(frozen=True, slots=True)
+class Env:
+    """A concrete environment `V`: a finite map of variables, every other variable being 0 (an
+    array variable: `NO_CELLS`)."""
+
+    bindings: tuple[tuple[str, Value], ...] = ()
+
+    @staticmethod
+    def of(values: Mapping[str, Value]) -> Env:
+        """Build an environment; bindings to 0 and to `NO_CELLS` are dropped so equal maps are
+        equal values."""
+        return Env(tuple(sorted((k, v) for k, v in values.items()
+                                if v != 0 and (type(v) is not Cells or v != NO_CELLS))))
+
+    def __call__(self, name: str) -> Value:
         for k, v in self.bindings:
             if k == name:
                 return v
         return 0
 
-    def update(self, name: str, value: int) -> Env:
+    def update(self, name: str, value: Value) -> Env:
         """`V[name := value]`."""
         values = dict(self.bindings)
         values[name] = value
         return Env.of(values)
 
-    def as_dict(self) -> dict[str, int]:
+    def as_dict(self) -> dict[str, Value]:
         """The non-zero bindings as a dict."""
         return dict(self.bindings)
 
+    def labelled(self, names: Iterable[str] | None = None,
+                 arrays: Container[str] = ()) -> list[tuple[str, int]]:
+        """The values of `names` (default: the bindings) as `(x, v)`, an array's as its cells
+        `(a[i], v)` (`Cells.labelled`); a name of `arrays` unbound here is an array of 0s."""
+        chosen = [k for k, _ in self.bindings] if names is None else names
+        out: list[tuple[str, int]] = []
+        for k in chosen:
+            v = self(k)
+            if k in arrays and not isinstance(v, Cells):
+                v = NO_CELLS
+            out += v.labelled(k) if isinstance(v, Cells) else [(k, v)]
+        return out
+
     def __str__(self) -> str:
-        return "{" + ", ".join(f"{k} = {v}" for k, v in self.bindings) + "}"
+        return "{" + ", ".join(f"{k} = {v}" for k, v in self.labelled()) + "}"
 
     def show(self, what: str = "variables") -> str:
         """`str(self)`, or `{all <what> 0}` for the empty environment."""
@@ -86,8 +144,17 @@ class Values:
     div = staticmethod(operator.floordiv)  # raises ZeroDivisionError: `step` makes it `fail`
     mod = staticmethod(operator.mod)
 
+    select = staticmethod(operator.call)  # `cells(index)`
+
     def integer(self, env: Env, value: int) -> int:
         return value
+
+    def array(self, env: Env, name: str) -> Cells:
+        value = env(name)
+        return value if isinstance(value, Cells) else NO_CELLS
+
+    def update(self, array: Cells, index: int, value: int) -> Cells:
+        return array.set(index, value)
 
     def cmp(self, op: str, a: int, b: int) -> bool:
         return COMPARE[op](a, b)

@@ -19,7 +19,7 @@ from typing import Callable
 
 from symcert.core import terms
 from symcert.core.terms import Formula, Term
-from symcert.lang.sharing import ARITY
+from symcert.lang.sharing import ARITY, FIELDS
 from symcert.lang.syntax import (
     DIVISIONS, AExpr, And, Assert, Assign, Assume, BExpr, Bool, Call, If, Int, Return, Stmt, While,
 )
@@ -61,6 +61,16 @@ class Guards:
 
     def mod(self, a: Guarded, b: Guarded) -> Guarded:
         return terms.mod(a[0], b[0]), _nonzero(a, b)
+
+    def array(self, subst: Subst, name: str) -> Guarded:
+        return terms.array_term(name, subst(name)), TRUE
+
+    def select(self, a: Guarded, i: Guarded) -> Guarded:
+        return terms.select(a[0], i[0]), terms.conj(a[1], i[1])  # type: ignore[arg-type]
+
+    def update(self, a: Guarded, i: Guarded, v: Guarded) -> Guarded:
+        return (terms.update(a[0], i[0], v[0]),  # type: ignore[arg-type, return-value]
+                terms.conj(terms.conj(a[1], i[1]), v[1]))
 
     def cmp(self, op: str, a: Guarded, b: Guarded) -> GuardedFormula:
         return terms.cmp(op, a[0], b[0]), terms.conj(a[1], b[1])
@@ -118,6 +128,10 @@ def may_fail(e: AExpr | BExpr) -> bool:
             continue  # a literal or a variable
         if arity == 1:
             todo.append(node.operand)  # type: ignore[union-attr]
+            continue
+        named = FIELDS.get(type(node))
+        if named is not None:  # an array's select or update
+            todo.extend(getattr(node, f) for f in named)
             continue
         divisor = node.right  # type: ignore[union-attr]
         if type(node) in DIVISIONS and not (type(divisor) is Int and divisor.value != 0):

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from typing import Iterator, Mapping
 
 from symcert.core import terms
-from symcert.core.concrete import Env, aeval, beval
+from symcert.core.concrete import Cells, Env, aeval, beval
 from symcert.core.frames import Frame
 from symcert.core.guards import may_fail_at
-from symcert.lang.structure import variables
+from symcert.lang.structure import reads, variables
 from symcert.lang.syntax import (
     AExpr,
     Assert,
@@ -193,6 +193,23 @@ def satisfies(valuation: Env, pc: PathCondition) -> bool:
     """`⟦φ⟧_V = true`, the conjuncts read oldest first: a conjunct's divisions are guarded by
     the conjuncts before it (X-A2), so the reading never divides by zero."""
     return all(beval(valuation, c) for c in pc.conjuncts())
+
+
+def witness_input(model: Env, pc: PathCondition) -> Env:
+    """The concrete input a model of `pc` stands for: its integers, and of each input array only
+    the cells `pc` reads, each read's index valued by the model (B-A1), every other cell 0 (a
+    solver's array may have another default, which no concrete input has). `pc` reads nothing
+    else, so the concrete run from this input takes the path of `pc` (W-T3.5)."""
+    values = {k: v for k, v in model.bindings if not isinstance(v, Cells)}
+    cells: dict[str, dict[int, int]] = {}
+    for name, index in reads(pc.conjuncts()):
+        try:
+            at = aeval(model, index)
+        except ZeroDivisionError:  # behind a short-circuit the evaluation does not reach
+            continue
+        array = model(name)
+        cells.setdefault(name, {})[at] = array(at) if isinstance(array, Cells) else 0
+    return Env.of({**values, **{name: Cells.of(c) for name, c in cells.items()}})
 
 
 def pc_names(pc: PathCondition) -> frozenset[str]:

@@ -8,6 +8,12 @@ every valuation; compositionality (W-L2.1) is what checks it.
 `TERMS` gathers the smart constructors as the symbolic algebra `D^sym` of the expression fold
 (algebra.py): folding an expression with the variables read in a store `S` is `⟦e⟧_S` (Fig. 3),
 and with any substitution it is `e[σ]` (seed 004).
+
+An array's term is its update sequence (seed 003 §4 "Implementation", §5): the input array
+`ArrayVar(a)` under `Update`s. `select` resolves a read along it as far as syntax decides
+(B-H3): an update at the same index term gives its value, one at a different integer constant
+is skipped; the first undecided update stops it, and the read stays `Select(ρ, i)`, which
+denotes B-A1's conditional `if i = j then v else ρ'[i]` for `ρ = Update(ρ', j, v)`.
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ from symcert.lang.syntax import (
     AExpr,
     Add,
     And,
+    ArrayExpr,
+    ArrayVar,
     BExpr,
     Bool,
     Cmp,
@@ -29,7 +37,9 @@ from symcert.lang.syntax import (
     Neg,
     Not,
     Or,
+    Select,
     Sub,
+    Update,
     Var,
     operands,
 )
@@ -154,6 +164,41 @@ def negate(a: Formula) -> Formula:
     return Not(a)
 
 
+def select(a: ArrayExpr, i: Term) -> Term:
+    """`a[i]`, resolved along the update sequence `a` where syntax decides (B-H3): the value of
+    an update at the same index term, past updates at other integer constants."""
+    while isinstance(a, Update):
+        if a.index == i:
+            return a.value
+        if not (isinstance(a.index, Int) and isinstance(i, Int)):
+            break
+        a = a.array
+    return Select(a, i)
+
+
+def update(a: ArrayExpr, i: Term, v: Term) -> ArrayExpr:
+    """`a` with cell `i` set to `v` (B-A1); an update at the same index term on top of `a` is
+    overwritten, not kept."""
+    if isinstance(a, Update) and a.index == i:
+        a = a.array
+    return Update(a, i, v)
+
+
+def array_term(name: str, bound: object) -> ArrayExpr:
+    """The term of array `name` under a substitution that binds it to `bound`: an array term
+    as it is, the array variable `y` for a variable `y` (the identity store's `Var(name)`, a
+    seed-004 fresh name), else the input array `name`."""
+    if isinstance(bound, (Update, ArrayVar)):
+        return bound
+    return ArrayVar(bound.name if isinstance(bound, Var) else name)
+
+
+def variable(name: str, like: Term | ArrayExpr) -> Term | ArrayVar:
+    """The symbolic variable `name` of the kind of `like`: an array variable for an array term
+    (seed 003 §5), an integer one otherwise."""
+    return ArrayVar(name) if isinstance(like, (Update, ArrayVar)) else Var(name)
+
+
 class Terms:
     """The symbolic algebra: leaves are literals and the terms a substitution gives variables,
     operations are the smart constructors above."""
@@ -181,6 +226,15 @@ class Terms:
 
     def mod(self, a: Term, b: Term) -> Term:
         return mod(a, b)
+
+    def array(self, subst: Callable[[str], Term], name: str) -> ArrayExpr:
+        return array_term(name, subst(name))
+
+    def select(self, a: ArrayExpr, i: Term) -> Term:
+        return select(a, i)
+
+    def update(self, a: ArrayExpr, i: Term, v: Term) -> ArrayExpr:
+        return update(a, i, v)
 
     def cmp(self, op: str, a: Term, b: Term) -> Formula:
         return cmp(op, a, b)
@@ -211,7 +265,7 @@ def free_vars(t: Term | Formula, memo: dict[int, frozenset[str]] | None = None) 
         long as every root given with it stays alive (algebra.fold_a's rule), it makes each
         shared node's variables computed once per run, not once per query (issue 18).
     """
-    if isinstance(t, Var):
+    if isinstance(t, (Var, ArrayVar)):
         return frozenset((t.name,))
     if not operands(t):
         return NO_VARS
@@ -230,7 +284,8 @@ def free_vars(t: Term | Formula, memo: dict[int, frozenset[str]] | None = None) 
         todo.pop()
         found = NO_VARS
         for k in kids:
-            mine = frozenset((k.name,)) if isinstance(k, Var) else memo.get(id(k), NO_VARS)
+            mine = (frozenset((k.name,)) if isinstance(k, (Var, ArrayVar))
+                    else memo.get(id(k), NO_VARS))
             if not mine <= found:
                 found = found | mine
         memo[id(node)] = found

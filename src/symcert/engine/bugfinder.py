@@ -14,7 +14,7 @@ from itertools import islice
 from typing import Iterator
 
 from symcert.core.concrete import Env, State, head, is_stuck, run_concrete
-from symcert.core.state import SymState, initial
+from symcert.core.state import SymState, initial, witness_input
 from symcert.engine.explore import RunStats, Strategy, run
 from symcert.engine.status import BugFound, Finished, Pending, Status
 from symcert.lang.syntax import Fail, Stmt
@@ -131,6 +131,7 @@ def witness(p: Stmt, bug: BugFound, solver: Solver) -> Witness | None:
         answer, model = solver.check(bug.state.pc)
         if answer is not Sat.SAT or model is None:
             return None
+    model = witness_input(model, bug.state.pc)
     final = replay(p, bug.state, model)
     if not (final.steps == bug.state.depth and final.prog == bug.state.prog
             and is_stuck(final.prog)):

@@ -15,7 +15,7 @@ from typing import Iterator, get_args
 
 from symcert.core.concrete import Env, Final, State, beval, final_of, head, is_stuck, trace
 from symcert.core.frames import scope
-from symcert.core.state import SymState, initial
+from symcert.core.state import SymState, initial, witness_input
 from symcert.engine.bugfinder import ReplayMismatch
 from symcert.engine.explore import RunStats, run
 from symcert.lang.procedures import table_of
@@ -139,7 +139,8 @@ def generate_tests(p: Stmt, max_states: int, solver: Solver | None = None) -> Su
         if s.model is None:
             unknown += 1
             continue
-        chosen = Env.of({x: s.model(x) for x in names})
+        given = witness_input(s.model, s.pc)
+        chosen = Env.of({x: given(x) for x in names})
         last, path, executed = replay_test(p, chosen, s.depth)
         if last.steps != s.depth or last.prog != s.prog:
             raise ReplayMismatch(f"input {chosen} ends at `{head(last.prog)}` after "

@@ -1,7 +1,8 @@
 """PyWiSE's macros: statements with parameters, expanded where they are called, at parse time.
 
 A macro's body mentions only its parameters; an argument replaces each read of its parameter
-(shared, not copied), and a parameter the body assigns must be given a variable.
+(shared, not copied), and a parameter the body assigns, or uses as an array (seed 003 §5), must
+be given a variable.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 from symcert.lang.errors import SourceError, cut, quote
 from symcert.lang.structure import children, levels, size, with_children
 from symcert.lang.syntax import (
-    AExpr, Assign, Bool, Call, Fail, Int, Pos, Seq, Skip, Stmt, Var, seq_of, spine,
+    AExpr, ArrayVar, Assign, Bool, Call, Fail, Int, Pos, Seq, Skip, Stmt, Var, seq_of, spine,
 )
 
 
@@ -44,6 +45,8 @@ def define(name: str, params: list[str], body: Stmt, where: Pos, max_depth: int,
         for node in level:
             if isinstance(node, Var):
                 reads[node.name] += 1
+            elif isinstance(node, ArrayVar):
+                assigned.add(node.name)
             elif isinstance(node, Assign) or isinstance(node, Call) and node.target is not None:
                 assigned.add(node.name if isinstance(node, Assign) else node.target)
     stray = sorted((assigned | reads.keys()) - set(params))
@@ -64,18 +67,20 @@ def expand(macro: Macro, args: list[AExpr], name: str, where: Pos) -> Stmt:
     copied); `where` is the call."""
     table = dict(zip(macro.params, args))
 
-    def target(x: str) -> str:
+    def target(x: str, use: str = "assigns its parameter") -> str:
         arg = table[x]
         if not isinstance(arg, Var):
             shown = quote(arg) if size(arg) <= 50 else "an expression"
-            raise SourceError(f"macro {quote(name)} assigns its parameter {quote(x)}, so its "
-                              f"argument must be a variable, not {shown}", where)
+            raise SourceError(f"macro {quote(name)} {use} {quote(x)}, so its argument must "
+                              f"be a variable, not {shown}", where)
         return arg.name
 
     def sub(node: Any) -> Any:
         match node:
             case Var(x):
                 return table[x]
+            case ArrayVar(x):
+                return replace(node, name=target(x, "uses as an array its parameter"))
             case Int() | Bool() | Skip() | Fail():
                 return node
             case Seq():

@@ -39,6 +39,7 @@ from symcert.lang.syntax import (
     Add,
     AExpr,
     And,
+    ArrayVar,
     Assert,
     Assign,
     Assume,
@@ -57,10 +58,12 @@ from symcert.lang.syntax import (
     Or,
     Pos,
     Return,
+    Select,
     Seq,
     Skip,
     Stmt,
     Sub,
+    Update,
     Var,
     While,
     seq_of,
@@ -203,6 +206,11 @@ class _Build(Transformer[Token, Stmt]):
         self._grow(1, _at(c))
         return Assign(sys.intern(str(c[0])), c[1], _at(c))
 
+    def array_assign(self, c: list[Any]) -> Stmt:
+        self._grow(3, _at(c))  # the assignment, its update and the array
+        name, where = sys.intern(str(c[0])), _at(c)
+        return Assign(name, Update(ArrayVar(name, where), c[1], c[2], where), where)
+
     def if_(self, c: list[Any]) -> Stmt:
         self._grow(1, _at(c))
         return If(c[1], c[2], c[3], _at(c))
@@ -263,6 +271,10 @@ class _Build(Transformer[Token, Stmt]):
     def var(self, c: list[Token]) -> AExpr:
         self._grow(1, _tpos(c[0]))
         return Var(sys.intern(str(c[0])), _tpos(c[0]))
+
+    def select(self, c: list[Any]) -> AExpr:
+        self._grow(2, _tpos(c[0]))
+        return Select(ArrayVar(sys.intern(str(c[0])), _tpos(c[0])), c[1], _tpos(c[0]))
 
     def paren(self, c: list[AExpr]) -> AExpr:
         self.parenthesized.add(id(c[0]))

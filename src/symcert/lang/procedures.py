@@ -18,8 +18,10 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from symcert.lang.errors import SourceError, quote
-from symcert.lang.structure import variables
-from symcert.lang.syntax import Assign, Call, If, Pos, Return, Seq, Stmt, While, show_stmt
+from symcert.lang.structure import children, variables
+from symcert.lang.syntax import (
+    ArrayVar, Assign, Call, If, Node, Pos, Return, Seq, Stmt, Var, While, array_write, show_stmt,
+)
 
 
 class Procedures(dict[str, "Proc"]):
@@ -102,7 +104,49 @@ def check(main: Stmt, procs: Procedures, calls: list[Call]) -> None:
         if isinstance(s, (Assign, Call)) and s.local:
             raise SourceError("`var` outside a procedure (the main statement's variables are "
                               "global)", s.pos or Pos(1, 1))
+    check_kinds(main, procs)
     procs.globals = variables(main).union(*(variables(q.body) - q.locals for q in procs.values()))
+
+
+def check_kinds(main: Stmt, procs: Procedures) -> None:
+    """Each name is an integer or an array (seed 003 §5), program-wide: a name subscripted
+    anywhere is an array, and using it as an integer (read, assigned, passed, a parameter or a
+    local) is an error at the later of the two uses (SourceError)."""
+    first: dict[str, tuple[bool, Pos]] = {}  # a name's first use: (as an array?, where)
+    uses = [(q.pos or Pos(1, 1), False, x) for q in procs.values() for x in q.params]
+    for root in [main, *(q.body for q in procs.values())]:
+        uses += _uses(root)
+    for where, is_array, x in sorted(uses, key=lambda u: (u[0].line, u[0].column)):
+        seen = first.setdefault(x, (is_array, where))
+        if seen[0] != is_array:
+            kinds = ("an integer", "an array") if is_array else ("an array", "an integer")
+            raise SourceError(f"{quote(x)} is {kinds[0]} (at {seen[1].line}:{seen[1].column}) "
+                              f"but is used here as {kinds[1]}; a name is one or the other, "
+                              "and arrays are global, never parameters or locals", where)
+
+
+def arrays(main: Stmt) -> frozenset[str]:
+    """The array variables of the program whose main statement is `main` (its procedures'
+    included)."""
+    roots = [main, *(q.body for q in table_of(main).values())]
+    return frozenset(x for root in roots for _, is_array, x in _uses(root) if is_array)
+
+
+def _uses(root: Stmt) -> list[tuple[Pos, bool, str]]:
+    """Every use of a name in `root`: where, whether as an array, the name."""
+    out: list[tuple[Pos, bool, str]] = []
+    todo: list[Node] = [root]
+    while todo:
+        node = todo.pop()
+        where = node.pos or Pos(1, 1)
+        if isinstance(node, (Var, ArrayVar)):
+            out.append((where, isinstance(node, ArrayVar), node.name))
+        elif isinstance(node, Assign) and array_write(node) is None:
+            out.append((where, False, node.name))
+        elif isinstance(node, Call) and node.target is not None:
+            out.append((where, False, node.target))
+        todo.extend(children(node))
+    return out
 
 
 def link(main: Stmt, procs: Procedures) -> Stmt:

@@ -15,6 +15,9 @@ ARITY: dict[type, int] = {}
 """Each compound expression class and its number of operands (`operand`, or `left`/`right`)."""
 WITH_OP: set[type] = set()
 """The compound classes whose `op` field takes part in equality (comparisons)."""
+FIELDS: dict[type, tuple[str, ...]] = {}
+"""The compound classes whose operands have their own names (an array's `select` and `update`,
+seed 003 §5), and those names in order; the others use `operand` or `left`/`right`."""
 
 _set = object.__setattr__
 
@@ -32,7 +35,10 @@ def store_shape(self: Any) -> None:
     int when CrossHair makes literals and names symbolic (a stored hash of those values was a
     stale symbolic object to CrossHair: CROSSHAIR.md rule 11)."""
     kind = type(self)
-    if ARITY[kind] == 1:
+    named = FIELDS.get(kind)
+    if named is not None:
+        _set(self, "_shape", hash((kind, *(shape(getattr(self, f)) for f in named))))
+    elif ARITY[kind] == 1:
         _set(self, "_shape", hash((kind, shape(self.operand))))
     else:
         op = self.op if kind in WITH_OP else ""
@@ -61,6 +67,9 @@ def _top(e: Any, depth: int) -> object:
         return e
     if depth == 0:
         return kind
+    named = FIELDS.get(kind)
+    if named is not None:
+        return (kind, *(_top(getattr(e, f), depth - 1) for f in named))
     if arity == 1:
         return kind, _top(e.operand, depth - 1)
     return kind, _top(e.left, depth - 1), _top(e.right, depth - 1)
@@ -98,6 +107,10 @@ def structural_eq(self: Any, other: object) -> bool:
             if (id(a), id(b)) in seen:
                 continue
             seen.add((id(a), id(b)))
+        named = FIELDS.get(kind)
+        if named is not None:
+            todo.extend((getattr(a, f), getattr(b, f)) for f in reversed(named))
+            continue
         if arity == 1:
             todo.append((a.operand, b.operand))
             continue
@@ -106,3 +119,15 @@ def structural_eq(self: Any, other: object) -> bool:
         todo.append((a.right, b.right))
         todo.append((a.left, b.left))
     return True
+
+
+def parts(e: Any) -> tuple[Any, ...]:
+    """The operands of a compound expression in field order (none for a leaf)."""
+    kind = type(e)
+    named = FIELDS.get(kind)
+    if named is not None:
+        return tuple(getattr(e, f) for f in named)
+    arity = ARITY.get(kind)
+    if arity is None:
+        return ()
+    return (e.operand,) if arity == 1 else (e.left, e.right)

@@ -9,6 +9,8 @@ from typing import Any, Iterator, Sequence, get_args
 
 from symcert.lang.syntax import (
     AExpr,
+    ArrayExpr,
+    ArrayVar,
     Assert,
     Assign,
     Assume,
@@ -20,9 +22,11 @@ from symcert.lang.syntax import (
     Int,
     Node,
     Return,
+    Select,
     Seq,
     Skip,
     Stmt,
+    Update,
     Var,
     While,
     operands,
@@ -30,7 +34,7 @@ from symcert.lang.syntax import (
 )
 
 
-_NODES = frozenset(get_args(AExpr) + get_args(BExpr) + get_args(Stmt))
+_NODES = frozenset(get_args(AExpr) + get_args(BExpr) + get_args(ArrayExpr) + get_args(Stmt))
 
 
 def children(n: Node) -> tuple[Node, ...]:
@@ -91,7 +95,7 @@ def _variables(p: Node, callees: bool) -> frozenset[str]:
             continue
         seen.add(id(node))
         match node:
-            case Var(x):
+            case Var(x) | ArrayVar(x):
                 found.add(x)
             case Assign(x, e):
                 found.add(x)
@@ -115,6 +119,27 @@ def _variables(p: Node, callees: bool) -> frozenset[str]:
             case _:
                 todo.extend(operands(node))  # an operator
     return frozenset(found)
+
+
+def reads(roots: Sequence[Node]) -> list[tuple[str, AExpr]]:
+    """The cells of input arrays that the terms `roots` read (seed 003 §5): for each `a[i]`
+    (`Select`), the name of the input array at the bottom of `a`'s update sequence and the
+    index `i`; shared subterms are visited once."""
+    found: list[tuple[str, AExpr]] = []
+    todo: list[object] = list(roots)
+    seen: set[int] = set()
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, Select):
+            base = node.array
+            while isinstance(base, Update):
+                base = base.array
+            found.append((base.name, node.index))
+        todo.extend(operands(node))  # type: ignore[arg-type]
+    return found
 
 
 def inputs(p: Stmt) -> frozenset[str]:

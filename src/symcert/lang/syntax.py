@@ -1,5 +1,7 @@
 """IMP abstract syntax (seed 000, Fig. 1), plus `!=`, unary minus, `* / %`, `assert`, `assume`,
-and the calls, `return` and `var` of procedures (seed 003 §3; declarations in procedures.py).
+the calls, `return` and `var` of procedures (seed 003 §3; declarations in procedures.py), and
+arrays (seed 003 §5): the statement `a[e] = e'` is the assignment `a = Update(ArrayVar(a), e,
+e')` of seed 003 §5's functional view. The expressions are in expressions.py (re-exported).
 
 Every node is a frozen, slotted dataclass. Source positions live in a `pos` field that is
 excluded from comparison, so `parse(str(p)) == p` is a meaningful round-trip property.
@@ -21,223 +23,38 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterator, Union
 
-from symcert.lang.sharing import ARITY, WITH_OP, store_shape, structural_eq, structural_hash
+from symcert.lang.expressions import (  # re-exported: the syntax is expressions and statements
+    ARITY,
+    BINARY,
+    CMP_OPS,
+    DIVISIONS,
+    AExpr,
+    Add,
+    And,
+    ArrayExpr,
+    ArrayVar,
+    BExpr,
+    Bool,
+    Cmp,
+    Div,
+    Int,
+    Mod,
+    Mul,
+    Neg,
+    Not,
+    Or,
+    Pos,
+    Select,
+    Sub,
+    Update,
+    Var,
+    operands,
+    show_aexpr,
+)
 
 if TYPE_CHECKING:
     from symcert.lang.procedures import Procedures
 
-
-@dataclass(frozen=True, slots=True)
-class Pos:
-    """A source position: 1-based line and column."""
-
-    line: int
-    column: int
-
-
-def operands(e: AExpr | BExpr) -> tuple[AExpr | BExpr, ...]:
-    """The direct subexpressions of an expression (none for literals and variables)."""
-    match e:
-        case Neg(a) | Not(a):
-            return (a,)
-        case Add(l, r) | Sub(l, r) | Mul(l, r) | Div(l, r) | Mod(l, r):
-            return (l, r)
-        case Cmp(_, l, r) | And(l, r) | Or(l, r):
-            return (l, r)
-    return ()
-
-
-
-# ---------------------------------------------------------------------------------------------
-# Arithmetic expressions  aexpr ::= INT | VAR | aexpr (+|-|*|/|%) aexpr | - aexpr
-
-
-@dataclass(frozen=True, slots=True)
-class Int:
-    """An integer literal."""
-
-    value: int
-    pos: Pos | None = field(default=None, compare=False, repr=False)
-
-    def __str__(self) -> str:
-        return str(self.value)
-
-
-@dataclass(frozen=True, slots=True)
-class Var:
-    """A program variable (in a symbolic term: the symbolic input of that name)."""
-
-    name: str
-    pos: Pos | None = field(default=None, compare=False, repr=False)
-
-    def __str__(self) -> str:
-        return self.name
-
-
-@dataclass(frozen=True, slots=True)
-class Neg:
-    """Unary minus."""
-
-    operand: AExpr
-    pos: Pos | None = field(default=None, compare=False, repr=False)
-
-    _shape: int = field(init=False, compare=False, repr=False)
-
-    __post_init__ = store_shape
-    __hash__ = structural_hash
-    __eq__ = structural_eq
-
-    def __str__(self) -> str:
-        inner = show_aexpr(self.operand)
-        # `-(5)` keeps the parentheses: `-5` would parse as the literal Int(-5).
-        if isinstance(self.operand, (Int, *BINARY)):
-            return f"-({inner})"
-        return f"-{inner}"
-
-
-@dataclass(frozen=True, slots=True)
-class _Binary:
-    """A binary arithmetic operator `left op right` (the subclasses below)."""
-
-    left: AExpr
-    right: AExpr
-    pos: Pos | None = field(default=None, compare=False, repr=False)
-
-    _shape: int = field(init=False, compare=False, repr=False)
-
-    __post_init__ = store_shape
-    __hash__ = structural_hash
-    __eq__ = structural_eq
-
-    def __str__(self) -> str:
-        return show_aexpr(self)
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class Add(_Binary):
-    """Addition."""
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class Sub(_Binary):
-    """Subtraction."""
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class Mul(_Binary):
-    """Multiplication."""
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class Div(_Binary):
-    """Python's floor division `//`, written `/`: rounds towards minus infinity (`-7 / 2 == -4`).
-    A zero divisor steps to `fail` (X-A2)."""
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class Mod(_Binary):
-    """Python's `%`: the remainder of `/`, with the sign of the divisor (`7 % -3 == -2`).
-    A zero divisor steps to `fail` (X-A2)."""
-
-
-AExpr = Union[Int, Var, Neg, Add, Sub, Mul, Div, Mod]
-BINARY: tuple[type, ...] = (Add, Sub, Mul, Div, Mod)
-"""The binary arithmetic operators."""
-DIVISIONS: tuple[type, ...] = (Div, Mod)
-"""The operators that fail on a zero divisor (X-A2)."""
-
-# ---------------------------------------------------------------------------------------------
-# Boolean expressions  bexpr ::= true | false | bexpr (and|or) bexpr | not bexpr | aexpr CMP aexpr
-
-CMP_OPS = ("==", "!=", "<", "<=", ">", ">=")
-
-
-@dataclass(frozen=True, slots=True)
-class Bool:
-    """`true` or `false`."""
-
-    value: bool
-    pos: Pos | None = field(default=None, compare=False, repr=False)
-
-    def __str__(self) -> str:
-        return "true" if self.value else "false"
-
-
-@dataclass(frozen=True, slots=True)
-class Cmp:
-    """A comparison `left op right`, op one of `CMP_OPS`."""
-
-    op: str
-    left: AExpr
-    right: AExpr
-    pos: Pos | None = field(default=None, compare=False, repr=False)
-
-    _shape: int = field(init=False, compare=False, repr=False)
-
-    __post_init__ = store_shape
-    __hash__ = structural_hash
-    __eq__ = structural_eq
-
-    def __str__(self) -> str:
-        return f"{show_aexpr(self.left)} {self.op} {show_aexpr(self.right)}"
-
-
-@dataclass(frozen=True, slots=True)
-class Not:
-    """Negation."""
-
-    operand: BExpr
-    pos: Pos | None = field(default=None, compare=False, repr=False)
-
-    _shape: int = field(init=False, compare=False, repr=False)
-
-    __post_init__ = store_shape
-    __hash__ = structural_hash
-    __eq__ = structural_eq
-
-    def __str__(self) -> str:
-        return f"not {_bexpr_at(self.operand, 2)}"
-
-
-@dataclass(frozen=True, slots=True)
-class And:
-    """Conjunction."""
-
-    left: BExpr
-    right: BExpr
-    pos: Pos | None = field(default=None, compare=False, repr=False)
-
-    _shape: int = field(init=False, compare=False, repr=False)
-
-    __post_init__ = store_shape
-    __hash__ = structural_hash
-    __eq__ = structural_eq
-
-    def __str__(self) -> str:
-        return f"{_bexpr_at(self.left, 1)} and {_bexpr_at(self.right, 2)}"
-
-
-@dataclass(frozen=True, slots=True)
-class Or:
-    """Disjunction."""
-
-    left: BExpr
-    right: BExpr
-    pos: Pos | None = field(default=None, compare=False, repr=False)
-
-    _shape: int = field(init=False, compare=False, repr=False)
-
-    __post_init__ = store_shape
-    __hash__ = structural_hash
-    __eq__ = structural_eq
-
-    def __str__(self) -> str:
-        return f"{_bexpr_at(self.left, 0)} or {_bexpr_at(self.right, 1)}"
-
-
-BExpr = Union[Bool, Cmp, Not, And, Or]
-ARITY.update({Neg: 1, Not: 1, Add: 2, Sub: 2, Mul: 2, Div: 2, Mod: 2, Cmp: 2, And: 2, Or: 2})
-WITH_OP.add(Cmp)
 
 # ---------------------------------------------------------------------------------------------
 # Statements  stmt ::= skip | fail | VAR = aexpr | stmt; stmt | if .. fi | while .. od | assert
@@ -288,12 +105,15 @@ class Assign:
     the procedure it is in (seed 003 §3; procedures.py)."""
 
     name: str
-    expr: AExpr
+    expr: AExpr | Update
     pos: Pos | None = field(default=None, compare=False, repr=False)
     local: bool = False
 
     def __str__(self) -> str:
-        return f"{'var ' if self.local else ''}{self.name} = {show_aexpr(self.expr)}"
+        written = array_write(self)
+        if written is not None:
+            return f"{self.name}[{show_aexpr(written.index)}] = {show_aexpr(written.value)}"
+        return f"{'var ' if self.local else ''}{self.name} = {show_aexpr(self.expr)}"  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)
@@ -410,7 +230,15 @@ class Seq:
 
 
 Stmt = Union[Skip, Fail, Assign, Seq, If, While, Assert, Assume, Call, Return]
-Node = Union[AExpr, BExpr, Stmt]
+Node = Union[AExpr, BExpr, ArrayExpr, Stmt]
+
+
+def array_write(s: Stmt) -> Update | None:
+    """The update of `a[i] = e` (`Assign(a, Update(ArrayVar(a), i, e))`), None for any other
+    statement."""
+    if isinstance(s, Assign) and isinstance(s.expr, Update):
+        return s.expr
+    return None
 
 
 def _condition(s: Stmt) -> object:
@@ -435,35 +263,7 @@ def spine(s: Stmt) -> Iterator[Stmt]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Printing concrete syntax.  Precedence: or < and < not < comparison < +,- < *,/,% < unary minus.
-
-
-_OPS: dict[type, tuple[str, int]] = {Add: ("+", 1), Sub: ("-", 1), Mul: ("*", 2), Div: ("/", 2),
-                                     Mod: ("%", 2)}
-"""Each binary operator's symbol and precedence level (all left-associative)."""
-
-
-def show_aexpr(e: AExpr) -> str:
-    """Print an arithmetic expression with the parentheses its structure needs: an operand of
-    a lower level, and a right operand of the same level (left associativity)."""
-    op = _OPS.get(type(e))
-    if op is None:
-        return str(e)
-    symbol, level = op
-    left, right = operands(e)
-    shown_l, shown_r = show_aexpr(left), show_aexpr(right)  # type: ignore[arg-type]
-    if _OPS.get(type(left), ("", 3))[1] < level:
-        shown_l = f"({shown_l})"
-    if _OPS.get(type(right), ("", 3))[1] <= level:
-        shown_r = f"({shown_r})"
-    return f"{shown_l} {symbol} {shown_r}"
-
-
-def _bexpr_at(b: BExpr, level: int) -> str:
-    """Print `b` in a context of precedence `level` (0 or, 1 and, 2 not)."""
-    own = 0 if isinstance(b, Or) else 1 if isinstance(b, And) else 2
-    text = str(b)
-    return f"({text})" if own < level else text
+# Printing statements.
 
 
 def show_stmt(s: Stmt, indent: str = "") -> str:

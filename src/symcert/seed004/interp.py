@@ -78,7 +78,7 @@ from symcert.engine.ghost import Interpretation
 from symcert.lang.procedures import Proc
 from symcert.lang.structure import inputs
 from symcert.lang.syntax import (
-    AExpr, Assert, Assign, Assume, BExpr, Bool, Call, Cmp, Fail, If, Int, Return,
+    AExpr, ArrayVar, Assert, Assign, Assume, BExpr, Bool, Call, Cmp, Fail, If, Int, Return,
     Seq, Skip, Stmt, Var, While, spine,
 )
 from symcert.seed004.natural import CALL_LIMIT, Behaviour, Outcome, Unbound, exec_concrete
@@ -117,7 +117,7 @@ def existentially_quantify(v: str, pc: PathCondition, exists: frozenset[str],
         return pc, exists
     if eliminate:
         for i, c in enumerate(conjuncts):
-            if isinstance(c, Cmp) and c.op == "==" and c.left == Var(v) \
+            if isinstance(c, Cmp) and c.op == "==" and c.left == terms.variable(v, c.right) \
                     and v not in terms.free_vars(c.right):
                 se = c.right
                 rest = conjuncts[:i] + conjuncts[i + 1:]
@@ -160,7 +160,7 @@ def quantify_all(pc: PathCondition, exists: frozenset[str], names: frozenset[str
         return defs[x] if x in defs else Var(x)
 
     for c in pc.conjuncts():
-        v = c.left.name if isinstance(c, Cmp) and isinstance(c.left, Var) else ""
+        v = c.left.name if isinstance(c, Cmp) and isinstance(c.left, (Var, ArrayVar)) else ""
         if v in names and v in exists and v not in seen and eliminate and c.op == "==" \
                 and v not in terms.free_vars(c.right):  # type: ignore[union-attr]
             defs[v] = fold_a(terms.TERMS, read, c.right, memo)  # type: ignore[union-attr]
@@ -256,7 +256,7 @@ def _bind(s: SymResult, x: str, se: AExpr, cfg: _Config, local: bool | None = No
     `x` is a local of the running procedure, bound in `τ`) and in `σ` otherwise; the overwritten
     variable is quantified."""
     v = fresh(x, s)
-    pc = s.pc.extend(Cmp("==", Var(v), se))
+    pc = s.pc.extend(Cmp("==", terms.variable(v, se), se))  # type: ignore[arg-type]
     # A ghost outside the guard of `e` satisfies no result of this path: any value will do.
     ghost = (s.ghost.extend(v, defined(lambda: s.ghost.eval(se)) or 0)  # type: ignore[union-attr]
              if s.ghost is not None else None)

@@ -52,8 +52,9 @@ def within(a: PathCondition, b: PathCondition | None, budget: int) -> bool:
 
 class Nonlinear:
     """The algebra of linearity: an arithmetic value is (constant?, nonlinear?), a boolean one
-    (False, nonlinear?). Nonlinear: a product of two non-constants, or a division or remainder
-    by a non-constant."""
+    (False, nonlinear?). Nonlinear, that is outside linear integer arithmetic: a product of two
+    non-constants, a division or remainder by a non-constant, or an array (seed 003 §5: z3
+    instantiates the array axioms of every term it was given, as those of `div` and `mod`)."""
 
     def integer(self, ctx: None, value: int) -> tuple[bool, bool]:
         return True, False
@@ -76,6 +77,16 @@ class Nonlinear:
         return a[0] and b[0], a[1] or b[1] or not b[0]
 
     mod = div
+
+    def array(self, ctx: None, name: str) -> tuple[bool, bool]:
+        return False, True
+
+    def select(self, array: tuple[bool, bool], index: tuple[bool, bool]) -> tuple[bool, bool]:
+        return False, True
+
+    def update(self, array: tuple[bool, bool], index: tuple[bool, bool],
+               value: tuple[bool, bool]) -> tuple[bool, bool]:
+        return False, True
 
     def cmp(self, op: str, a: tuple[bool, bool], b: tuple[bool, bool]) -> tuple[bool, bool]:
         return False, a[1] or b[1]

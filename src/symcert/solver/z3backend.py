@@ -8,43 +8,25 @@ reported as a bug (no model, so no replay) and makes a run that meets it undecid
 safe only when it stands behind a possible bug (W-T3.8: never a false YES, never a false NO).
 Results are deterministic: a fixed random seed and a resource limit instead of wall-clock time.
 
-Speed (issue 6). A query translates and asserts only the conjuncts no earlier query had (the
-check itself names one literal per conjunct):
+Speed (issues 6, 18; the measurements are in docs/bench.md):
 
-- **Incremental solving under assumption literals** (issue 18). Each distinct conjunct `c` gets a
-  Boolean literal `l`, and `l ⇒ c` is asserted once on one z3 solver; a path condition is decided
-  by a check under the literals of its conjuncts. Breadth-first order jumps between distant
-  branches, which a z3 assertion stack mirroring one path paid for in pops and pushes (gcd: 6,958
-  pushes and asserts for 612 checks); now a shared prefix is never re-translated nor re-asserted,
-  whatever the order. The literals are bounded: at `cache_size` the solver starts anew.
-  A check names one literal per conjunct, which on a long path costs more than a push: a path
-  condition within `length / STACK_RATIO` pops and pushes of the second solver's assertion
-  stack (a path that goes on, as in depth-first order or a long loop) is decided there.
-  *Nonlinear* path conditions (a product of two non-constants, a division or remainder by a
-  non-constant) are always decided on that stack, which mirrors one path (pop to the longest
-  shared prefix, push the rest): under literals, z3 instantiates the
-  axioms of every `div`/`mod` it was ever given, assumed or not (gcd_mod: 9.5 s on the stack,
-  over 100 s under literals; docs/bench.md, "Assumption literals").
-- **Translation cache.** `translate` caches z3 terms by symbolic term (bounded, two generations),
-  and the expression fold's memo of subterms (by node identity) is kept between translations.
-- **Answer cache.** `check` caches answers by path condition (bounded, two generations).
-- **Constraint independence.** When the caller passes a model of the parent path condition and
-  the new conjunct shares no variable with it, the conjunct is decided alone (its answer cached by
-  conjunct) and its model is merged into the parent's: `φ ∧ c` is SAT iff both are, UNSAT if `c`
-  is.
-- **Bounds.** A last conjunct that bounds one variable `x` (`x + k op c`, possibly negated),
-  when every other conjunct mentioning `x` also just bounds it, is decided without z3: the
-  bounds of each path-condition node are kept (cached, built from the parent's), the interval
-  of `x` is intersected, and the parent's model with `x` moved into the interval is the model.
-  Loop counters against an input (`k < n` at iteration k) never reach z3, so the cost per state
-  does not grow with the path.
-- Models are read through z3's C API (the Python wrappers cost more than small queries).
-- No z3 object ever leaves this module: answers are `Sat` and `Env` (plain data).
-
-Start-up (issue 18). z3 is imported, and the two z3 solvers made, at the first query that needs
-them, not with this module: that was 0.04 s of the 0.16 s `symcert run skip.imp` took
-(docs/bench.md, "Start-up"). The empty path condition is SAT with the empty model without
-asking z3, so a program that never branches on an input never loads it.
+- **Assumption literals.** Each distinct conjunct `c` gets a literal `l`; `l ⇒ c` is asserted
+  once and a linear path condition is decided by a check under its literals, so breadth-first
+  jumps between branches re-assert nothing (the literals are bounded: at `cache_size` the
+  solver starts anew). A path condition within `length / STACK_RATIO` pops and pushes of the
+  assertion stack of a second solver, or of the previous query (a path that goes on), and every
+  nonlinear one (z3 instantiates the `div`/`mod` axioms of all it was given, assumed or not)
+  are decided on that stack instead, which pops to the shared prefix and pushes the rest.
+- **Caches.** z3 terms by symbolic term (the fold's memo kept between translations), answers by
+  path condition; both bounded, two generations.
+- **Constraint independence.** A last conjunct that shares no variable with the rest is decided
+  alone (cached by conjunct) and its model merged into the parent's model.
+- **Bounds.** A last conjunct that bounds one variable `x` that every other conjunct mentioning
+  it also just bounds is decided without z3 (intervals per node, the parent's model with `x`
+  moved into the interval): loop counters against an input never reach z3.
+- Models are read through z3's C API; no z3 object ever leaves this module.
+- z3 is imported, and its solvers made, at the first query that needs them (start-up); `true` is
+  SAT with the empty model without z3.
 """
 
 from __future__ import annotations
@@ -54,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from symcert.core.algebra import fold
-from symcert.core.concrete import Env
+from symcert.core.concrete import Cells, Env, Value
 from symcert.core.state import PathCondition
 from symcert.core.terms import COMPARE, free_vars
 from symcert.lang.syntax import AExpr, BExpr
@@ -265,8 +247,8 @@ class Solver:
         return budget > 0 and (within(pc, top, budget) or within(pc, self._last, budget))
 
     def pc_nonlinear(self, pc: PathCondition) -> bool:
-        """Whether a conjunct of `pc` multiplies two non-constants or divides by a non-constant
-        (cached by node, like `pc_vars`)."""
+        """Whether a conjunct of `pc` multiplies two non-constants, divides by a non-constant or
+        reads an array (cached by node, like `pc_vars`)."""
         return along(pc, self._pc_nonlinear, False,
                       lambda acc, c: acc or fold(NONLINEAR, None, c)[1])
 
@@ -337,13 +319,14 @@ class Solver:
         return Sat.UNKNOWN, None
 
     def _model_env(self, model: z3.ModelRef, names: frozenset[str]) -> Env:
-        """The values of the integer constants `names` in a z3 model (absent ones read 0, as
-        z3's model completion would give). Read through z3's C API, one constant at a time:
-        the Python wrappers cost more than the query on small path conditions (profile of
+        """The values of the constants `names` in a z3 model, integers and arrays (absent ones
+        read 0, as z3's model completion would give). Read through z3's C API, one constant at a
+        time: the Python wrappers cost more than the query on small path conditions (profile of
         issue 6), and the model also interprets every literal and the constants of conjuncts
-        not assumed."""
+        not assumed. A name is an integer or an array (static kinds), so its integer constant
+        is looked up first, then its array."""
         ctx, m, z3core = model.ctx.ref(), model.model, z3.z3core
-        values: dict[str, int] = {}
+        values: dict[str, Value] = {}
         for name in names:
             decl = self._decls.get(name)
             if decl is None:
@@ -351,6 +334,10 @@ class Solver:
             v = z3core.Z3_model_get_const_interp(ctx, m, decl.ast)
             if v and z3core.Z3_get_ast_kind(ctx, v) == z3.Z3_NUMERAL_AST:
                 values[name] = int(z3core.Z3_get_numeral_string(ctx, v))
+            elif not v:
+                array = z3.Array(name, z3.IntSort(), z3.IntSort()).decl()
+                if z3core.Z3_model_has_interp(ctx, m, array.ast):
+                    values[name] = _cells(model[array])
         return Env.of(values)
 
     # --- constraint independence ---------------------------------------------------------
@@ -444,7 +431,8 @@ class Solver:
 
 class Z3Terms:
     """The algebra of z3 terms (the expression fold, algebra.py): a variable is the z3 integer
-    constant of its name."""
+    constant of its name, an array the z3 array `Int → Int` of its name in the initial state,
+    read by `Select`, written by `Store` (so `V(e) = V(e') ⇒ V(a[e]) = V(a[e'])`: B-A1)."""
 
     def integer(self, ctx: None, value: int) -> z3.ArithRef:
         return z3.IntVal(value)
@@ -475,6 +463,11 @@ class Z3Terms:
         """Python's `%`, with the sign of `b` (X-A1): `a % b == -((-a) % (-b))` for `b < 0`."""
         return z3.If(b >= 0, a % b, -((-a) % (-b)))
 
+    def array(self, ctx: None, name: str) -> z3.ArrayRef:
+        return z3.Array(name, z3.IntSort(), z3.IntSort())
+    select = staticmethod(lambda a, i: z3.Select(a, i))
+    update = staticmethod(lambda a, i, v: z3.Store(a, i, v))
+
     def cmp(self, op: str, a: z3.ArithRef, b: z3.ArithRef) -> z3.BoolRef:
         return COMPARE[op](a, b)  # type: ignore[no-any-return]
 
@@ -492,3 +485,16 @@ class Z3Terms:
 
 
 Z3 = Z3Terms()
+
+
+def _cells(value: z3.ExprRef | z3.FuncInterp) -> Cells:
+    """A model's array (seed 003 §5): stores over `K(Int, d)`, any `d`, or entries and else."""
+    if isinstance(value, z3.FuncInterp):
+        return Cells.of({k.as_long(): v.as_long() for k, v in reversed(value.as_list()[:-1])},
+                        value.else_value().as_long())
+    cells: dict[int, int] = {}
+    while z3.is_store(value):  # the outermost store of a cell wins
+        value, index, stored = value.children()
+        cells.setdefault(index.as_long(), stored.as_long())
+    assert z3.is_K(value), f"an array model of an unexpected shape: {value}"
+    return Cells.of(cells, value.arg(0).as_long())

@@ -28,8 +28,9 @@ def sample_valuations(names: frozenset[str]) -> tuple[Env, ...]:
 @lemma("W-D2.2")
 def concretize_pointwise(valuation: Env, store: Store, names: frozenset[str],
                          result: Env) -> bool:
-    """`(V∘S)(x) = ⟦S(x)⟧_V` for every requested name, and nothing else is bound."""
-    return (all(result(x) == aeval(valuation, store(x)) for x in names)
+    """`(V∘S)(x) = ⟦S(x)⟧_V` for every requested name, and nothing else is bound (a value read
+    as an environment binds it: an array of 0s, as 0, is unbound)."""
+    return (all(result(x) == Env.of({x: aeval(valuation, store(x))})(x) for x in names)
             and all(k in names for k, _ in result.bindings))
 
 

@@ -27,15 +27,16 @@ def _composes(store: Store, e: AExpr | BExpr, result: AExpr | BExpr) -> bool:
     return True
 
 
-@lemma("W-L2.1", "B-L1")
+@lemma("W-L2.1", "B-L1", "B-H3")
 def aeval_compositional(store: Store, e: AExpr, result: AExpr) -> bool:
-    """At fixed sample valuations `V`, `⟦⟦e⟧_S⟧_V = ⟦e⟧_{V∘S}`."""
+    """At fixed sample valuations `V`, `⟦⟦e⟧_S⟧_V = ⟦e⟧_{V∘S}`; for a read `a[i]` of an array
+    the store binds to an update sequence, the resolved read against the substitution (B-H3)."""
     return _composes(store, e, result)
 
 
-@lemma("W-L2.1", "B-L1")
+@lemma("W-L2.1", "B-L1", "B-H3")
 def beval_compositional(store: Store, b: BExpr, result: BExpr) -> bool:
-    """At fixed sample valuations `V`, `⟦⟦b⟧_S⟧_V = ⟦b⟧_{V∘S}`."""
+    """At fixed sample valuations `V`, `⟦⟦b⟧_S⟧_V = ⟦b⟧_{V∘S}` (reads resolved: B-H3)."""
     return _composes(store, b, result)
 
 

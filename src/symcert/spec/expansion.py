@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from symcert.core.concrete import Env, State, aeval, beval, head, run_concrete, step, trace
+from symcert.core.concrete import Env, State, beval, head, run_concrete, step, trace
 from symcert.core.state import (
     SymState, concretize, concretize_frames, frames, initial, rules_of, satisfies, state_names,
 )
@@ -198,7 +198,7 @@ def corresponds(state: State, v0: Env, sym_state: SymState) -> bool:
         state.prog == sym_state.prog
         and state.frame == concretize_frames(v0, sym_state.frame)
         and satisfies(v0, sym_state.pc)
-        and all(state.env(x) == aeval(v0, sym_state.store(x)) for x in names)
+        and state.env == concretize(v0, sym_state.store, names)
     )
 
 

@@ -20,10 +20,12 @@ The package: `common` (the `Obligation`, schematic placeholders and `SymNum`, th
 of a language defined by rewrite rules, seed 002), `rules` (W-L2.3, W-L2.5, W-L2.2 per rule, the
 `-by-zero` rules of X-A2 included), `procedures` (the same three lemmas for seed 003 §3's
 call, return, local and global assignment in a procedure and `var`), `division` (X-A1, X-A2's guard), `solver_rules`
-(M-S1, M-Q1), `coverage` (`generate`, `missing`), `counterexamples`, `record` (replay, the proof
+(M-S1, M-Q1), `arrays` (B-A1, B-H3: seed 003 §5's update of a cell and its resolution along
+an update sequence), `coverage` (`generate`, `missing`), `counterexamples`, `record` (replay, the proof
 record, the table, the command).
 """
 
+from symcert.checking.obligations.arrays import b_a1, b_h3
 from symcert.checking.obligations.common import (
     EXPR_CASES,
     FRAME_RULES,
@@ -56,8 +58,9 @@ from symcert.checking.obligations.rules import statements
 from symcert.checking.obligations.solver_rules import m_q1, m_q1_quantify, m_s1, m_s1_maybe_sat
 
 __all__ = [
-    "EXPR_CASES", "FRAME_RULES", "INSTANCES", "RULES", "V0", "Instances", "Obligation", "b_l1",
-    "counterexample", "dump_record", "g_m1", "g_m1_languages", "generate", "instantiate", "keep_times",
+    "EXPR_CASES", "FRAME_RULES", "INSTANCES", "RULES", "V0", "Instances", "Obligation", "b_a1",
+    "b_h3", "b_l1", "counterexample", "dump_record", "g_m1", "g_m1_languages", "generate",
+    "instantiate", "keep_times",
     "load_record", "m_q1", "m_q1_quantify", "m_s1", "m_s1_maybe_sat", "main", "missing",
     "problems", "procedure_rules", "replay", "statements", "table", "vacuous", "w_l2_1", "x_a1",
     "x_a2",

@@ -192,9 +192,11 @@ the end of the body returns 0 (`return-end`), an assignment goes to the running 
 locals `τ` (`assign-local`, `var` for `var x = e`) or to the globals (`assign-global`)."""
 
 EXPR_CASES: tuple[str, ...] = tuple(
-    ["Int", "Var", "Bool", "Neg", "Add", "Sub", "Mul", "Div", "Mod", "Not", "And", "Or"]
+    ["Int", "Var", "Bool", "Neg", "Add", "Sub", "Mul", "Div", "Mod", "Select", "Not", "And",
+     "Or"]
     + [f"Cmp{op}" for op in CMP_OPS])
-"""The cases of the induction on expressions: a base case per leaf, a step per constructor."""
+"""The cases of the induction on expressions: a base case per leaf, a step per constructor
+(an array read's, `Select`, in obligations/arrays.py)."""
 
 Operands = list[Callable[[], Any]]
 

@@ -18,6 +18,8 @@ from symcert.lang.syntax import (
     Add,
     AExpr,
     And,
+    ArrayExpr,
+    ArrayVar,
     Assert,
     Assign,
     Assume,
@@ -36,9 +38,11 @@ from symcert.lang.syntax import (
     Not,
     Or,
     Return,
+    Select,
     Seq,
     Skip,
     Sub,
+    Update,
     Var,
     While,
     show_stmt,
@@ -76,6 +80,15 @@ class Instances:
 
     def mod(self, a: AExpr, b: AExpr) -> AExpr:
         return Mod(a, b)
+
+    def array(self, model: Model, name: str) -> ArrayVar:
+        return ArrayVar(name)
+
+    def select(self, a: ArrayExpr, i: AExpr) -> AExpr:
+        return Select(a, i)
+
+    def update(self, a: ArrayExpr, i: AExpr, v: AExpr) -> ArrayExpr:
+        return Update(a, i, v)
 
     def cmp(self, op: str, a: AExpr, b: AExpr) -> BExpr:
         return Cmp(op, a, b)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from symcert.checking.obligations.arrays import b_a1, b_h3, b_l1_select, x_a2_arrays
 from symcert.checking.obligations.common import (
     EXPR_CASES, FRAME_RULES, OPERATIONS, Obligation, RULES,
 )
@@ -19,8 +20,9 @@ from symcert.checking.obligations.solver_rules import m_q1, m_q1_quantify, m_s1,
 
 def generate() -> list[Obligation]:
     """Every proof obligation, in a stable order."""
-    obs = (b_l1() + g_m1() + g_m1_languages() + w_l2_1() + statements() + procedure_rules() + m_s1()
-           + m_s1_maybe_sat() + m_q1() + m_q1_quantify() + x_a1() + x_a2())
+    obs = (b_l1() + g_m1() + g_m1_languages() + w_l2_1() + statements() + procedure_rules()
+           + m_s1() + m_s1_maybe_sat() + m_q1() + m_q1_quantify() + x_a1() + x_a2() + b_a1()
+           + b_h3() + b_l1_select() + x_a2_arrays())
     names = [o.name for o in obs]
     if len(set(names)) != len(names):
         raise AssertionError("two obligations share a name")
@@ -45,5 +47,6 @@ def missing(obs: Iterable[Obligation], vacuous: frozenset[str] = frozenset()) ->
     need += [("X-A1", rule) for rule in ("floor", "z3", "concrete")]
     need += [("X-A2", case) for case in EXPR_CASES]
     need += [("W-L2.1", "update"), ("M-S1", "prune"), ("M-S1", "maybe_sat"),
-             ("M-Q1", "substitution"), ("M-Q1", "quantify")]
+             ("M-Q1", "substitution"), ("M-Q1", "quantify"), ("B-A1", "update"),
+             ("B-A1", "congruence"), ("B-H3", "resolve")]
     return [f"{lemma} {rule}" for lemma, rule in need if (lemma, rule) not in have]

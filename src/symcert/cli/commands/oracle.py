@@ -38,6 +38,8 @@ def main(args: argparse.Namespace) -> int:
     from symcert.lang.errors import EXIT_UNDECIDED, InputError
     from symcert.checking.oracles import is_probably_exhaustive, is_probably_precise
     from symcert.solver.z3backend import Solver
+    from symcert.lang.errors import Unsupported
+    from symcert.lang.procedures import arrays
     from symcert.lang.structure import inputs
     from symcert.checking.transitions import expand_step, interpreter, stream, unroll
 
@@ -47,6 +49,10 @@ def main(args: argparse.Namespace) -> int:
             raise InputError(f"symcert oracle: {flag} must be at least {least}: {value}")
     name = source_name(args.file)
     program = read_program(args)
+    if arrays(program):
+        raise Unsupported(f"symcert oracle: arrays are not supported by the oracles yet (the "
+                          f"program uses {', '.join(sorted(arrays(program)))}); `symcert "
+                          "campaign` checks array programs against the concrete interpreter")
     transitions = [expand_step, stream(args.max_states, Solver()),
                    interpreter(args.loop_limit, Solver())]
     if args.unroll is not None:

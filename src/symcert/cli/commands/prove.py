@@ -28,6 +28,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     from symcert.engine.prove import prove
+    from symcert.lang.procedures import arrays
     from symcert.lang.structure import inputs
     from symcert.engine.verdict import Kind
 
@@ -51,7 +52,8 @@ def main(args: argparse.Namespace) -> int:
         pos = found.failing.pos
         where = f"{name}:{pos.line}:{pos.column}" if pos else name
         names = sorted(inputs(program))
-        shown = ", ".join(f"{x} = {show_int(found.input(x))}" for x in names) or "any"
+        cells = found.input.labelled(names, arrays(program))
+        shown = ", ".join(f"{x} = {show_int(v)}" for x, v in cells) or "any"
         print(f"{where}: counterexample: {found.describe()}")
         print(f"  input:  {shown}")
         print(f"  replay: the concrete run from this input reaches the failing statement "

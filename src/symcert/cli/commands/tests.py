@@ -117,7 +117,7 @@ def _where(pos: Pos | None) -> dict[str, int] | None:
 
 
 def _env(env: Env) -> dict[str, int | str]:
-    return {x: _exact(v) for x, v in env.bindings}
+    return {x: _exact(v) for x, v in env.labelled()}  # an array as its cells, `a[3]`
 
 
 def _json(name: str, suite: Suite) -> dict[str, Any]:
@@ -145,7 +145,7 @@ its input and checks that the run ends as it did when the test was generated."""
 
 import pytest
 
-from symcert.core.concrete import Env, State, final_of, run_concrete
+from symcert.core.concrete import Cells, Env, State, final_of, run_concrete
 from symcert.lang.parser import parse
 
 SOURCE = {source!r}
@@ -169,9 +169,16 @@ def test_path(inputs, ending, final, failing_at, steps):
 
 def _pytest_file(name: str, source: str, suite: Suite) -> str:
     from symcert import __version__
+    from symcert.core.concrete import Cells
+
+    def value(v: Any) -> str:
+        if isinstance(v, Cells):  # an array: its cells, every other 0 (seed 003 §5)
+            cells = ", ".join(f"{_literal(i)}: {_literal(c)}" for i, c in v.cells)
+            return f"Cells.of({{{cells}}})"
+        return _literal(v)
 
     def env(e: Env) -> str:
-        return "{" + ", ".join(f"{x!r}: {_literal(v)}" for x, v in e.bindings) + "}"
+        return "{" + ", ".join(f"{x!r}: {value(v)}" for x, v in e.bindings) + "}"
 
     def case(t: Test) -> str:
         where = t.final.where
