@@ -53,8 +53,8 @@ def within(a: PathCondition, b: PathCondition | None, budget: int) -> bool:
 class Nonlinear:
     """The algebra of linearity: an arithmetic value is (constant?, nonlinear?), a boolean one
     (False, nonlinear?). Nonlinear, that is outside linear integer arithmetic: a product of two
-    non-constants, a division or remainder by a non-constant, or an array (seed 003 §5: z3
-    instantiates the array axioms of every term it was given, as those of `div` and `mod`)."""
+    non-constants, a division or remainder by a non-constant, or an array (seed 003 §5: kept on
+    the assertion stack as before the literals; arrays under literals were not measured)."""
 
     def integer(self, ctx: None, value: int) -> tuple[bool, bool]:
         return True, False
