@@ -260,6 +260,9 @@ def check_program(p: Stmt, sigmas: list[Env], solver: Solver,
     return None
 
 
+_SET_UP: set[tuple[str, ...]] = set()
+"""The check sets whose one-time set-up this process has done (`check_within`)."""
+
 OVER_BUDGET = "over the program budget"
 """What `check_within` gives for a program whose checks outlast their budget."""
 
@@ -269,8 +272,13 @@ def check_within(p: Stmt, sigmas: list[Env], solver: Solver, checks: tuple[str, 
     """`check_program` in a forked child killed after `seconds`: `OVER_BUDGET` then. z3 may
     spend minutes in a single C call that neither its resource limit nor an interrupt stops
     (asserting nested `%` by symbolic divisors), so only a process bounds a program's time.
-    The child works on a copy of the parent: the solver's caches do not carry over."""
-    solver.translate(Int(0))  # z3 is loaded before the fork, not once per child
+    The child works on a copy of the parent: the solver's caches do not carry over, so the
+    one-time set-up of the checks (loading z3; deriving and compiling the shipped imp.sem for
+    `derived`, 0.5 s) is done here first, once per process, not once per child."""
+    if checks not in _SET_UP:
+        solver.translate(Int(0))
+        check_program(Skip(), [Env.of({})], solver, checks)
+        _SET_UP.add(checks)
     read, write = os.pipe()
     child = os.fork()
     if child == 0:  # pragma: no cover (the child ends with os._exit)
