@@ -65,8 +65,8 @@ else:
 
 DEFAULT_RLIMIT = 5_000_000
 STACK_RATIO = 32
-"""A push costs z3 about as much as naming 32 to 64 literals in a check (gcd, the doubling loop;
-docs/bench.md, "Assumption literals"): a path condition that far from the stack takes it."""
+"""A push costs z3 about as much as naming 32-64 literals in a check (docs/bench.md, "The solver
+under assumption literals"): a path condition that far from the stack takes it."""
 LITERAL = "!c"
 """The prefix of the assumption literals' names (no IMP variable can be named so)."""
 UNDECIDED_RLIMIT = 1000
