@@ -1,5 +1,5 @@
-"""The contracts checker's workload: the case studies and a few small programs, explored with
-contracts on. `caught()` returns the first violated contract (`<lemma ID> <name>: <predicate>`),
+"""The contracts checker's workload: the while-language case studies and a few small programs,
+explored with contracts on. `caught()` returns the first violated contract (`<lemma ID> <name>: <predicate>`),
 or None. Run as a script (SYMCERT_MUTANT selects a variant), it prints that and exits 0 when
 caught, 1 when not."""
 
@@ -17,10 +17,17 @@ EXTRA = (
 )
 
 
+CASE_STUDIES = ("countdown_buggy", "factorial", "factorial_buggy", "gcd", "gcd_buggy", "isqrt",
+                "isqrt_buggy", "min3", "min3_buggy")
+"""Every variant patches the while-language core (`expand`, the worklist, the stream, the
+witness), so the procedure, division and array case studies add time (100 s against 10 s), not
+reach."""
+
+
 def programs() -> list[object]:
     from symcert.lang.parser import parse
 
-    texts = [f.read_text() for f in sorted((ROOT / "examples").glob("*.imp"))]
+    texts = [(ROOT / "examples" / f"{name}.imp").read_text() for name in CASE_STUDIES]
     return [parse(t) for t in (*texts, *EXTRA)]
 
 
