@@ -29,15 +29,18 @@ versions: install-test
 demo: install
 	$(BIN)/symcert run examples/isqrt_buggy.imp; test $$? -eq 1
 
-# The whole test suite with contracts on (tests/conftest.py forces SYMCERT_CONTRACTS=1).
+# The whole test suite with contracts on (tests/conftest.py forces SYMCERT_CONTRACTS=1), one
+# pytest-xdist worker per core; XDIST=0 runs it in one process.
+XDIST ?= auto
 test: versions
-	SYMCERT_CONTRACTS=1 $(BIN)/python -m pytest -q
+	SYMCERT_CONTRACTS=1 $(BIN)/python -m pytest -q -n $(XDIST) --dist worksteal
 	$(MAKE) crosshair
 
 # The unit, property and docs suites without the slow ones (marker `slow`: stress sizes, the
 # mutant and proof-replay runs, CLI subprocess batteries): under a minute, for the edit loop.
 test-fast: install-test
-	SYMCERT_CONTRACTS=1 $(BIN)/python -m pytest -q -m 'not slow and not crosshair_backend'
+	SYMCERT_CONTRACTS=1 $(BIN)/python -m pytest -q -n $(XDIST) --dist worksteal \
+	  -m 'not slow and not crosshair_backend'
 
 # CrossHair's bounded search over the contracts (contracts/README.md: what its silence means, the
 # time budget), then the properties under Hypothesis's CrossHair backend in a process of their own.

@@ -157,9 +157,10 @@ def test_a_verdict_cannot_claim_what_it_lacks():
 
 
 @pytest.mark.parametrize("path", CORRECT + BUGGY)
-@pytest.mark.parametrize("max_states", [5, 100_000])
+@pytest.mark.parametrize("max_states", [5, 500])
 def test_symcert_run_answers_what_check_answers(capsys, path, max_states):
-    """The CLI's `done` event and exit code are the library's verdict."""
+    """The CLI's `done` event and exit code are the library's verdict: at 500 states a case
+    study is safe, a bug, or undecided (the recursive ones), so every kind is formatted."""
     verdict = check(parse_file(path), Budget(max_states))
     code = main(["run", "--json", "--max-states", str(max_states), path])
     done = json.loads(capsys.readouterr().out.splitlines()[-1])
