@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import Any, Iterator
 
 from symcert.checking.obligations.common import Draft, Obligation, collect, snum
@@ -239,6 +240,10 @@ def rule_obligations(language: str, d: Definition, dsym: Definition,
             continue
         name = rule_name(language, rule.label)
         sorts = slots(d, rule)
+        unknown = sorted(set(sorts) - set(SHAPES))
+        if unknown:
+            raise ValueError(f"rule [{rule.label}] of {language}: no schematic shape for the data "
+                             f"sort(s) {', '.join(unknown)}: give them SHAPES and a datum")
         for combo in itertools.product(*(SHAPES[s] for s in sorts)):
             out.extend(collect("+".join(combo) or "plain",
                                lambda rule=rule, combo=combo, name=name: _drafts(
@@ -266,8 +271,9 @@ def _drafts(d: Definition, concrete: Engine, symbolic: Engine, rule: Rule,
     return drafts
 
 
+@cache
 def languages() -> dict[str, tuple[Definition, Definition]]:
-    """Each shipped language of `LANGUAGES`: `L` and `derive(L)`."""
+    """Each shipped language of `LANGUAGES`: `L` and `derive(L)` (read and derived once)."""
     out = {}
     for name in LANGUAGES:
         d = load(find_language(name))
