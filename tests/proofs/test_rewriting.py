@@ -1,6 +1,7 @@
 """G-L2 and G-L3 rule by rule (seed 002 Lemmas 2 and 3, `checking.obligations.rewriting`):
 every rule of imp.sem and gcl.sem has its obligations, the conditional rules' are VALID for
-both provers, and planted wrong derivations are refuted by the lemma they break."""
+both provers, and planted wrong derivations (a kept constant, `b` forgotten in `ψ ∧ b`, a
+dropped rule, a dropped linearisation) are refuted by the lemma they break."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from symcert.checking.obligations.rewriting import (
     languages, rule_name, rule_obligations, rules_needed,
 )
 from symcert.seed002.definition import Definition
+from symcert.seed002.derive import derive
+from symcert.seed002.semfile import parse_definition
 
 LANGS = languages()
 IMP, IMP_SYM = LANGS["imp"]
@@ -90,3 +93,33 @@ def test_a_derived_rule_missing_from_the_index_is_refuted() -> None:
     obs = rule_obligations("imp", IMP, dropped, ("div",))
     assert _refuted(obs) == {f"G-L2/{rule_name('imp', 'div')}/{a}+{b}"
                              for a in ("int", "term") for b in ("int", "term")}
+
+
+TINY = """
+module TINY
+data Int  [symbolic, result]
+data Bool [symbolic, result]
+syntax Exp ::= Int | Bool
+             | Exp "==" Exp   [seqstrict]
+configuration <k> $PGM:Exp </k>
+var I I1 I2 : Int
+rule [same]   <k> I == I => true ...</k>
+rule [differ] <k> I1 == I2 => false ...</k> requires I1 =/=Int I2
+endmodule
+"""
+"""A language with a non-linear rule: neither shipped language has one."""
+
+
+def test_dropped_linearisation_is_refuted_by_forward_simulation() -> None:
+    """[same] (`I == I`, non-linear) derived without linearising (its concrete rule kept) does
+    not match `?t1 == ?t2`, whose valuation it matches where the two are equal: G-L2 refuted
+    wherever an operand is a term; linearised (`I == I'` with `I = I'` in `ψ ∧ b`), both lemmas
+    hold."""
+    d = parse_definition(TINY, "tiny.sem")
+    dsym = derive(d)
+    concrete = next(r for r in d.rules if r.label == "same")
+    kept = _planted(dsym, "same", lhs=concrete.lhs + (None,), rhs=concrete.rhs + (None,),
+                    cond=None)
+    assert _refuted(rule_obligations("tiny", d, kept, ("same",))) == {
+        "G-L2/tiny-same/int+term", "G-L2/tiny-same/term+int", "G-L2/tiny-same/term+term"}
+    assert _refuted(rule_obligations("tiny", d, dsym)) == set()

@@ -22,8 +22,8 @@ data operations on schematic values, branching where `b` does), the symbolic one
 That these configurations stand for all: a symbolic configuration whose valuation `l` matches
 is an instance of `l'` (G-L1, Lemma 1); the data operations commute with `ϑ` whatever their
 arguments (G-M1, `obligations.languages`); a carried-along subterm is left as it is by both
-sides. A derivation that keeps a constant (G-L2) or forgets `b` in `ψ ∧ b` (G-L3) is refuted
-(tests/proofs/test_rewriting.py).
+sides. A derivation that keeps a constant or does not linearise (G-L2), or forgets `b` in
+`ψ ∧ b` (G-L3), is refuted (tests/proofs/test_rewriting.py).
 """
 
 from __future__ import annotations
