@@ -22,7 +22,6 @@ from symcert.seed002.semfile import parse_definition
 
 LANGS = languages()
 IMP, IMP_SYM = LANGS["imp"]
-CONDITIONAL = tuple(r.label for r in IMP.rules if r.cond is not None or r.label.startswith("if"))
 
 
 def _status(o: Obligation, prove: Any = provers.prove_z3) -> str:
