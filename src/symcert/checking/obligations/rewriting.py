@@ -240,10 +240,6 @@ def rule_obligations(language: str, d: Definition, dsym: Definition,
             continue
         name = rule_name(language, rule.label)
         sorts = slots(d, rule)
-        unknown = sorted(set(sorts) - set(SHAPES))
-        if unknown:
-            raise ValueError(f"rule [{rule.label}] of {language}: no schematic shape for the data "
-                             f"sort(s) {', '.join(unknown)}: give them SHAPES and a datum")
         for combo in itertools.product(*(SHAPES[s] for s in sorts)):
             out.extend(collect("+".join(combo) or "plain",
                                lambda rule=rule, combo=combo, name=name: _drafts(
