@@ -103,7 +103,7 @@ def matchers(d: Definition, rule: Rule, gamma: tuple[Any, ...], limit: int = 2
                for v in names]
     out: list[Valuation] = []
     for values in itertools.product(*options):
-        rho = {v if v == REST else v.name: t for v, t in zip(names, values)}  # type: ignore[union-attr]
+        rho = {v if isinstance(v, str) else v.name: t for v, t in zip(names, values)}
         if all(part is None or same(_instance(part, rho), cell)
                for part, cell in zip(rule.lhs, gamma)):
             out.append(rho)

@@ -5,14 +5,14 @@ language defined by rewrite rules (the shipped `imp.sem` and `gcl.sem`) and its 
 the most general symbolic configuration whose valuations `α` can match.
 
 That configuration is built here from `l` itself, not from `l'`: each variable occurrence and
-each constant of a symbolically extensible sort of `l` becomes a datum of a given shape (an
-Int a literal `?k` or a term `?t`; a Bool a literal `?b` or an atom `?u <= ?w`; a Map binding
-`x` or not; an Id `x`), a variable the rule only carries along a placeholder `?Sort(X)`, the rest of `k`
-a placeholder, the path condition `φ` the unknown `?phi` (one conjunct). `γ = ϑ(γˢ)` has the
-data's values (`ϑ` the SMT constants; a Bool's value is split on). Then the engines run, each
-trying the rules its index offers: the concrete one `α` on `γ` (`seed002.rewrite.Engine`, its
-data operations on schematic values, branching where `b` does), the symbolic one `α^sym` on
-`⟨γˢ, φ⟩`, its `unsat` the weakest sound one (the solver never answers UNSAT: Remark 1).
+each constant of a symbolically extensible sort of `l` becomes a datum of a given shape (an Int
+a literal `?k` or a term `?t`; a Bool a literal `?b` or an atom `?u <= ?w`; a Map binding `x` or
+not; an Id `x`), a variable the rule only carries along a placeholder `?Sort(X)`, the rest of
+`k` a placeholder, the path condition `φ` the unknown `?phi` (one conjunct). `γ = ϑ(γˢ)` has
+the data's values (`ϑ` the SMT constants; a Bool's value is split on). Then the engines run,
+each trying the rules its index offers: the concrete one `α` on `γ` (`seed002.rewrite.Engine`,
+its data operations on schematic values, branching where `b` does), the symbolic one `α^sym`
+on `⟨γˢ, φ⟩`, its `unsat` the weakest sound one (the solver never answers UNSAT: Remark 1).
 
 - `G-L2/<lang>-<rule>/<shapes>`: if `α` steps `γ ⇒ γ'` and `ϑ ⊨ φ`, then `α^sym` steps to
   `⟨γ'ˢ, φ'⟩` with `ϑ ⊨ φ'` and `ϑ(γ'ˢ) = γ'` (any sound `unsat` lets it: `φ'` holds at `ϑ`);
@@ -58,7 +58,7 @@ PHI = PathCondition.of(Bool(sbool("?phi")))  # type: ignore[arg-type]
 
 class WeakestUnsat:
     """A solver that never answers UNSAT: `unsat` is then the weakest sound one (Remark 1),
-    false but where a conjunct is the constant false."""
+    true only where `seed002.terms`'s `unsat` decides a constant last conjunct itself."""
 
     def check(self, phi: PathCondition, parent: Any = None) -> tuple[Sat, None]:
         """UNKNOWN, whatever `phi`."""
@@ -96,7 +96,8 @@ class _Instance:
         """`t` of a left-hand side with its data positions filled (symbolic, valued)."""
         if isinstance(t, App):
             pairs = [self.term(d, a) for a in t.args]
-            return App(t.label, tuple(p[0] for p in pairs)), App(t.label, tuple(p[1] for p in pairs))
+            return (App(t.label, tuple(p[0] for p in pairs)),
+                    App(t.label, tuple(p[1] for p in pairs)))
         if isinstance(t, Variable):
             sort = slot_sort(t)
             if sort is None:
@@ -165,7 +166,8 @@ def _instances(d: Definition, rule: Rule, inst: _Instance) -> tuple[Config, Conf
         elif part is None:
             keys = ("x", "y")
             sym.append(MapValue(tuple((k, Var(f"?{cell.name}-{k}")) for k in keys)))
-            conc.append(MapValue(tuple((k, Int(snum(f"?{cell.name}-{k}"))) for k in keys)))  # type: ignore[arg-type]
+            conc.append(MapValue(tuple((k, Int(snum(f"?{cell.name}-{k}")))  # type: ignore[arg-type]
+                                       for k in keys)))
         else:
             s, c = inst.term(d, part)
             sym.append(s)
