@@ -21,7 +21,8 @@ of a language defined by rewrite rules, seed 002), `rules` (W-L2.3, W-L2.5, W-L2
 `-by-zero` rules of X-A2 included), `procedures` (the same three lemmas for seed 003 §3's
 call, return, local and global assignment in a procedure and `var`), `division` (X-A1, X-A2's guard), `solver_rules`
 (M-S1, M-Q1), `arrays` (B-A1, B-H3: seed 003 §5's update of a cell and its resolution along
-an update sequence), `coverage` (`generate`, `missing`), `counterexamples`, `record` (replay, the proof
+an update sequence), `rewriting` (G-L2, G-L3 per rule of imp.sem and gcl.sem, seed 002),
+`coverage` (`generate`, `missing`), `counterexamples`, `record` (replay, the proof
 record, the table, the command).
 """
 

@@ -1,6 +1,7 @@
 # crosshair: off
-"""Every obligation, and the coverage check: every rule, every expression constructor and every
-data operation of a defined language (seed 002) has its obligations."""
+"""Every obligation, and the coverage check: every rule, every expression constructor, every
+data operation of a defined language and every rule of the shipped ones (seed 002) has its
+obligations."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from symcert.checking.obligations.division import x_a1, x_a2
 from symcert.checking.obligations.expressions import b_l1, g_m1, w_l2_1
 from symcert.checking.obligations.languages import DEFINABLE, g_m1_languages, rule_name
 from symcert.checking.obligations.procedures import procedure_rules
+from symcert.checking.obligations.rewriting import g_l2_g_l3, rules_needed
 from symcert.checking.obligations.rules import statements
 from symcert.checking.obligations.solver_rules import m_q1, m_q1_quantify, m_s1, m_s1_maybe_sat
 
@@ -22,7 +24,7 @@ def generate() -> list[Obligation]:
     """Every proof obligation, in a stable order."""
     obs = (b_l1() + g_m1() + g_m1_languages() + w_l2_1() + statements() + procedure_rules()
            + m_s1() + m_s1_maybe_sat() + m_q1() + m_q1_quantify() + x_a1() + x_a2() + b_a1()
-           + b_h3() + b_l1_select() + x_a2_arrays())
+           + b_h3() + b_l1_select() + x_a2_arrays() + g_l2_g_l3())
     names = [o.name for o in obs]
     if len(set(names)) != len(names):
         raise AssertionError("two obligations share a name")
@@ -49,4 +51,5 @@ def missing(obs: Iterable[Obligation], vacuous: frozenset[str] = frozenset()) ->
     need += [("W-L2.1", "update"), ("M-S1", "prune"), ("M-S1", "maybe_sat"),
              ("M-Q1", "substitution"), ("M-Q1", "quantify"), ("B-A1", "update"),
              ("B-A1", "congruence"), ("B-H3", "resolve")]
+    need += [(lemma, rule) for rule in rules_needed() for lemma in ("G-L2", "G-L3")]
     return [f"{lemma} {rule}" for lemma, rule in need if (lemma, rule) not in have]
