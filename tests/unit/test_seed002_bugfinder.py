@@ -5,11 +5,13 @@ when exhaustive, UNKNOWN never a verdict; and `symcert run --lang` reporting it 
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from symcert.checking.agreement import DERIVED_STATES
 from symcert.cli.commands.langrun import bug_report
 from symcert.cli.main import main
 from symcert.engine.explore import Strategy
@@ -60,17 +62,33 @@ rule [assign] <k> X = I => . ...</k> <env> M => update(M, X, I) </env>
 """
 STUCK = Language.of(parse_definition(STUCK_ASSERT, "stuck.sem"))
 
-FAST = ["countdown_buggy", "divmod_buggy", "factorial", "factorial_buggy", "isqrt",
-        "isqrt_buggy", "mean_buggy", "min3", "min3_buggy", "power_buggy"]
+SLOW = {"gcd_mod", "ifs12", "count10000"}
+"""The programs whose derived check takes seconds (marked slow)."""
 
 
-@pytest.mark.parametrize("name", FAST)
-def test_same_verdict_as_symcert_run_on_the_examples(name):
-    """`run --lang imp` and the hand-written engine agree on the examples (the fast ones)."""
-    text = (ROOT / "examples" / f"{name}.imp").read_text()
-    derived = check(IMP, IMP.parse(text), LangBudget(20_000))
-    assert derived.kind is hand_written_check(parse(text), Budget(20_000)).kind
-    assert derived.kind is (Kind.BUG if name.endswith("_buggy") else Kind.SAFE)
+def _bench_programs() -> list[tuple[str, str, Kind]]:
+    """(name, source, expected verdict) of bench/programs.py's suite, the case studies aside."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        from programs import programs
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    return [(p.name, p.source, Kind(p.expect)) for p in programs()
+            if not p.name.startswith("case:")]
+
+
+PROGRAMS = [(p.stem, p.read_text(), Kind.BUG if p.stem.endswith("_buggy") else Kind.SAFE)
+            for p in sorted((ROOT / "examples").glob("*.imp"))] + _bench_programs()
+
+
+@pytest.mark.parametrize("name, text, expected", [
+    pytest.param(*p, marks=[pytest.mark.slow] if p[0] in SLOW else []) for p in PROGRAMS],
+    ids=[p[0] for p in PROGRAMS])
+def test_same_verdict_as_symcert_run_on_every_example_and_bench_program(name, text, expected):
+    """`run --lang imp` and the hand-written engine agree on every example (procedures and
+    arrays included) and bench program, and each bug's witness replays along its rules."""
+    derived = check(IMP, IMP.parse(text), LangBudget(100_000 * DERIVED_STATES))
+    assert derived.kind is hand_written_check(parse(text), Budget(100_000)).kind is expected
     for bug in derived.bugs:
         final = replay(IMP, IMP.parse(text), dict(bug.inputs), bug.labels)
         assert all(same(a, b) for a, b in zip(final.cells, bug.final.cells))

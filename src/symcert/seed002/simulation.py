@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from symcert.core.concrete import Env, aeval, beval
+from symcert.core.concrete import Cells, Env, aeval, beval
 from symcert.core.state import PathCondition
 from symcert.core.terms import TERMS
 from symcert.lang.syntax import Bool, Int
@@ -25,7 +25,7 @@ from symcert.seed002.definition import Definition, KPattern, Rule
 from symcert.seed002.rewrite import REST, Config, Engine, Transition, initial, program_ids
 from symcert.seed002.symbolic import sym_initial
 from symcert.seed002.terms import (
-    BOOL, INT, App, KSeq, MapValue, Variable, data_sort, same,
+    ARRAY, BOOL, INT, App, ArraysValue, KSeq, MapValue, Variable, data_sort, same,
 )
 from symcert.solver.z3backend import Sat
 from symcert.spec.definedness import defined
@@ -86,15 +86,31 @@ def _valuate(t: Any, theta: Env, memo: dict[int, Any]) -> Any:
                 else KSeq(new[0], new[1])
         elif isinstance(x, MapValue):
             memo[id(x)] = MapValue(tuple((k, _datum(v, theta)) for k, v in x.bindings))
+        elif isinstance(x, ArraysValue):
+            memo[id(x)] = _arrays(x, theta)
         else:
             memo[id(x)] = _datum(x, theta)
     return memo[id(t)] if t is not None else None
 
 
+def _arrays(x: ArraysValue, theta: Env) -> ArraysValue:
+    """`ϑ` of the arrays: each bound one valued, and an array left to its input (symbolic:
+    the array variable of its name) bound to `ϑ`'s array of that name, when `ϑ` has one."""
+    bound = {k: _datum(v, theta) for k, v in x.bindings}
+    if x.symbolic:
+        bound = {k: v for k, v in theta.bindings if isinstance(v, Cells)} | bound
+    return ArraysValue(tuple(sorted(bound.items())))
+
+
 def _datum(x: Any, theta: Env) -> Any:
+    """`ϑ(x)` for a datum; an array's name, bound to its symbolic integer in the environment
+    (every identifier is), is valued 0 as the concrete initial configuration binds it."""
     sort = data_sort(x)
     if sort == INT:
-        return Int(aeval(theta, x))
+        value = aeval(theta, x)
+        return Int(value if isinstance(value, int) else 0)
+    if sort == ARRAY:
+        return x if isinstance(x, Cells) else aeval(theta, x)
     if sort == BOOL:
         return Bool(beval(theta, x))
     return x
