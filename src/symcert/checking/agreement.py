@@ -144,7 +144,7 @@ def compare(program: Stmt, inputs: Env, fuel: int = 20_000,
         {x: final.env(x) for x in names}))
     derived = _derived_concrete(sem, term, values, fuel * DERIVED_STEPS)
     agreement = Agreement(text, inputs, hand, derived, _hand_symbolic(program, inputs, names, fuel),
-                          _derived_symbolic(sem, term, inputs, fuel * DERIVED_STEPS))
+                          _derived_symbolic(sem, term, Env.of(values), fuel * DERIVED_STEPS))
     if max_states is None:
         return agreement
     h = hand_written_check(program, Budget(max_states)).kind

@@ -254,7 +254,9 @@ def instance_condition(sem: Semantics, gamma: Config, gamma_s: Config) -> PathCo
     """`φ` and the equations `t = v` that make each datum `t` of `γˢ` the value `v` at the same
     place in `γ`, on `L`'s cells; None when `γ` and `γˢ` differ elsewhere (a constructor, an
     identifier, a map's keys, a constant): `γ ⊨ ⟨γˢ, φ⟩` iff it is satisfiable (seed 002
-    §4.4). The equations come in the order of the places, left to right."""
+    §4.4). The equations come in the order of the places, left to right. An array's equality
+    is no equation over Int and Bool: the Arrays cells must both be empty (no array given nor
+    written), else None, so G-D3 is checked on programs without arrays."""
     phi: PathCondition = gamma_s.cells[sem.cells]
     todo = list(zip(gamma.cells[:sem.cells], gamma_s.cells[:sem.cells]))[::-1]
     while todo:
@@ -274,6 +276,10 @@ def instance_condition(sem: Semantics, gamma: Config, gamma_s: Config) -> PathCo
                                                                               s.bindings]):
                 return None
             pairs = [(v, w) for (_, v), (_, w) in zip(c.bindings, s.bindings)]
+        elif isinstance(s, ArraysValue):
+            if not isinstance(c, ArraysValue) or s.bindings or c.bindings:
+                return None
+            continue
         elif isinstance(s, (App, KSeq)):
             if type(c) is not type(s) or isinstance(s, App) and (
                     c.label != s.label or len(c.args) != len(s.args)):
