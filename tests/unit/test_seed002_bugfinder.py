@@ -85,7 +85,7 @@ PROGRAMS = [(p.stem, p.read_text(), Kind.BUG if p.stem.endswith("_buggy") else K
 @pytest.mark.parametrize("name, text, expected", [
     pytest.param(*p, marks=[pytest.mark.slow] if p[0] in SLOW else []) for p in PROGRAMS],
     ids=[p[0] for p in PROGRAMS])
-def test_same_verdict_as_symcert_run_on_every_example_and_bench_program(name, text, expected):
+def test_same_verdict_as_symcert_run_on_the_examples(name, text, expected):
     """`run --lang imp` and the hand-written engine agree on every example (procedures and
     arrays included) and bench program, and each bug's witness replays along its rules."""
     derived = check(IMP, IMP.parse(text), LangBudget(100_000 * DERIVED_STATES))
