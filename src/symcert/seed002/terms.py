@@ -293,6 +293,8 @@ def _unsat(ctx: Any, phi: PathCondition) -> Formula:
     if ctx is None or getattr(ctx, "solver", None) is None:
         raise ValueError("unsat needs a solver: run the derived definition with symbolic.step")
     models = getattr(ctx, "models", None)
+    if models is not None and models.get(phi) is not None:
+        return Bool(False)  # `ψ ∧ true` is `ψ`, found satisfiable when it was made
     parent = models.get(phi.parent) if models is not None else None
     if parent is not None and beval(parent, phi.last):
         models.put(phi, parent)
