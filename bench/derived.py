@@ -3,8 +3,8 @@
 
     python bench/derived.py [NAME ...]
 
-Each program that imp.sem parses, of examples/*.imp and of bench/programs.py's suite, is checked
-by `engine.verdict.check` and by `seed002.bugfinder.check` on the shipped IMP, alternating which
+Each program that imp.sem parses (all but macros), of examples/*.imp and of bench/programs.py's
+suite, is checked by `engine.verdict.check` and by `seed002.bugfinder.check` on the shipped IMP, alternating which
 goes first, contracts off (run without SYMCERT_CONTRACTS). The time is each check's own, from
 the parsed program to the verdict; states are what each explored (the derived engine's are
 configurations of `L^sym`, one per rule application, so it explores more of them than the
@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             term = imp.parse(source, name)
         except SymcertError:
-            continue  # a construct imp.sem does not define (procedures)
+            continue  # a construct imp.sem does not define (macros)
         runs = [lambda: check(parse(source), hand_budget),
                 lambda: lang_check(imp, term, derived_budget)]
         results = [None, None]
