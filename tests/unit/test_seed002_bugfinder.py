@@ -5,6 +5,7 @@ when exhaustive, UNKNOWN never a verdict; and `symcert run --lang` reporting it 
 from __future__ import annotations
 
 import json
+import re
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -202,6 +203,20 @@ def test_cli_reports_a_bug_at_its_line_and_column_with_its_input(capsys, monkeyp
                    "message": "stuck at `fail` after rule [assert-false]", "input": {"x": 1},
                    "replay_steps": 67, "path_condition": "(0 <= x) and (x <= 40) and "
                    "(not 1 < x) and (0 <= x) and (not x < 1)", "states": 113}
+
+
+def test_cli_shows_an_array_input_as_its_cells(capsys, monkeypatch):
+    """An array in a bug's input shows the cells its path condition reads, as `symcert run`
+    shows them (swap_buggy: the two indices equal, the cell they share), in text and JSON."""
+    monkeypatch.chdir(ROOT)
+    code, out, _ = _run(capsys, "--lang", "imp", "--json", "examples/swap_buggy.imp")
+    bug = json.loads(out.splitlines()[0])
+    cells = {k: v for k, v in bug["input"].items() if k.startswith("a[")}
+    assert code == 1 and bug["line"] == 6 and bug["input"]["i"] == bug["input"]["j"]
+    assert list(cells) == [f"a[{bug['input']['i']}]"]
+    code, out, _ = _run(capsys, "--lang", "imp", "examples/swap_buggy.imp")
+    assert code == 1 and re.fullmatch(r"  input:  a\[(-?\d+)\] = -?\d+, i = \1, j = \1",
+                                      out.splitlines()[1])
 
 
 def test_a_program_built_without_positions_is_reported_by_file():
