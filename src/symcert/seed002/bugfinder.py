@@ -104,8 +104,9 @@ class Language:
 @dataclass(frozen=True, slots=True)
 class LangBug:
     """A confirmed bug: the input (a model `ϑ` of `condition`, an array's cells those the
-    formula reads, others 0: `core.state.witness_input`), the rule labels `β` of the path, the symbolic configuration where it was found, and the concrete stuck configuration
-    that the replay along `β` reached, its `failing` construct on top of `k`."""
+    formula reads, others 0: `core.state.witness_input`), the rule labels `β` of the path,
+    the symbolic configuration where it was found, and the concrete stuck configuration that
+    the replay along `β` reached, its `failing` construct on top of `k`."""
 
     inputs: tuple[tuple[str, Value], ...]
     labels: tuple[str, ...]
