@@ -69,8 +69,9 @@ class Production:
 
 @dataclass(frozen=True, slots=True)
 class Cell:
-    """A cell of the configuration: its name, sort (K for `k`, Map, Fol) and initial content
-    (`$PGM`, the program, or a value)."""
+    """A cell of the configuration: its name, sort (K for `k`, Map, Arrays, Fol, or a sort of
+    the syntax) and initial content (`$PGM`, the program, or a value: `.Map`, `.Arrays`, a
+    constant of the syntax)."""
 
     name: str
     sort: str

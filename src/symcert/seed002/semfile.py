@@ -483,5 +483,6 @@ def _raise(text: str, filename: str, line: int, column: int, message: str) -> An
 
 
 def initial_cells(d: Definition) -> dict[str, Any]:
-    """The initial content of each cell but `k` (`.Map`, or `true` for `cnd`)."""
+    """The initial content of each cell but `k` (`.Map`, `.Arrays`, a constant, or `true` for
+    `cnd`)."""
     return {c.name: (TRUE_PC if c.sort == "Fol" else c.init) for c in d.cells if c.name != "k"}
