@@ -14,6 +14,7 @@ import pytest
 
 from symcert.checking.agreement import DERIVED_STATES
 from symcert.cli.commands.langrun import bug_report
+from symcert.cli import main as cli_main
 from symcert.cli.main import main
 from symcert.engine.explore import Strategy
 from symcert.engine.verdict import Budget, Cause, Kind
@@ -21,7 +22,7 @@ from symcert.engine.verdict import check as hand_written_check
 from symcert.lang.parser import parse
 from symcert.lang.syntax import Int
 from symcert.seed002.bugfinder import (
-    LangBudget, Language, ReplayMismatch, check, replay, stuck_condition,
+    LangBudget, Language, LangVerdict, ReplayMismatch, check, replay, stuck_condition,
 )
 from symcert.seed002.rewrite import Engine, computation
 from symcert.seed002.semfile import parse_definition
@@ -203,6 +204,21 @@ def test_cli_reports_a_bug_at_its_line_and_column_with_its_input(capsys, monkeyp
                    "message": "stuck at `fail` after rule [assert-false]", "input": {"x": 1},
                    "replay_steps": 67, "path_condition": "(0 <= x) and (x <= 40) and "
                    "(not 1 < x) and (0 <= x) and (not x < 1)", "states": 113}
+
+
+def test_cli_default_budget_is_the_agreements(capsys, monkeypatch):
+    """`run --lang` without `--max-states` has `DERIVED_STATES` times `run`'s budget, as the
+    agreement check and the bench give the derived engine: count10000's 540,061 configurations
+    fit (80,008 states for `run`); an explicit `--max-states` is taken as it is."""
+    assert cli_main.DERIVED_STATES == DERIVED_STATES
+    seen = []
+    monkeypatch.setattr("symcert.seed002.bugfinder.LangCheck.run",
+                        lambda self, observer=None: seen.append(self.budget.max_states)
+                        or LangVerdict(Kind.SAFE, True, 0, 0.0))
+    monkeypatch.chdir(ROOT)
+    assert _run(capsys, "--lang", "imp", "examples/min3.imp")[0] == 0
+    assert _run(capsys, "--lang", "imp", "--max-states", "7", "examples/min3.imp")[0] == 0
+    assert seen == [cli_main.DEFAULT_MAX_STATES * DERIVED_STATES, 7]
 
 
 def test_cli_shows_an_array_input_as_its_cells(capsys, monkeypatch):
