@@ -3,16 +3,16 @@
 
     python bench/derived.py [NAME ...]
 
-Each program that imp.sem parses, of examples/*.imp and of bench/programs.py's suite, is checked
-by `engine.verdict.check` and by `seed002.bugfinder.check` on the shipped IMP, alternating which
-goes first, contracts off (run without SYMCERT_CONTRACTS). The time is each check's own, from
-the parsed program to the verdict; states are what each explored (the derived engine's are
-configurations of `L^sym`, one per rule application, so it explores more of them than the
-hand-written engine explores states: the time ratio is the figure to compare). The hand-written
+Each program that imp.sem parses (all but macros), of examples/*.imp and of bench/programs.py's
+suite, is checked by `engine.verdict.check` and by `seed002.bugfinder.check` on the shipped IMP,
+alternating which goes first, contracts off (run without SYMCERT_CONTRACTS). The time is each
+check's own, from the parsed program to the verdict; states are what each explored (the derived
+engine's are configurations of `L^sym`, one per rule application, so it explores more of them than
+the hand-written engine explores states: the time ratio is the figure to compare). The hand-written
 check has 100,000 states, the derived one `checking.agreement.DERIVED_STATES` times as many
 configurations; each engine first checks one small program untimed (imports, z3's first use).
-Prints a markdown table and the total of each column; the verdicts must agree (a row says
-DIFFER otherwise).
+Prints a markdown table and the total of each column; the verdicts must agree (a row says DIFFER
+otherwise).
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             term = imp.parse(source, name)
         except SymcertError:
-            continue  # a construct imp.sem does not define (procedures)
+            continue  # a construct imp.sem does not define (macros)
         runs = [lambda: check(parse(source), hand_budget),
                 lambda: lang_check(imp, term, derived_budget)]
         results = [None, None]

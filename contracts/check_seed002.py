@@ -21,7 +21,7 @@ from symcert.core.state import TRUE_PC
 from symcert.core.terms import TERMS
 from symcert.lang.syntax import Bool, Int, Var
 from symcert.seed002.bugfinder import Language
-from symcert.seed002.rewrite import Config
+from symcert.seed002.rewrite import Config, initial
 from symcert.seed002.definition import Rule
 from symcert.seed002.simulation import Semantics, matcher, matcher_unique, matching_lifts
 from symcert.seed002.terms import HOLE, App, Id, MapValue, kseq
@@ -31,6 +31,8 @@ IMP = Language.load("imp")
 SEM = Semantics.of(IMP.concrete, IMP.symbolic, None)
 CONSTRUCTS = tuple(p for p in IMP.concrete.productions if not p.bracket)
 """The constructs of imp.sem (not its brackets), one of which is on top of `k`."""
+START = initial(IMP.concrete, App("skip"), symbolic=True).cells[2:]
+"""The cells after `env` as a program starts (arrays, frames, declarations)."""
 
 
 def _leaf(sort: str, kind: int, n: int) -> Any:
@@ -50,13 +52,14 @@ def _leaf(sort: str, kind: int, n: int) -> Any:
 
 
 def configuration(construct: int, kind1: int, kind2: int, n: int, heated: bool) -> Config:
-    """`⟨⟨c ↷ ·⟩k ⟨x ↦ x, y ↦ n⟩env ⟨true⟩cnd⟩` for the construct `c` chosen by `construct`,
-    its arguments leaves chosen by `kind1`, `kind2`; `heated`: `a1 ↷ c(□, a2, …)` instead."""
+    """`⟨⟨c ↷ ·⟩k ⟨x ↦ x, y ↦ n⟩env ⋯ ⟨true⟩cnd⟩` for the construct `c` chosen by `construct`,
+    its arguments leaves chosen by `kind1`, `kind2`; `heated`: `a1 ↷ c(□, a2, …)` instead; the
+    other cells (arrays, frames, declarations) as a program starts."""
     p = CONSTRUCTS[construct % len(CONSTRUCTS)]
     args = tuple(_leaf(s, k, n) for s, k in zip(p.arg_sorts, (kind1, kind2, kind1)))
     items = [args[0], App(p.label, (HOLE, *args[1:]))] if heated and args \
         else [App(p.label, args)]
-    return Config((kseq(items), MapValue((("x", Var("x")), ("y", Int(n)))), TRUE_PC))
+    return Config((kseq(items), MapValue((("x", Var("x")), ("y", Int(n)))), *START, TRUE_PC))
 
 
 def _indexed(gamma: Config) -> list[Rule]:

@@ -245,6 +245,25 @@ def test_a_wrong_data_operation_of_a_defined_language_is_refuted(mistake: str, r
     assert all(r.startswith(f"G-M1/{rule}/") and not r.endswith("same") for r in refuted)
 
 
+@pytest.mark.parametrize("mistake, rule, refuted_cases", [
+    ("store-writes-index", "seed002-store", {"input+term", "update-term+same"}),
+    ("lookupin-globals-first", "seed002-lookupin", {"bound+bound"}),
+])
+def test_a_wrong_operation_for_procedures_or_arrays_is_refuted(mistake: str, rule: str,
+                                                                refuted_cases: set[str]) -> None:
+    """G-M1 for the operations imp.sem's arrays and procedures use: `store` writing its index
+    and `lookupIn` reading the global before the local are refuted, for that operation only
+    (the scope read is wrong only where both maps bind the name)."""
+    result = _replay(mistake, "--only", f"G-M1/{rule}/", script=WRONG)
+    assert result.returncode == 1, result.stdout + result.stderr
+    refuted = {line.split("#")[0].removesuffix(": INVALID") for line in result.stdout.splitlines()
+               if line.endswith(": INVALID")}
+    assert {f"G-M1/{rule}/{case}" for case in refuted_cases} <= refuted
+    assert all(r.startswith(f"G-M1/{rule}/") for r in refuted)
+    if rule == "seed002-lookupin":
+        assert refuted == {f"G-M1/{rule}/bound+bound"}
+
+
 def test_every_data_operation_of_a_defined_language_has_its_meaning() -> None:
     """G-M1 covers every operation a `.sem` file can write (not Fol's, the derivation's), each
     with its own `f^D`, and every rule name is free of `/`."""

@@ -12,8 +12,10 @@ frame, which it then drops, instead of the caller's: right for a global target, 
 caller's local that the callee has too, as in a recursive call), `select-ignores-aliasing`
 (a read of an array skips every update at another index term, as if two different terms could
 not have the same value: B-A1 ignored), `minus-int-swapped` (seed 002's `-Int` computes
-`b - a`: right when both operands are one term) or `lookup-unbound-one` (seed 002's `lookup`
-reads 1, not 0, for an unbound identifier).
+`b - a`: right when both operands are one term), `lookup-unbound-one` (seed 002's `lookup`
+reads 1, not 0, for an unbound identifier), `store-writes-index` (seed 002's `store` writes the
+index, not the value, into the cell) or `lookupin-globals-first` (seed 002's `lookupIn` reads
+a global before the running procedure's local of the same name).
 The obligations of the wrong rule must be refuted, with a counterexample printed as IMP states.
 """
 
@@ -101,6 +103,12 @@ elif mistake == "minus-int-swapped":
 elif mistake == "lookup-unbound-one":
     DATA_OPS["lookup"] = replace(DATA_OPS["lookup"],
                                  fn=lambda c, m, x: dict(m.bindings).get(x.name, Int(1)))
+elif mistake == "store-writes-index":
+    DATA_OPS["store"] = replace(DATA_OPS["store"],
+                                fn=lambda c, a, i, v: terms.TERMS.update(a, i, i))
+elif mistake == "lookupin-globals-first":
+    DATA_OPS["lookupIn"] = replace(DATA_OPS["lookupIn"], fn=lambda c, loc, glob, x: (
+        glob if glob.binds(x.name) else loc).lookup(x.name))
 else:
     sys.exit(f"unknown mistake {mistake!r}")
 sys.exit(obligations.main(options))

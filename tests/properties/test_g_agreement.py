@@ -18,8 +18,10 @@ from symcert.lang.parser import parse
 from symcert.seed002.bugfinder import LangBudget, Language, check
 
 SHAPE = generate.Shape(names=("x", "y", "z"), literal=4, value=6, aexpr_depth=2, bexpr_depth=2,
-                       stmt_depth=3, leaves=6, loop_depth=2, loop_bound=3, procedures=0)
-"""Programs without procedures whose loops are bounded (every run ends, budgets stay small)."""
+                       stmt_depth=3, leaves=6, loop_depth=2, loop_bound=3, procedures=2,
+                       call_depth=2, arrays=("b", "c"))
+"""Programs whose loops are bounded (every run ends, budgets stay small), with up to two
+procedures (seed 003 §3; their calls nested a bounded depth) and the arrays `b`, `c` (§5)."""
 
 programs = generated(generate.program, SHAPE)
 envs = generated(generate.env, SHAPE)

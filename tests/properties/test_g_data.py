@@ -11,10 +11,10 @@ import operator
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from symcert.core.concrete import Env, aeval, beval
+from symcert.core.concrete import Cells, Env, aeval, beval
 from symcert.core.terms import TERMS
-from symcert.lang.syntax import Bool, Int, Var
-from symcert.seed002.terms import BOOL, DATA_OPS, Id, MapValue, data_sort
+from symcert.lang.syntax import ArrayVar, Bool, Int, Var
+from symcert.seed002.terms import BOOL, DATA_OPS, ArraysValue, Id, MapValue, data_sort
 
 F_D = {
     "+Int": operator.add, "-Int": operator.sub, "*Int": operator.mul,
@@ -73,3 +73,66 @@ def test_valuation_commutes_with_map_operations(bindings, x, v, env):
     assert {k: aeval(theta, t) for k, t in updated.bindings} == {**d, x: aeval(theta, v)}
     assert DATA_OPS["==Id"].fn(None, Id(x), Id("a")) == Bool(x == "a")
     assert DATA_OPS["=/=Id"].fn(None, Id(x), Id("a")) == Bool(x != "a")
+
+
+@given(st.dictionaries(st.sampled_from(NAMES), int_terms()),
+       st.dictionaries(st.sampled_from(NAMES), int_terms()), st.sampled_from(NAMES + ("d",)),
+       int_terms(), st.fixed_dictionaries({x: values for x in NAMES}))
+def test_valuation_commutes_with_scope_operations(local, glob, x, v, env):
+    """Seed 003 §3's scope `τ ∪ σ`: `lookupIn` (τ's binding first, 0 when neither binds),
+    `updateBound` (τ changed only where it binds) and `updateFree` (σ changed only where τ
+    does not bind), against dicts."""
+    theta = Env.of(env)
+    tau, sigma = (MapValue(tuple(sorted(m.items()))) for m in (local, glob))
+    t = {k: aeval(theta, u) for k, u in local.items()}
+    s = {k: aeval(theta, u) for k, u in glob.items()}
+    w = aeval(theta, v)
+    assert aeval(theta, DATA_OPS["lookupIn"].fn(None, tau, sigma, Id(x))) == \
+        (t[x] if x in t else s.get(x, 0))
+    bound = DATA_OPS["updateBound"].fn(None, tau, Id(x), v)
+    assert {k: aeval(theta, u) for k, u in bound.bindings} == ({**t, x: w} if x in t else t)
+    free = DATA_OPS["updateFree"].fn(None, tau, sigma, Id(x), v)
+    assert {k: aeval(theta, u) for k, u in free.bindings} == (s if x in t else {**s, x: w})
+
+
+WINDOW = range(-120, 121)
+"""The cells compared: every index a term of `int_terms` takes (the rest are the input's)."""
+
+
+@st.composite
+def array_terms(draw):
+    """A term of sort Array: the input array `arr` under up to three updates."""
+    a = ArrayVar("arr")
+    for _ in range(draw(st.integers(0, 3))):
+        a = TERMS.update(a, draw(int_terms()), draw(int_terms()))
+    return a
+
+
+def function(theta, a):
+    """`ϑ(a)` as a Python function, by the update sequence's meaning (seed 003 §4): the input
+    array's cells for `arr`, `ϑ(a[i := v])(j) = ϑ(v) if j = ϑ(i) else ϑ(a)(j)`."""
+    if isinstance(a, ArrayVar):
+        cells = dict(theta(a.name).cells) if isinstance(theta(a.name), Cells) else {}
+        return lambda j: cells.get(j, 0)
+    below = function(theta, a.array)
+    i, v = aeval(theta, a.index), aeval(theta, a.value)
+    return lambda j: v if j == i else below(j)
+
+
+@given(array_terms(), int_terms(), int_terms(), st.fixed_dictionaries({x: values for x in NAMES}),
+       st.dictionaries(st.integers(-5, 5), values))
+def test_valuation_commutes_with_array_operations(a, i, v, env, cells):
+    """`select` and `store` (seed 003 §5) on update sequences over the input array `arr`, and
+    `lookupArray`/`updateArray` on the arrays of a program (an unbound name its input array),
+    against Python functions and dicts."""
+    theta = Env.of({**env, "arr": Cells.of(cells)})
+    f, j, w = function(theta, a), aeval(theta, i), aeval(theta, v)
+    assert aeval(theta, DATA_OPS["select"].fn(None, a, i)) == f(j)
+    stored = aeval(theta, DATA_OPS["store"].fn(None, a, i, v))
+    assert [stored(k) for k in WINDOW] == [w if k == j else f(k) for k in WINDOW]
+    arrays = ArraysValue((("a", a),), True)
+    for name, expected in (("a", f), ("arr", function(theta, ArrayVar("arr")))):
+        read = aeval(theta, DATA_OPS["lookupArray"].fn(None, arrays, Id(name)))
+        assert [read(k) for k in WINDOW] == [expected(k) for k in WINDOW]
+    written = DATA_OPS["updateArray"].fn(None, arrays, Id("c"), a)
+    assert dict(written.bindings) == {"a": a, "c": a} and written.symbolic

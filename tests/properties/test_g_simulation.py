@@ -16,7 +16,7 @@ from icontract import ViolationError
 
 from strategies import checks, generated
 from symcert.checking import generate
-from symcert.core.concrete import Env
+from symcert.core.concrete import Cells, Env, Value
 from symcert.core.state import PathCondition
 from symcert.lang.procedures import show_program
 from symcert.lang.syntax import Cmp, Int, Var
@@ -41,8 +41,12 @@ SEM = {"imp": Semantics.of(IMP.concrete, IMP.symbolic, SOLVER),
 STEPS = 40
 
 IMP_SHAPE = generate.Shape(names=("x", "y"), literal=3, value=5, aexpr_depth=2, bexpr_depth=1,
-                           stmt_depth=2, leaves=4, loop_depth=1, procedures=0)
+                           stmt_depth=2, leaves=4, loop_depth=1, procedures=1, call_depth=1,
+                           arrays=("b",))
+"""IMP programs with a procedure (seed 003 §3) and an array `b` (seed 003 §5)."""
 imp_texts = generated(lambda c, s: show_program(generate.program(c, s)), IMP_SHAPE)
+imp_texts_without_arrays = generated(lambda c, s: show_program(generate.program(c, s)),
+                                     replace(IMP_SHAPE, arrays=()))
 
 # --- a small generator of guarded-command programs ----------------------------------------
 
@@ -82,10 +86,15 @@ def _stmt(depth: int) -> st.SearchStrategy[str]:
 
 gcl_texts = _stmt(2)
 programs = st.one_of(st.tuples(st.just("imp"), imp_texts), st.tuples(st.just("gcl"), gcl_texts))
+programs_without_arrays = st.one_of(st.tuples(st.just("imp"), imp_texts_without_arrays),
+                                    st.tuples(st.just("gcl"), gcl_texts))
+"""For G-D3: `instance_condition` has no equation for an array's equality."""
 linear_programs = programs.map(lambda named: (named[0], " + ".join(
     " + ".join(" + ".join(part.split(" % ")).split(" / ")) for part in named[1].split(" * "))))
 """The same programs with `*`, `/` and `%` made `+`: linear integer arithmetic, decided by z3."""
-valuations = st.fixed_dictionaries({x: st.integers(-5, 5) for x in ("x", "y")})
+valuations = st.fixed_dictionaries({
+    "x": st.integers(-5, 5), "y": st.integers(-5, 5),
+    "b": st.dictionaries(st.sampled_from(generate.CELLS), st.integers(-5, 5)).map(Cells.of)})
 choices = st.lists(st.integers(0, 3), min_size=STEPS, max_size=STEPS)
 
 
@@ -108,7 +117,7 @@ def _symbolic_walk(name: str, program: Any, picks: list[int]) -> list[tuple[Conf
     return out
 
 
-def _theta(program: Any, values: dict[str, int]) -> Env:
+def _theta(program: Any, values: dict[str, Value]) -> Env:
     return Env.of({x: values.get(x, 0) for x in program_ids(program)})
 
 
@@ -165,7 +174,7 @@ def test_strong_precision_on_linear_programs(named, picks):
         assert strong_precision(SEM[name], cfg, SOLVER)
 
 
-@given(programs, choices, valuations, st.integers(0, STEPS))
+@given(programs_without_arrays, choices, valuations, st.integers(0, STEPS))
 def test_satisfaction_decided_agrees_with_its_definition(named, picks, values, other):
     """G-D3: for γ = ϑ(γˢ) (a witness when ϑ ⊨ φ) and for γ the valuation of another
     configuration of the path, a model of `instance_condition` is a ϑ' with ϑ'(γˢ) = γ and
@@ -184,11 +193,17 @@ def test_satisfaction_decided_agrees_with_its_definition(named, picks, values, o
 # --- the seed's counterexample and planted wrong derivations --------------------------------
 
 
+CND = len(IMP.concrete.cells)
+"""The place of the path condition in a configuration of IMP^sym."""
+
+
 def _if_config(d: Definition, cond: Any, phi: PathCondition) -> Config:
-    """⟨⟨if cond then x = 1 else skip fi⟩k ⟨y ↦ y⟩env ⟨φ⟩cnd⟩ (seed 002 §5's example)."""
+    """⟨⟨if cond then x = 1 else skip fi⟩k ⟨y ↦ y⟩env ⋯ ⟨φ⟩cnd⟩ (seed 002 §5's example; the
+    other cells as a program starts)."""
     branch = App("_=_", (Id("x"), Int(1)))
     k = kseq([App("if_then_else_fi", (cond, branch, App("skip")))])
-    return Config((k, MapValue((("x", Int(0)), ("y", Var("y")))), phi))
+    rest = sym_initial(IMP.symbolic, App("skip")).cells[2:CND]
+    return Config((k, MapValue((("x", Int(0)), ("y", Var("y")))), *rest, phi))
 
 
 def test_forward_simulation_alone_does_not_give_precision():
@@ -199,10 +214,10 @@ def test_forward_simulation_alone_does_not_give_precision():
     gamma_s = _if_config(IMP.symbolic, Cmp(">", Var("y"), Int(3)),
                          PathCondition.of(Cmp(">", Var("y"), Int(0))))
     theta = Env.of({"y": 5})
-    assert holds(theta, gamma_s.cells[2])
+    assert holds(theta, gamma_s.cells[CND])
     symbolic = {t.label: t.target for t in sem.symbolic.step(gamma_s)}
     assert set(symbolic) == {"if-true", "if-false"}
-    phi2 = symbolic["if-false"].cells[2]
+    phi2 = symbolic["if-false"].cells[CND]
     assert SOLVER.check(phi2)[0] is Sat.SAT and not holds(theta, phi2)
     concrete = sem.concrete.step(valuate(sem, gamma_s, theta))
     assert [t.label for t in concrete] == ["if-true"]  # no [if-false] step from γ
@@ -228,7 +243,7 @@ def test_planted_wrong_derivations_are_caught():
     assert not forward_simulation(sem, gamma_s, theta)
 
     good = next(r for r in IMP.symbolic.rules if r.label == "if-false")
-    forgot = _planted(IMP.symbolic, "if-false", rhs=good.rhs[:2] + (good.lhs[2],))
+    forgot = _planted(IMP.symbolic, "if-false", rhs=good.rhs[:CND] + (good.lhs[CND],))
     sem = Semantics.of(IMP.concrete, forgot, SOLVER)
     # φ' = φ = true: its model y = 0 takes [if-true] concretely, not the symbolic [if-false]
     assert not backward_simulation(sem, _if_config(forgot, Cmp(">", Var("y"), Int(-3)),
@@ -291,7 +306,7 @@ def test_instance_condition_and_planted_wrong_satisfaction(monkeypatch):
     assert instance_condition(sem, Config((kseq([App("skip")]), gamma.cells[1])), gamma_s) is None
     assert satisfaction(sem, gamma, gamma_s, theta, SOLVER)
     assert satisfaction(sem, other, gamma_s, theta, SOLVER)
-    monkeypatch.setattr(simulation, "instance_condition", lambda sem, g, g_s: g_s.cells[2])
+    monkeypatch.setattr(simulation, "instance_condition", lambda sem, g, g_s: g_s.cells[CND])
     assert not satisfaction(sem, gamma, gamma_s, theta, SOLVER)
 
 

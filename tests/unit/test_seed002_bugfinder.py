@@ -5,12 +5,16 @@ when exhaustive, UNKNOWN never a verdict; and `symcert run --lang` reporting it 
 from __future__ import annotations
 
 import json
+import re
+import sys
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from symcert.checking.agreement import DERIVED_STATES
 from symcert.cli.commands.langrun import bug_report
+from symcert.cli import main as cli_main
 from symcert.cli.main import main
 from symcert.engine.explore import Strategy
 from symcert.engine.verdict import Budget, Cause, Kind
@@ -18,7 +22,7 @@ from symcert.engine.verdict import check as hand_written_check
 from symcert.lang.parser import parse
 from symcert.lang.syntax import Int
 from symcert.seed002.bugfinder import (
-    LangBudget, Language, ReplayMismatch, check, replay, stuck_condition,
+    LangBudget, Language, LangVerdict, ReplayMismatch, check, replay, stuck_condition,
 )
 from symcert.seed002.rewrite import Engine, computation
 from symcert.seed002.semfile import parse_definition
@@ -60,17 +64,34 @@ rule [assign] <k> X = I => . ...</k> <env> M => update(M, X, I) </env>
 """
 STUCK = Language.of(parse_definition(STUCK_ASSERT, "stuck.sem"))
 
-FAST = ["countdown_buggy", "divmod_buggy", "factorial", "factorial_buggy", "isqrt",
-        "isqrt_buggy", "mean_buggy", "min3", "min3_buggy", "power_buggy"]
+SLOW = {"bug1000", "count1000", "count10000", "divsub_rec", "even_odd", "fib_rec", "gcd",
+        "gcd_mod", "ifs12"}
+"""The programs whose two checks take more than 5 s with the contracts on (marked slow)."""
 
 
-@pytest.mark.parametrize("name", FAST)
-def test_same_verdict_as_symcert_run_on_the_examples(name):
-    """`run --lang imp` and the hand-written engine agree on the examples (the fast ones)."""
-    text = (ROOT / "examples" / f"{name}.imp").read_text()
-    derived = check(IMP, IMP.parse(text), LangBudget(20_000))
-    assert derived.kind is hand_written_check(parse(text), Budget(20_000)).kind
-    assert derived.kind is (Kind.BUG if name.endswith("_buggy") else Kind.SAFE)
+def _bench_programs() -> list[tuple[str, str, Kind]]:
+    """(name, source, expected verdict) of bench/programs.py's suite, the case studies aside."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        from programs import programs
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    return [(p.name, p.source, Kind(p.expect)) for p in programs()
+            if not p.name.startswith("case:")]
+
+
+PROGRAMS = [(p.stem, p.read_text(), Kind.BUG if p.stem.endswith("_buggy") else Kind.SAFE)
+            for p in sorted((ROOT / "examples").glob("*.imp"))] + _bench_programs()
+
+
+@pytest.mark.parametrize("name, text, expected", [
+    pytest.param(*p, marks=[pytest.mark.slow] if p[0] in SLOW else []) for p in PROGRAMS],
+    ids=[p[0] for p in PROGRAMS])
+def test_same_verdict_as_symcert_run_on_the_examples(name, text, expected):
+    """`run --lang imp` and the hand-written engine agree on every example (procedures and
+    arrays included) and bench program, and each bug's witness replays along its rules."""
+    derived = check(IMP, IMP.parse(text), LangBudget(100_000 * DERIVED_STATES))
+    assert derived.kind is hand_written_check(parse(text), Budget(100_000)).kind is expected
     for bug in derived.bugs:
         final = replay(IMP, IMP.parse(text), dict(bug.inputs), bug.labels)
         assert all(same(a, b) for a, b in zip(final.cells, bug.final.cells))
@@ -183,6 +204,35 @@ def test_cli_reports_a_bug_at_its_line_and_column_with_its_input(capsys, monkeyp
                    "message": "stuck at `fail` after rule [assert-false]", "input": {"x": 1},
                    "replay_steps": 67, "path_condition": "(0 <= x) and (x <= 40) and "
                    "(not 1 < x) and (0 <= x) and (not x < 1)", "states": 113}
+
+
+def test_cli_default_budget_is_the_agreements(capsys, monkeypatch):
+    """`run --lang` without `--max-states` has `DERIVED_STATES` times `run`'s budget, as the
+    agreement check and the bench give the derived engine: count10000's 540,061 configurations
+    fit (80,008 states for `run`); an explicit `--max-states` is taken as it is."""
+    assert cli_main.DERIVED_STATES == DERIVED_STATES
+    seen = []
+    monkeypatch.setattr("symcert.seed002.bugfinder.LangCheck.run",
+                        lambda self, observer=None: seen.append(self.budget.max_states)
+                        or LangVerdict(Kind.SAFE, True, 0, 0.0))
+    monkeypatch.chdir(ROOT)
+    assert _run(capsys, "--lang", "imp", "examples/min3.imp")[0] == 0
+    assert _run(capsys, "--lang", "imp", "--max-states", "7", "examples/min3.imp")[0] == 0
+    assert seen == [cli_main.DEFAULT_MAX_STATES * DERIVED_STATES, 7]
+
+
+def test_cli_shows_an_array_input_as_its_cells(capsys, monkeypatch):
+    """An array in a bug's input shows the cells its path condition reads, as `symcert run`
+    shows them (swap_buggy: the two indices equal, the cell they share), in text and JSON."""
+    monkeypatch.chdir(ROOT)
+    code, out, _ = _run(capsys, "--lang", "imp", "--json", "examples/swap_buggy.imp")
+    bug = json.loads(out.splitlines()[0])
+    cells = {k: v for k, v in bug["input"].items() if k.startswith("a[")}
+    assert code == 1 and bug["line"] == 6 and bug["input"]["i"] == bug["input"]["j"]
+    assert list(cells) == [f"a[{bug['input']['i']}]"]
+    code, out, _ = _run(capsys, "--lang", "imp", "examples/swap_buggy.imp")
+    assert code == 1 and re.fullmatch(r"  input:  a\[(-?\d+)\] = -?\d+, i = \1, j = \1",
+                                      out.splitlines()[1])
 
 
 def test_a_program_built_without_positions_is_reported_by_file():

@@ -53,23 +53,33 @@ def test_imp_derivation_gives_the_seeds_conditional_rules():
         assert show_rule(IMP_SYM, rules[label]) == text
     assert {r.label for r in IMP_SYM.rules if r.cond is not None} == {
         *SEED_6_2, "div-zero", "mod", "mod-zero", "or-true", "or-false", "assert-true",
-        "assert-false", "assume"}
-    assert [c.name for c in IMP_SYM.cells] == ["k", "env", "cnd"]
+        "assert-false", "assume", "find", "find-next"}
+    assert [c.name for c in IMP_SYM.cells] == [*(c.name for c in IMP.cells), "cnd"]
+
+
+def test_imp_find_is_linearised():
+    """[find] matches the called name twice (seed 003 §3's procedure lookup): step 1 of §4.3
+    renames the second occurrence `F'` and adds `F = F'` to the condition."""
+    find = next(r for r in IMP_SYM.rules if r.label == "find")
+    assert "$proc ( F' ," in show_rule(IMP_SYM, find)
+    assert "¬unsat(ψ ∧ F = F')" in show_rule(IMP_SYM, find)
 
 
 def test_unconditional_rules_are_unchanged():
     for alpha, sym in zip(IMP.rules, IMP_SYM.rules):
         assert alpha.label == sym.label
         if alpha.cond is None and alpha.label not in SEED_6_2 and "true" not in alpha.label \
-                and "false" not in alpha.label and alpha.label != "assume":
-            assert sym.cond is None and sym.lhs[:2] == alpha.lhs and sym.rhs[:2] == alpha.rhs
-            assert sym.lhs[2] is None and sym.rhs[2] is None
+                and "false" not in alpha.label and alpha.label != "assume" and is_linear(alpha):
+            n = len(IMP.cells)
+            assert sym.cond is None and sym.lhs[:n] == alpha.lhs and sym.rhs[:n] == alpha.rhs
+            assert sym.lhs[n] is None and sym.rhs[n] is None
 
 
 def test_cli_prints_the_derived_rules_and_the_typo_note(capsys):
     assert main(["derive", "imp"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("IMP^sym: 89 rules\n\nCfg^sym ::= ⟨⟨Code⟩k ⟨Map⟩env ⟨Fol⟩cnd⟩cfg\n")
+    assert out.startswith("IMP^sym: 127 rules\n\nCfg^sym ::= ⟨⟨Code⟩k ⟨Map⟩env ⟨Arrays⟩arrays "
+                          "⟨Map⟩frame ⟨Map⟩next ⟨Procs⟩procs ⟨Fol⟩cnd⟩cfg\n")
     for text in SEED_6_2.values():
         assert f"    {text}\n" in out
     assert TYPO_NOTE in out and "ψ ∧ B = false" in TYPO_NOTE
@@ -119,7 +129,7 @@ def test_planted_wrong_derivations_are_caught():
     i = rules["if-true"]
     kept_constant = replace(IMP_SYM.rules[i], lhs=IMP.rules[i].lhs + (PSI,))
     assert not derived_lhs_no_symbolic_constant(IMP, planted(IMP_SYM, i, kept_constant))
-    forgot_b = replace(IMP_SYM.rules[i], rhs=IMP_SYM.rules[i].rhs[:2] + (None,))
+    forgot_b = replace(IMP_SYM.rules[i], rhs=IMP_SYM.rules[i].rhs[:len(IMP.cells)] + (None,))
     assert not derived_conditions_in_path_condition(IMP, planted(IMP_SYM, i, forgot_b))
     j = rules["plus"]
     changed = replace(IMP_SYM.rules[j], rhs=IMP_SYM.rules[rules["minus"]].rhs)

@@ -16,7 +16,7 @@ from symcert.lang.syntax import Bool, Int
 from symcert.seed002.definition import DefinitionError, KPattern
 from symcert.seed002.notation import show
 from symcert.seed002.semfile import find_language, load, parse_definition, parse_program
-from symcert.seed002.terms import App, Id, Op, Variable
+from symcert.seed002.terms import App, Id, Op, Variable, same
 
 ROOT = Path(__file__).resolve().parents[2]
 IMP_PATH = find_language("imp")
@@ -35,8 +35,11 @@ def test_imp_has_the_seeds_rules_and_the_generated_ones():
     strict = sum(len(p.strict) for p in IMP.productions)
     assert sum(r.kind == "heat" for r in IMP.rules) == strict
     assert sum(r.kind == "cool" for r in IMP.rules) == strict
-    assert [c.name for c in IMP.cells] == ["k", "env"]
-    assert IMP.symbolic_sorts == {"Int", "Bool"} and IMP.result_sorts == {"Int", "Bool"}
+    assert [c.name for c in IMP.cells] == ["k", "env", "arrays", "frame", "next", "procs"]
+    assert [c.sort for c in IMP.cells] == ["K", "Map", "Arrays", "Map", "Map", "Procs"]
+    assert same(IMP.cells[-1].init, App(".Procs"))
+    assert IMP.symbolic_sorts == {"Int", "Bool", "Array"}
+    assert IMP.result_sorts == {"Int", "Bool"}
 
 
 def test_the_shipped_definitions_are_package_data():
@@ -62,7 +65,10 @@ def test_rules_are_read_in_the_languages_own_syntax():
     assert isinstance(div.cond, Op) and div.cond.name == "=/=Int"
     assert div.rhs[0] == KPattern((div.rhs[0].items[0],), True)
     assign = rules["assign"]
-    assert isinstance(assign.rhs[1], Op) and assign.rhs[1].name == "update"
+    assert isinstance(assign.rhs[1], Op) and assign.rhs[1].name == "updateFree"
+    assert isinstance(assign.rhs[3], Op) and assign.rhs[3].name == "updateBound"
+    store = rules["store"].rhs[2]
+    assert store.name == "updateArray" and store.args[2].name == "store"
     assert show(IMP, rules["while"].rhs[0].items[0]) == \
         "if BE then S ; while BE do S od else skip fi"
 
@@ -84,7 +90,7 @@ def test_program_parser_precedence_and_associativity():
 
 def test_every_example_without_procedures_or_arrays_parses():
     names = [p for p in sorted((ROOT / "examples").glob("*.imp"))
-             if not any(w in p.read_text() for w in ("proc ", "macro ", "return", "var ", "["))]
+             if not any(w in p.read_text() for w in ("proc ", "macro ", "return", "var "))]
     assert len(names) >= 10
     for path in names:
         term = parse_program(IMP, path.read_text(), str(path))
@@ -130,27 +136,46 @@ def test_left_hand_sides_hold_no_data_operation():
 def test_unknown_cell_sort_and_data_sort():
     assert _error(IMP_TEXT.replace(SKIP_RULE, SKIP_RULE + " <store> M </store>")).split(": ", 1)[1] \
         .startswith("definition error: unknown cell <store>; the configuration has <k>, <env>")
-    message = _error(IMP_TEXT.replace("var M : Map", "var M : Mop"))
-    assert ":52:9: definition error: unknown sort Mop\n  var M : Mop\n          ^" in message
+    line = _line("var M L L2 N : Map")
+    message = _error(IMP_TEXT.replace("var M L L2 N : Map", "var M L L2 N : Mop"))
+    assert f":{line}:16: definition error: unknown sort Mop\n  var M L L2 N : Mop\n" \
+           + " " * 17 + "^" in message
     message = _error(IMP_TEXT.replace("data Map", "data Set"))
-    assert ":11:6: definition error: unknown data sort Set" in message
-    message = _error(IMP_TEXT.replace('| Id "=" AExp', '| Idd "=" AExp'))
+    assert f":{_line('data Map')}:6: definition error: unknown data sort Set" in message
+    message = _error(IMP_TEXT.replace('::= Id "=" AExp', '::= Idd "=" AExp'))
     assert "definition error: unknown sort Idd" in message
 
 
+def _line(text: str) -> int:
+    """The line of IMP_TEXT where `text` first occurs."""
+    return IMP_TEXT[:IMP_TEXT.index(text)].count("\n") + 1
+
+
 def test_ambiguous_productions_are_refused():
-    fail = '              | "fail"                     [bug]\n'
-    message = _error(IMP_TEXT.replace(fail, fail + '              | "skip"\n'))
-    assert ":37:17: definition error: ambiguous production: the same items as the production " \
-           "of Stmt at line 35" in message
+    fail = '                | "fail"                   [bug]\n'
+    message = _error(IMP_TEXT.replace(fail, fail + '                | "skip"\n'))
+    assert f":{_line(fail) + 1}:19: definition error: ambiguous production: the same items as " \
+           f"the production of Simple at line {_line(fail) - 1}" in message
+
+
+def test_data_in_productions_and_cell_contents():
+    """Only an auxiliary production (`$...`) takes a Map or an array; a cell holds `.Map`,
+    `.Arrays` or a constant of the syntax."""
+    ret = '"$ret" "(" Target "," Map ")"'
+    message = _error(IMP_TEXT.replace(ret, '"ret" "(" Target "," Map ")"'))
+    assert f":{_line(ret)}:39: definition error: a Map cannot be written in a program: only " \
+           "an auxiliary production (its first terminal starting with `$`) takes one" in message
+    message = _error(IMP_TEXT.replace("<procs> .Procs </procs>", "<procs> .Proc </procs>"))
+    assert f":{_line('<procs> .Procs')}:65: definition error: .Proc is no constant of the " \
+           "syntax (a production of one terminal), nor `.Map` or `.Arrays`" in message
 
 
 def test_other_definition_errors():
     cases = {
         SKIP_RULE: ("rule [skip]  <k> skip => S ...</k>",
                     "the right-hand side's variable(s) S do not occur"),
-        '"assert" BExp              [strict]': ('"assert" BExp              [strict(2)]',
-                                                "`strict` names arguments 1 to 1"),
+        '"assert" BExp            [strict]': ('"assert" BExp            [strict(2)]',
+                                              "`strict` names arguments 1 to 1"),
         "rule [assume]": ("rule [seq]", "rule label [seq] is used twice"),
         "[bracket]\n": ("[brackets]\n", "unknown attribute `brackets`"),
     }

@@ -4,9 +4,9 @@ independent checker for W-T3.1 and W-T2.2/W-T2.3.
 The derived engine is seed 002's: the rules of the shipped `imp.sem` (concrete, Def. 2) and
 `L^sym` derived from them (§4.3), run by `seed002.rewrite`; the hand-written engine is seed 000's
 `core.concrete` (Fig. 2), `engine.explore.expand` (Fig. 3) and `engine.verdict.check`. For a
-program without procedures or macros and an input `V`, `compare` computes four outcomes (how the
-run ends, normally, at `fail` or blocked by `assume`, and the final store of the program's
-variables without zeros):
+program without macros (procedures and arrays included) and an input `V`, `compare` computes
+four outcomes (how the run ends, normally, at `fail` or blocked by `assume`, and the final store
+of the program's global variables without zeros, arrays as their cells):
 
 1. the hand-written concrete run from `V`;
 2. the derived concrete run from `V` (the rules of `L`);
@@ -34,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from symcert.core.concrete import Ending, Env, beval, head, run_to_end
+from symcert.core.concrete import Ending, Env, Value, beval, head, run_to_end
 from symcert.core.state import PathCondition, concretize, initial as sym_state
 from symcert.engine.explore import expand
 from symcert.engine.verdict import Budget, Kind
@@ -52,7 +52,8 @@ from symcert.solver.z3backend import Sat
 __all__ = ["Agreement", "Outcome", "compare", "imp"]
 
 DERIVED_STATES = 40
-"""The derived check's state budget, as a multiple of the hand-written one's."""
+"""The derived check's state budget, as a multiple of the hand-written one's (and `run --lang`'s
+default budget, as a multiple of `run`'s: `cli.main.DERIVED_STATES`)."""
 DERIVED_STEPS = 20
 """The derived runs' steps, as a multiple of the hand-written ones' (heating, cooling, lookups:
 an IMP step is several rule steps)."""
@@ -60,13 +61,14 @@ an IMP step is several rule steps)."""
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """How a run ended and its final store (non-zero bindings, sorted)."""
+    """How a run ended and its final store (non-zero bindings, sorted; an array's binding its
+    `Cells`, unless all its cells are 0)."""
 
     ending: Ending
-    store: tuple[tuple[str, int], ...]
+    store: tuple[tuple[str, Value], ...]
 
     def __str__(self) -> str:
-        return f"{self.ending.value} {dict(self.store)}"
+        return f"{self.ending.value} {Env(self.store)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,8 +129,7 @@ def compare(program: Stmt, inputs: Env, fuel: int = 20_000,
             max_states: int | None = None) -> Agreement:
     """The four outcomes of `program` on `inputs` and, with `max_states`, the two verdicts.
 
-    :param program: an IMP program without procedures or macros (`checking.generate.program`
-        with `Shape(procedures=0)`).
+    :param program: an IMP program without macros (`checking.generate.program`).
     :param inputs: the input `V`.
     :param fuel: steps of each run (the derived runs get `DERIVED_STEPS` times as many).
     :param max_states: the hand-written check's state budget (None: verdicts not compared).
@@ -144,7 +145,7 @@ def compare(program: Stmt, inputs: Env, fuel: int = 20_000,
         {x: final.env(x) for x in names}))
     derived = _derived_concrete(sem, term, values, fuel * DERIVED_STEPS)
     agreement = Agreement(text, inputs, hand, derived, _hand_symbolic(program, inputs, names, fuel),
-                          _derived_symbolic(sem, term, inputs, fuel * DERIVED_STEPS))
+                          _derived_symbolic(sem, term, Env.of(values), fuel * DERIVED_STEPS))
     if max_states is None:
         return agreement
     h = hand_written_check(program, Budget(max_states)).kind
@@ -153,15 +154,17 @@ def compare(program: Stmt, inputs: Env, fuel: int = 20_000,
                      agreement.derived_symbolic, h, d)
 
 
-def _nonzero(values: dict[str, Any]) -> tuple[tuple[str, int], ...]:
-    return tuple(sorted((k, int(v)) for k, v in values.items() if int(v) != 0))
+def _nonzero(values: dict[str, Value]) -> tuple[tuple[str, Value], ...]:
+    return Env.of(values).bindings
 
 
 def _outcome(lang: Language, cfg: Config) -> Outcome:
-    """How a stuck configuration of `L` ended, and its store."""
+    """How a stuck configuration of `L` ended, and its store: the environment's integers
+    (an array's name there is 0) and the arrays."""
     d = lang.concrete
     k = list(kitems(cfg.cells[d.cell_index["k"]]))
-    store = _nonzero({x: v.value for x, v in cfg.cells[d.cell_index["env"]].bindings})
+    store = _nonzero({**{x: v.value for x, v in cfg.cells[d.cell_index["env"]].bindings},
+                      **dict(cfg.cells[d.cell_index["arrays"]].bindings)})
     if not k:
         return Outcome(Ending.NORMAL, store)
     first = k[0]

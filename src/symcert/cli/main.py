@@ -38,6 +38,9 @@ from symcert.lang.errors import EXIT_UNDECIDED  # errors.py has no contracts: sa
 
 EXIT_PIPE = 141  # as a process killed by SIGPIPE: the output pipe was closed early
 DEFAULT_MAX_STATES = 100_000
+DERIVED_STATES = 40  # checking.agreement.DERIVED_STATES, not imported here (start-up time):
+# `run --lang`'s default budget is this many times `run`'s, a configuration of a derived
+# semantics being one rule application, a finer step than a state
 DEFAULT_MAX_CALL_DEPTH = 10_000  # core.frames.MAX_CALL_DEPTH, not imported here (start-up time)
 DEFAULT_MAX_STEPS = 1_000_000
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # a variable, as NAME in grammar.lark
@@ -89,8 +92,10 @@ def _configure_run(r: argparse.ArgumentParser) -> None:
     add_program(r)
     r.add_argument("--strategy", choices=("bfs", "dfs"), default="bfs",
                    help="search order (default: bfs, which finds every reachable bug)")
-    r.add_argument("--max-states", type=positive, default=DEFAULT_MAX_STATES, metavar="N",
-                   help=f"state budget (default: {DEFAULT_MAX_STATES:,})")
+    r.add_argument("--max-states", type=positive, default=None, metavar="N",
+                   help=f"state budget (default: {DEFAULT_MAX_STATES:,}; with --lang, "
+                        f"{DEFAULT_MAX_STATES * DERIVED_STATES:,} configurations, each one rule "
+                        "application)")
     r.add_argument("--all-bugs", action="store_true",
                    help="keep exploring after the first bug; report each failing statement once")
     r.add_argument("--max-call-depth", type=positive, default=DEFAULT_MAX_CALL_DEPTH, metavar="N",
@@ -244,7 +249,11 @@ def _run(args: argparse.Namespace) -> int:
     if args.lang is not None:
         from symcert.cli.commands.langrun import run_lang
 
+        if args.max_states is None:
+            args.max_states = DEFAULT_MAX_STATES * DERIVED_STATES
         return run_lang(args)
+    if args.max_states is None:
+        args.max_states = DEFAULT_MAX_STATES
     from symcert.engine.bugfinder import ReplayMismatch
     from symcert.engine.explore import Strategy
     from symcert.cli.commands.verdicts import print_done, shown_reason, stop_reason

@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from symcert.core.state import PathCondition
+from symcert.core.concrete import Env, Value
+from symcert.core.state import PathCondition, witness_input
 from symcert.core.terms import TERMS
 from symcert.engine.explore import Strategy
 from symcert.engine.verdict import (
@@ -102,20 +103,26 @@ class Language:
 
 @dataclass(frozen=True, slots=True)
 class LangBug:
-    """A confirmed bug: the input (a model `ϑ` of `condition`), the rule labels `β` of the
-    path, the symbolic configuration where it was found, and the concrete stuck configuration
-    that the replay along `β` reached, its `failing` construct on top of `k`."""
+    """A confirmed bug: the input (a model `ϑ` of `condition`, an array's cells those the
+    formula reads, others 0: `core.state.witness_input`), the rule labels `β` of the path,
+    the symbolic configuration where it was found, and the concrete stuck configuration that
+    the replay along `β` reached, its `failing` construct on top of `k`."""
 
-    inputs: tuple[tuple[str, int], ...]
+    inputs: tuple[tuple[str, Value], ...]
     labels: tuple[str, ...]
     condition: PathCondition
     symbolic: Config
     final: Config
     failing: App
 
-    def input(self, name: str) -> int:
+    def input(self, name: str) -> Value:
         """The input value of `name` (0 when the model leaves it free)."""
         return dict(self.inputs).get(name, 0)
+
+    @property
+    def env(self) -> Env:
+        """The input as an environment."""
+        return Env.of(dict(self.inputs))
 
     def describe(self, d: Definition) -> str:
         """`stuck at `fail` after rule [assert-false]`."""
@@ -193,7 +200,7 @@ def stuck_condition(lang: Language, engine: Engine, cfg: Config) -> PathConditio
     return phi
 
 
-def replay(lang: Language, program: Any, inputs: dict[str, int],
+def replay(lang: Language, program: Any, inputs: dict[str, Value],
            labels: tuple[str, ...]) -> Config | None:
     """Run `L`'s concrete rules from the input along `β = labels` (one transition per label:
     a rule has at most one matcher, Cor. 1); None when a label's rule does not apply."""
@@ -270,7 +277,8 @@ class LangCheck:
         if answer is not Sat.SAT or model is None:
             self.unconfirmed += 1
             return None
-        inputs = {x: model(x) for x in program_ids(self.program)}
+        chosen = witness_input(model, formula)
+        inputs = {x: chosen(x) for x in program_ids(self.program)}
         labels = labels_of(trail)
         final = replay(self.lang, self.program, inputs, labels)
         head = _head(self.lang.concrete, final)

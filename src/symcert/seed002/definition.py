@@ -19,7 +19,7 @@ from typing import Any
 
 from symcert.lang.errors import ParseError
 from symcert.seed002.terms import (
-    BOOL, FOL, HOLE, K, MAP, App, Op, Variable, data_sort, result_sort, subterms, variables,
+    ARRAYS, BOOL, FOL, HOLE, K, MAP, App, Op, Variable, data_sort, result_sort, subterms, variables,
 )
 
 
@@ -69,8 +69,9 @@ class Production:
 
 @dataclass(frozen=True, slots=True)
 class Cell:
-    """A cell of the configuration: its name, sort (K for `k`, Map, Fol) and initial content
-    (`$PGM`, the program, or a value)."""
+    """A cell of the configuration: its name, sort (K for `k`, Map, Arrays, Fol, or a sort of
+    the syntax) and initial content (`$PGM`, the program, or a value: `.Map`, `.Arrays`, a
+    constant of the syntax)."""
 
     name: str
     sort: str
@@ -177,16 +178,17 @@ class Definition:
 def strictness_rules(d: Definition) -> tuple[Rule, ...]:
     """The heating and cooling rules of each strict argument (§2): for argument `i` of `f`,
     `f(…, E, …) ↷ C ⇒ E ↷ f(…, □, …) ↷ C` when `E` is not a result, and
-    `R ↷ f(…, □, …) ↷ C ⇒ f(…, R, …) ↷ C` for a result `R`; with `seqstrict` the arguments
-    before `i` must be results already."""
+    `R ↷ f(…, □, …) ↷ C ⇒ f(…, R, …) ↷ C` for a result `R`; with `seqstrict` the strict
+    arguments before `i` must be results already."""
     out: list[Rule] = []
     for p in d.productions:
         sorts = p.arg_sorts
         for i in p.strict:
             sort = sorts[i - 1]
             below = d.below(sort)
-            args = [Variable(f"E{j + 1}", s, (d.below(s) & d.result_sorts) if p.seq and j < i - 1
-                             else d.below(s)) for j, s in enumerate(sorts)]
+            args = [Variable(f"E{j + 1}", s, (d.below(s) & d.result_sorts)
+                             if p.seq and j < i - 1 and j + 1 in p.strict else d.below(s))
+                    for j, s in enumerate(sorts)]
             heated = Variable(f"E{i}", sort, below - d.result_sorts)
             result = Variable(f"R{i}", sort, below & d.result_sorts)
             term = App(p.label, tuple(heated if j == i - 1 else a for j, a in enumerate(args)))
@@ -251,16 +253,17 @@ def rule_problem(d: Definition, rule: Rule) -> str | None:
         if cell.name == "k":
             continue
         for part in (rule.lhs[i], rule.rhs[i]):
-            if part is not None and d.sort_of(part) not in (cell.sort, None):
+            if part is not None and d.sort_of(part) not in (*d.below(cell.sort), None):
                 return (f"cell <{cell.name}> holds a {cell.sort}, not a {d.sort_of(part)}")
     return None
 
 
 def check_sorts(d: Definition) -> str | None:
-    """Why the sorts of `d` are not consistent, or None: K's `<k>` and a `Map`/`Fol` cell."""
+    """Why the sorts of `d` are not consistent, or None: K's `<k>`, and `Map`, `Arrays`, `Fol`
+    or syntax cells."""
     if "k" not in d.cell_index:
         return "the configuration has no <k> cell"
     for c in d.cells:
-        if c.name != "k" and c.sort not in (MAP, FOL):
-            return f"cell <{c.name}> must hold a Map"
+        if c.name != "k" and c.sort not in (MAP, ARRAYS, FOL, *d.sorts):
+            return f"cell <{c.name}> must hold a Map, Arrays or a term of the syntax"
     return None

@@ -15,7 +15,8 @@ number, an Id a name (`[A-Za-z_][A-Za-z0-9_]*`), a Bool `true` or `false`.
   column of its first token (`App.pos`, for the bug finder's messages); `#` starts a comment.
 - Rule terms (in `.sem` files): the same nonterminals plus the declared variables (one
   terminal per sort, so that `I1` lexes as an Int variable), data operations (`+Int`,
-  `<=Int`, `notBool`, `andBool`, `==Bool`, `lookup(M, X)`, `update(M, X, I)`, ...), cells
+  `<=Int`, `notBool`, `andBool`, `==Bool`, `lookup(M, X)`, `update(M, X, I)`, `select(A, I)`,
+  `store(A, I, V)`, `lookupArray(R, X)`, `updateArray(R, X, A)`, ...), cells
   `<c> … </c>` with `=>`, `~>`, `.` and `...`, and `requires`; Earley, since a term may belong
   to several sorts (an Id variable is also an AExp).
 """
@@ -30,7 +31,7 @@ from lark import Lark, Token, Transformer
 
 from symcert.lang.syntax import Bool, Int
 from symcert.seed002.terms import (
-    BOOL, DATA_OPS, EMPTY_MAP, ID, INT, MAP, App, Id, Op, Variable,
+    ARRAY, ARRAYS, BOOL, DATA_OPS, EMPTY_ARRAYS, EMPTY_MAP, ID, INT, MAP, App, Id, Op, Variable,
 )
 
 NAME_RE = r"/[A-Za-z_][A-Za-z0-9_]*/"
@@ -46,6 +47,8 @@ _DATA_GRAMMAR = r"""
            | d_int_atom
 ?d_int_atom: INT -> lit_int
            | "lookup" "(" d_map "," d_id ")" -> op_lookup
+           | "lookupIn" "(" d_map "," d_map "," d_id ")" -> op_lookup_in
+           | "select" "(" d_array "," d_int ")" -> op_select
            | "(" d_int ")"
            @int_vars@
 ?d_bool: d_bool "orBool" d_bool_and -> op_or_bool
@@ -73,7 +76,15 @@ _DATA_GRAMMAR = r"""
      @id_vars@
 ?d_map: ".Map" -> lit_map
       | "update" "(" d_map "," d_id "," d_int ")" -> op_update
+      | "updateBound" "(" d_map "," d_id "," d_int ")" -> op_update_bound
+      | "updateFree" "(" d_map "," d_map "," d_id "," d_int ")" -> op_update_free
       @map_vars@
+?d_array: "store" "(" d_array "," d_int "," d_int ")" -> op_store
+        | "lookupArray" "(" d_arrays "," d_id ")" -> op_lookup_array
+        @array_vars@
+?d_arrays: ".Arrays" -> lit_arrays
+         | "updateArray" "(" d_arrays "," d_id "," d_array ")" -> op_update_array
+         @arrays_vars@
 """
 
 _OP_ALIASES = {
@@ -81,19 +92,26 @@ _OP_ALIASES = {
     "mod_int": "%Int", "lt_int": "<Int", "le_int": "<=Int", "gt_int": ">Int", "ge_int": ">=Int",
     "eq_int": "==Int", "ne_int": "=/=Int", "not_bool": "notBool", "and_bool": "andBool",
     "or_bool": "orBool", "eq_bool": "==Bool", "ne_bool": "=/=Bool", "eq_id": "==Id",
-    "ne_id": "=/=Id", "lookup": "lookup", "update": "update",
+    "ne_id": "=/=Id", "lookup": "lookup", "update": "update", "select": "select",
+    "store": "store", "lookup_array": "lookupArray", "update_array": "updateArray",
+    "lookup_in": "lookupIn", "update_bound": "updateBound", "update_free": "updateFree",
 }
 assert set(_OP_ALIASES.values()) <= DATA_OPS.keys()
 
-_DATA_NT = {INT: "d_int_atom", BOOL: "d_bool_atom", ID: "d_id", MAP: "d_map"}
-_DATA_TOP = {INT: "d_int", BOOL: "d_bool", ID: "d_id", MAP: "d_map"}
-_PROGRAM_DATA = {INT: "p_int", BOOL: "p_bool", ID: "p_id"}
+_DATA_NT = {INT: "d_int_atom", BOOL: "d_bool_atom", ID: "d_id", MAP: "d_map",
+            ARRAY: "d_array", ARRAYS: "d_arrays"}
+_DATA_TOP = {INT: "d_int", BOOL: "d_bool", ID: "d_id", MAP: "d_map", ARRAY: "d_array",
+             ARRAYS: "d_arrays"}
+_PROGRAM_DATA = {INT: "p_int", BOOL: "p_bool", ID: "p_id", MAP: "p_none", ARRAY: "p_none",
+                 ARRAYS: "p_none"}
 _PROGRAM_DATA_GRAMMAR = """
 ?p_int: INT -> lit_int
 ?p_id: NAME -> lit_id
 ?p_bool: "true" -> lit_true
        | "false" -> lit_false
+p_none: "\\u0000"
 """
+"""A program writes no Map nor array: an auxiliary production taking one is never parsed."""
 
 
 def _var_terminal(sort: str) -> str:
@@ -145,7 +163,8 @@ class Syntax:
                                                                sorted(self.data)]
             out.append("?kitem: " + " | ".join(tops))
             data = _DATA_GRAMMAR
-            for k, d in (("int", INT), ("bool", BOOL), ("id", ID), ("map", MAP)):
+            for k, d in (("int", INT), ("bool", BOOL), ("id", ID), ("map", MAP),
+                         ("array", ARRAY), ("arrays", ARRAYS)):
                 data = data.replace(f"@{k}_vars@", f"| {_var_terminal(d)} -> var"
                                     if d in (var_sorts or {}) else "")
             out.append(data)
@@ -211,6 +230,7 @@ _LITERALS: dict[str, Callable[..., Any]] = {
     "lit_true": lambda c: Bool(True),
     "lit_false": lambda c: Bool(False),
     "lit_map": lambda c: EMPTY_MAP,
+    "lit_arrays": lambda c: EMPTY_ARRAYS,
 }
 
 

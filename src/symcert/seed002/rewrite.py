@@ -27,14 +27,14 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping
 
-from symcert.core.concrete import Env
+from symcert.core.concrete import Cells, Env, Value
 from symcert.core.state import PathCondition
 from symcert.lang.syntax import Bool, Int, Var
 from symcert.seed002.definition import Definition, KPattern, Rule
 from symcert.seed002.semfile import initial_cells
 from symcert.seed002.terms import (
-    DATA_OPS, FOL, App, Id, KSeq, MapValue, Op, Variable, data_sort, kitems, kseq, same,
-    subterms,
+    ARRAYS, DATA_OPS, MAP, App, ArraysValue, Id, KSeq, MapValue, Op, Variable, data_sort, kitems,
+    kseq, same, subterms,
 )
 from symcert.solver.caches import Cache
 from symcert.solver.z3backend import CACHE_SIZE
@@ -359,24 +359,34 @@ def program_ids(program: Any) -> list[str]:
     return list(dict.fromkeys(t.name for t in subterms(program) if isinstance(t, Id)))
 
 
-def initial(d: Definition, program: Any, inputs: Mapping[str, int] | None = None,
+def initial(d: Definition, program: Any, inputs: Mapping[str, Value] | None = None,
             symbolic: bool = False) -> Config:
-    """The initial configuration: `program` in `k`, and in each Map cell every identifier of the
-    program bound to its input (0 when not given), or with `symbolic` to the symbolic value of
-    its name (seed 002 §6.3: `a ↦ symInt(a)`); the path condition, if any, `true`."""
+    """The initial configuration: `program` in `k`; in the first Map cell (the environment)
+    every identifier of the program bound to its integer input (0 when not given, or an array),
+    or with `symbolic` to the symbolic value of its name (seed 002 §6.3: `a ↦ symInt(a)`); in
+    each Arrays cell the arrays given (every other array its input: `ArraysValue`); every other
+    cell its declared content (`.Map`, a constant, the path condition `true`)."""
     values = inputs or {}
     env = MapValue(tuple(sorted(
-        (x, Var(x) if symbolic else Int(values.get(x, 0))) for x in program_ids(program))))
+        (x, Var(x) if symbolic else _integer(values.get(x, 0))) for x in program_ids(program))))
+    arrays = ArraysValue(tuple(sorted((x, v) for x, v in values.items()
+                                      if isinstance(v, Cells))), symbolic)
     init = initial_cells(d)
+    first_map = next((c.name for c in d.cells if c.sort == MAP), None)
     cells = []
     for c in d.cells:
         if c.name == "k":
             cells.append(kseq([program]))
-        elif c.sort == FOL:
-            cells.append(init[c.name])
-        else:
+        elif c.name == first_map:
             cells.append(env)
+        else:
+            cells.append(arrays if c.sort == ARRAYS else init[c.name])
     return Config(tuple(cells))
+
+
+def _integer(v: Value) -> Int:
+    """An identifier's integer input: 0 for an array's name (each name is one or the other)."""
+    return Int(v) if isinstance(v, int) else Int(0)
 
 
 def store(d: Definition, cfg: Config, cell: str = "env") -> dict[str, Any]:

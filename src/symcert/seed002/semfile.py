@@ -31,7 +31,9 @@ from symcert.seed002.definition import (
     rule_problem, strictness_rules,
 )
 from symcert.seed002.grammar import Syntax, program_parser, rule_parser
-from symcert.seed002.terms import DATA_SORTS, EMPTY_MAP, K, MAP, Variable
+from symcert.seed002.terms import (
+    ARRAY, ARRAYS, DATA_SORTS, EMPTY_ARRAYS, EMPTY_MAP, K, MAP, App, Variable,
+)
 
 SHIPPED = resources.files("symcert.seed002").joinpath("languages")
 """The shipped definitions, package data read through importlib.resources (`imp` names
@@ -56,11 +58,12 @@ var: "var" NAME+ ":" NAME
 config: "configuration" cell+
 cell: CELL_OPEN init CELL_CLOSE
 init: "$PGM" ":" NAME -> pgm
-    | ".Map" -> empty_map
+    | CONST -> constant
 SEP: "|" | ">"
 STRING: /"(?:[^"\\\n]|\\.)*"/
 NAME: /[A-Za-z_][A-Za-z0-9_']*/
 ARG: /[A-Za-z0-9_-]+/
+CONST: /\.[A-Za-z][A-Za-z0-9]*/
 CELL_OPEN: /<[A-Za-z][A-Za-z0-9-]*>/
 CELL_CLOSE: /<\/[A-Za-z][A-Za-z0-9-]*>/
 %ignore /[ \t\r\n\f]+/
@@ -179,7 +182,7 @@ def parse_definition(text: str, filename: str = "<definition>") -> Definition:
     if config is None:
         raise r.error(len(text), "the definition has no `configuration` (say which cells a "
                                  "configuration has: `configuration <k> $PGM:Stmt </k> ...`)")
-    cells, pgm = _configuration(r, config, sorts, data)
+    cells, pgm = _configuration(r, config, sorts, data, productions)
     variables = _variables(r, var_decls, sorts, data, subsorts)
     partial = Definition(name, tuple(data.values()), tuple(sorts), tuple(subsorts),
                          tuple(productions), cells, (), pgm, filename=filename)
@@ -226,10 +229,11 @@ def _data(r: _Reader, d: _Decl, tree: Tree) -> DataSort:
                       f"unknown data sort {name_tok}: the built-in data sorts are "
                       f"{', '.join(DATA_SORTS)}")
     attrs = _attrs(r, d, tree.children[1], _DATA_ATTRIBUTES)
-    if "symbolic" in attrs and str(name_tok) == MAP:
+    if "symbolic" in attrs and str(name_tok) in (MAP, ARRAYS):
         raise r.error(d.start + name_tok.start_pos,
-                      "Map cannot be symbolic: a left-hand side may match an environment, "
-                      "which seed 002 §4.3 forbids for symbolically extensible sorts")
+                      f"{name_tok} cannot be symbolic: a left-hand side may match an "
+                      "environment, which seed 002 §4.3 forbids for symbolically extensible "
+                      "sorts")
     return DataSort(str(name_tok), "symbolic" in attrs, "result" in attrs)
 
 
@@ -269,9 +273,11 @@ def _productions(r: _Reader, decls: list[tuple[_Decl, Tree]], sorts: list[str],
                     parsed.append((True, text))
                 elif str(tok) not in sorts and str(tok) not in data:
                     raise r.error(d.start + tok.start_pos, f"unknown sort {tok}")
-                elif str(tok) == MAP:
-                    raise r.error(d.start + tok.start_pos, "a Map cannot be written in a "
-                                                           "program: no production takes one")
+                elif str(tok) in (MAP, ARRAY, ARRAYS) and not (
+                        parsed and parsed[0][0] and parsed[0][1].startswith("$")):
+                    raise r.error(d.start + tok.start_pos, f"a {tok} cannot be written in a "
+                                  "program: only an auxiliary production (its first terminal "
+                                  "starting with `$`) takes one")
                 else:
                     parsed.append((False, str(tok)))
             attrs = _attrs(r, d, attrs_tree, _ATTRIBUTES)
@@ -320,7 +326,8 @@ def _production(r: _Reader, where: int, sort: str, items: tuple[tuple[bool, str]
 
 
 def _configuration(r: _Reader, config: tuple[_Decl, Tree], sorts: list[str],
-                   data: dict[str, DataSort]) -> tuple[tuple[Cell, ...], str]:
+                   data: dict[str, DataSort],
+                   productions: list[Production]) -> tuple[tuple[Cell, ...], str]:
     d, tree = config
     cells: list[Cell] = []
     pgm = None
@@ -339,10 +346,18 @@ def _configuration(r: _Reader, config: tuple[_Decl, Tree], sorts: list[str],
                 raise r.error(d.start + sort_tok.start_pos, f"unknown sort {sort_tok}")
             pgm = str(sort_tok)
             cells.append(Cell(name, K, "$PGM"))
+        elif str(init.children[0]) in (".Map", ".Arrays"):
+            sort, empty = (MAP, EMPTY_MAP) if init.children[0] == ".Map" else (ARRAYS, EMPTY_ARRAYS)
+            if sort not in data:
+                raise r.error(d.start + open_.start_pos, f"`.{sort}` needs `data {sort}`")
+            cells.append(Cell(name, sort, empty))
         else:
-            if MAP not in data:
-                raise r.error(d.start + open_.start_pos, "`.Map` needs `data Map`")
-            cells.append(Cell(name, MAP, EMPTY_MAP))
+            const = next((p for p in productions if p.items == ((True, init.children[0]),)), None)
+            if const is None:
+                raise r.error(d.start + init.children[0].start_pos,
+                              f"{init.children[0]} is no constant of the syntax (a production "
+                              "of one terminal), nor `.Map` or `.Arrays`")
+            cells.append(Cell(name, const.sort, App(const.label)))
     if pgm is None:
         raise r.error(d.start, "the configuration needs a cell `<k> $PGM:Sort </k>`")
     return tuple(cells), pgm
@@ -468,5 +483,6 @@ def _raise(text: str, filename: str, line: int, column: int, message: str) -> An
 
 
 def initial_cells(d: Definition) -> dict[str, Any]:
-    """The initial content of each cell but `k` (`.Map`, or `true` for `cnd`)."""
+    """The initial content of each cell but `k` (`.Map`, `.Arrays`, a constant, or `true` for
+    `cnd`)."""
     return {c.name: (TRUE_PC if c.sort == "Fol" else c.init) for c in d.cells if c.name != "k"}

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from symcert.core.concrete import Env, aeval, beval
+from symcert.core.concrete import Cells, Env, aeval, beval
 from symcert.core.state import PathCondition
 from symcert.core.terms import TERMS
 from symcert.lang.syntax import Bool, Int
@@ -25,7 +25,7 @@ from symcert.seed002.definition import Definition, KPattern, Rule
 from symcert.seed002.rewrite import REST, Config, Engine, Transition, initial, program_ids
 from symcert.seed002.symbolic import sym_initial
 from symcert.seed002.terms import (
-    BOOL, INT, App, KSeq, MapValue, Variable, data_sort, same,
+    ARRAY, BOOL, INT, App, ArraysValue, KSeq, MapValue, Variable, data_sort, same,
 )
 from symcert.solver.z3backend import Sat
 from symcert.spec.definedness import defined
@@ -86,15 +86,31 @@ def _valuate(t: Any, theta: Env, memo: dict[int, Any]) -> Any:
                 else KSeq(new[0], new[1])
         elif isinstance(x, MapValue):
             memo[id(x)] = MapValue(tuple((k, _datum(v, theta)) for k, v in x.bindings))
+        elif isinstance(x, ArraysValue):
+            memo[id(x)] = _arrays(x, theta)
         else:
             memo[id(x)] = _datum(x, theta)
     return memo[id(t)] if t is not None else None
 
 
+def _arrays(x: ArraysValue, theta: Env) -> ArraysValue:
+    """`ϑ` of the arrays: each bound one valued, and an array left to its input (symbolic:
+    the array variable of its name) bound to `ϑ`'s array of that name, when `ϑ` has one."""
+    bound = {k: _datum(v, theta) for k, v in x.bindings}
+    if x.symbolic:
+        bound = {k: v for k, v in theta.bindings if isinstance(v, Cells)} | bound
+    return ArraysValue(tuple(sorted(bound.items())))
+
+
 def _datum(x: Any, theta: Env) -> Any:
+    """`ϑ(x)` for a datum; an array's name, bound to its symbolic integer in the environment
+    (every identifier is), is valued 0 as the concrete initial configuration binds it."""
     sort = data_sort(x)
     if sort == INT:
-        return Int(aeval(theta, x))
+        value = aeval(theta, x)
+        return Int(value if isinstance(value, int) else 0)
+    if sort == ARRAY:
+        return x if isinstance(x, Cells) else aeval(theta, x)
     if sort == BOOL:
         return Bool(beval(theta, x))
     return x
@@ -238,7 +254,9 @@ def instance_condition(sem: Semantics, gamma: Config, gamma_s: Config) -> PathCo
     """`φ` and the equations `t = v` that make each datum `t` of `γˢ` the value `v` at the same
     place in `γ`, on `L`'s cells; None when `γ` and `γˢ` differ elsewhere (a constructor, an
     identifier, a map's keys, a constant): `γ ⊨ ⟨γˢ, φ⟩` iff it is satisfiable (seed 002
-    §4.4). The equations come in the order of the places, left to right."""
+    §4.4). The equations come in the order of the places, left to right. An array's equality
+    is no equation over Int and Bool: the Arrays cells must both be empty (no array given nor
+    written), else None, so G-D3 is checked on programs without arrays."""
     phi: PathCondition = gamma_s.cells[sem.cells]
     todo = list(zip(gamma.cells[:sem.cells], gamma_s.cells[:sem.cells]))[::-1]
     while todo:
@@ -258,6 +276,10 @@ def instance_condition(sem: Semantics, gamma: Config, gamma_s: Config) -> PathCo
                                                                               s.bindings]):
                 return None
             pairs = [(v, w) for (_, v), (_, w) in zip(c.bindings, s.bindings)]
+        elif isinstance(s, ArraysValue):
+            if not isinstance(c, ArraysValue) or s.bindings or c.bindings:
+                return None
+            continue
         elif isinstance(s, (App, KSeq)):
             if type(c) is not type(s) or isinstance(s, App) and (
                     c.label != s.label or len(c.args) != len(s.args)):

@@ -6,7 +6,10 @@ A term is one of
   syntactic; `HOLE` is K's `□` in a frozen evaluation context;
 - data: an Int is an arithmetic term of `core.terms` (`Int(3)`, or over symbolic values
   `Var("a")`: `D^sym`, §4.2), a Bool a formula of `core.terms` (`Bool(True)`, `Cmp(...)`), an
-  identifier an `Id`, a map a `MapValue`, a formula of sort Fol a `core.state.PathCondition`;
+  identifier an `Id`, a map a `MapValue`, an array (seed 003 §5, a map ℤ → ℤ) a
+  `core.concrete.Cells` or, over symbolic values, an update sequence of `core.terms`
+  (`ArrayVar("a")` under `Update`s), the arrays of a program an `ArraysValue`, a formula of sort
+  Fol a `core.state.PathCondition`;
 - `Variable(name, sort, accepts)`: a variable of `Var`, matching the terms whose sort is in
   `accepts` (the sort and its subsorts; heating and cooling variables accept fewer, §2);
 - `Op(name, args)`: a data operation of `DATA_OPS` applied to terms (rules only; it is
@@ -23,20 +26,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
-from symcert.core.concrete import beval
+from symcert.core.concrete import NO_CELLS, Cells, beval
 from symcert.core.state import PathCondition
 from symcert.core.terms import TERMS, Formula
 from symcert.lang.syntax import (
-    Add, And, Bool, Cmp, Div, Int, Mod, Mul, Neg, Not, Or, Sub, Var,
+    Add, And, ArrayVar, Bool, Cmp, Div, Int, Mod, Mul, Neg, Not, Or, Select, Sub, Update, Var,
 )
 from symcert.solver.z3backend import Sat
 
 INT, BOOL, ID, MAP, FOL, K = "Int", "Bool", "Id", "Map", "Fol", "K"
-DATA_SORTS = (INT, BOOL, ID, MAP)
+ARRAY, ARRAYS = "Array", "Arrays"
+DATA_SORTS = (INT, BOOL, ID, MAP, ARRAY, ARRAYS)
 """The built-in data sorts a definition may declare (Σ^Data); Fol is added by the derivation."""
 
-_INT_CLASSES = (Int, Var, Neg, Add, Sub, Mul, Div, Mod)
+_INT_CLASSES = (Int, Var, Neg, Add, Sub, Mul, Div, Mod, Select)
 _BOOL_CLASSES = (Bool, Cmp, Not, And, Or)
+_ARRAY_CLASSES = (Cells, ArrayVar, Update)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +95,10 @@ class MapValue:
                 return v
         return Int(0)
 
+    def binds(self, name: str) -> bool:
+        """Whether `name` is bound."""
+        return any(k == name for k, _ in self.bindings)
+
     def update(self, name: str, value: Any) -> MapValue:
         """The map with `name` bound to `value`."""
         rest = [(k, v) for k, v in self.bindings if k != name]
@@ -100,6 +109,37 @@ class MapValue:
 
 
 EMPTY_MAP = MapValue()
+
+
+@dataclass(frozen=True, slots=True)
+class ArraysValue:
+    """The arrays of a program (data sort Arrays): every identifier is bound, those written (or
+    given as input) in `bindings`, sorted by name, every other `a` to its input array, lazily:
+    the array of 0s (a concrete run), or with `symbolic` the symbolic array `a` (§6.3's
+    `a ↦ symInt(a)` for arrays, seed 003 §5: read-before-written arrays are inputs)."""
+
+    bindings: tuple[tuple[str, Any], ...] = ()
+    symbolic: bool = False
+
+    def lookup(self, name: str) -> Any:
+        """The array bound to `name`."""
+        for k, v in self.bindings:
+            if k == name:
+                return v
+        return ArrayVar(name) if self.symbolic else NO_CELLS
+
+    def update(self, name: str, value: Any) -> ArraysValue:
+        """The arrays with `name` bound to `value`."""
+        rest = [(k, v) for k, v in self.bindings if k != name]
+        return ArraysValue(tuple(sorted([*rest, (name, value)], key=lambda kv: kv[0])),
+                           self.symbolic)
+
+    def __str__(self) -> str:
+        shown = ", ".join(f"{k} ↦ {show_data(v)}" for k, v in self.bindings)
+        return shown or (".Arrays" if not self.symbolic else ".Arrays (inputs)")
+
+
+EMPTY_ARRAYS = ArraysValue()
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +182,10 @@ def data_sort(t: object) -> str | None:
         return ID
     if isinstance(t, MapValue):
         return MAP
+    if isinstance(t, _ARRAY_CLASSES):
+        return ARRAY
+    if isinstance(t, ArraysValue):
+        return ARRAYS
     if isinstance(t, PathCondition):
         return FOL
     return None
@@ -249,6 +293,8 @@ def _unsat(ctx: Any, phi: PathCondition) -> Formula:
     if ctx is None or getattr(ctx, "solver", None) is None:
         raise ValueError("unsat needs a solver: run the derived definition with symbolic.step")
     models = getattr(ctx, "models", None)
+    if models is not None and models.get(phi) is not None:
+        return Bool(False)  # `ψ ∧ true` is `ψ`, found satisfiable when it was made
     parent = models.get(phi.parent) if models is not None else None
     if parent is not None and beval(parent, phi.last):
         models.put(phi, parent)
@@ -257,6 +303,20 @@ def _unsat(ctx: Any, phi: PathCondition) -> Formula:
     if models is not None and model is not None:
         models.put(phi, model)
     return Bool(answer is Sat.UNSAT)
+
+
+def _select(ctx: object, a: Any, i: Any) -> Any:
+    """`a[i]` (seed 003 §5): a concrete array's cell, else `core.terms.select` (B-H3)."""
+    if isinstance(a, Cells) and isinstance(i, Int):
+        return Int(a(i.value))
+    return TERMS.select(a, i)
+
+
+def _store(ctx: object, a: Any, i: Any, v: Any) -> Any:
+    """`a` with cell `i` set to `v` (B-A1): a concrete array, else an update sequence."""
+    if isinstance(a, Cells) and isinstance(i, Int) and isinstance(v, Int):
+        return a.set(i.value, v.value)
+    return TERMS.update(a, i, v)
 
 
 DATA_OPS: dict[str, DataOp] = {op.name: op for op in (
@@ -281,12 +341,31 @@ DATA_OPS: dict[str, DataOp] = {op.name: op for op in (
     DataOp("lookup", (MAP, ID), INT, lambda c, m, x: m.lookup(x.name), "lookup", infix=False),
     DataOp("update", (MAP, ID, INT), MAP, lambda c, m, x, v: m.update(x.name, v), "update",
            infix=False),
+    DataOp("lookupIn", (MAP, MAP, ID), INT,
+           lambda c, m1, m2, x: (m1 if m1.binds(x.name) else m2).lookup(x.name), "lookupIn",
+           infix=False),
+    DataOp("updateBound", (MAP, ID, INT), MAP,
+           lambda c, m, x, v: m.update(x.name, v) if m.binds(x.name) else m, "updateBound",
+           infix=False),
+    DataOp("updateFree", (MAP, MAP, ID, INT), MAP,
+           lambda c, m1, m2, x, v: m2 if m1.binds(x.name) else m2.update(x.name, v),
+           "updateFree", infix=False),
+    DataOp("select", (ARRAY, INT), INT, _select, "select", infix=False),
+    DataOp("store", (ARRAY, INT, INT), ARRAY, _store, "store", infix=False),
+    DataOp("lookupArray", (ARRAYS, ID), ARRAY, lambda c, m, x: m.lookup(x.name), "lookupArray",
+           infix=False),
+    DataOp("updateArray", (ARRAYS, ID, ARRAY), ARRAYS, lambda c, m, x, v: m.update(x.name, v),
+           "updateArray", infix=False),
     DataOp("∧Fol", (FOL, BOOL), FOL, _conj_fol, "∧"),
     DataOp("unsat", (FOL,), BOOL, _unsat, "unsat", infix=False),
 )}
 """Σ^Data with its interpretation: Int's and Bool's operations are `core.terms.TERMS`'s; `/Int`
 and `%Int` are Python's floor division and modulo (X-A1), total on terms (the rules' conditions
-keep a zero divisor away); `lookup` of an unbound identifier is 0."""
+keep a zero divisor away); `lookup` of an unbound identifier is 0; a procedure's scope
+`τ ∪ σ` (seed 003 §3) reads `lookupIn(τ, σ, x)` (`τ`'s binding of `x` if any, else `σ`'s) and
+writes `updateBound(τ, x, v)` and `updateFree(τ, σ, x, v)` (the one that binds `x`, `τ`
+first); `select` and `store` are
+`core.terms`'s on update sequences (B-A1, B-H3), and compute on concrete arrays."""
 
 EQUALITY = {INT: "==Int", BOOL: "==Bool", ID: "==Id"}
 """The equality `_=_` of each data sort (§4.3: assumed to exist for all data sorts)."""
@@ -303,6 +382,6 @@ def show_data(v: object) -> str:
         from symcert.core.terms import show
 
         return show(v)  # type: ignore[arg-type]
-    if isinstance(v, PathCondition):
-        return str(v)
+    if isinstance(v, Cells):
+        return "[" + ", ".join([f"{i} ↦ {x}" for i, x in v.cells] + [f"* ↦ {v.default}"]) + "]"
     return str(v)

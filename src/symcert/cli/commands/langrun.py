@@ -59,18 +59,20 @@ def bug_report(found: Any, lang: Any, name: str, as_json: bool, explored: int) -
     stuck construct (the file alone for a program built without positions); the input shows
     the variables of the formula its model satisfies."""
     from symcert.core.terms import free_vars
+    from symcert.lang.structure import reads
 
     pc = found.condition
     names = sorted(set().union(*(free_vars(c) for c in pc.conjuncts())) if pc.length else set())
+    cells = found.env.labelled(names, {a for a, _ in reads(pc.conjuncts())})
     message = found.describe(lang.concrete)
     line, column = found.failing.pos or (None, None)
     if as_json:
         return json.dumps({"event": "bug", "file": name, "line": line, "column": column,
                            "message": message,
-                           "input": {x: json_int(found.input(x)) for x in names},
+                           "input": {x: json_int(v) for x, v in cells},
                            "replay_steps": len(found.labels), "rules": list(found.labels),
                            "path_condition": text(pc), "states": explored}) + "\n"
-    shown = ", ".join(f"{x} = {show_int(found.input(x))}" for x in names)
+    shown = ", ".join(f"{x} = {show_int(v)}" for x, v in cells)
     where = f"{name}:{line}:{column}" if line is not None else name
     return (f"{where}: bug: {message}\n"
             f"  input:  {shown or 'any (the bug does not depend on the input)'}\n"
