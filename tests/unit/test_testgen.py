@@ -30,7 +30,7 @@ def _ending(program, env, fuel=10_000):
 @pytest.mark.parametrize("example", sorted(EX.glob("*.imp")), ids=lambda p: p.stem)
 def test_each_test_replays_as_recorded_and_inputs_are_distinct(example):
     program = parse_file(example)
-    suite = generate_tests(program, 3_000)
+    suite = generate_tests(program, 1_000)
     assert suite.tests
     for t in suite.tests:
         assert run_to_end(t.input, program, t.steps + 1) == t.final
