@@ -26,6 +26,7 @@ from symcert.lang.syntax import (
     Call,
     Fail,
     If,
+    New,
     Return,
     Seq,
     Skip,
@@ -243,7 +244,7 @@ def rule_count(p: Stmt, in_procedure: bool = False) -> int:
             return int(in_procedure)  # the end of a procedure's body returns 0
         case Fail():
             return 0
-        case Seq():
+        case Seq() | New():
             return 1
         case Assign() | Assume() | Call() | Return():
             return 1 + may_fail_at(p)  # X-A2: and `fail` where a divisor may be 0
