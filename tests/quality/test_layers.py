@@ -35,7 +35,7 @@ LAYERS = (  # bottom to top
     ("symcert.cli",),
     ("symcert",),
 )
-NATIVE = {"z3": {"symcert.solver.z3backend", "symcert.checking.provers"},
+NATIVE = {"z3": {"symcert.solver.z3backend", "symcert.solver.z3terms", "symcert.checking.provers"},
           "cvc5": {"symcert.checking.provers"}}
 MAX_LINES = 500
 GENERATED = {"symcert.lang.lalr"}

@@ -213,6 +213,19 @@ def witness_input(model: Env, pc: PathCondition) -> Env:
     return Env.of({**values, **{name: Cells.of(c) for name, c in cells.items()}})
 
 
+def valid_heap(env: Env, references: frozenset[str]) -> bool:
+    """Whether an input's references are nil or input objects (seed 003 §4): every reference
+    variable and every cell of a reference field's map is 0 or positive, never a new object."""
+    for name in references:
+        value = env(name)
+        if isinstance(value, Cells):
+            if value.default < 0 or any(v < 0 for _, v in value.cells):
+                return False
+        elif value < 0:
+            return False
+    return True
+
+
 def pc_names(pc: PathCondition) -> frozenset[str]:
     """The symbolic inputs a path condition mentions."""
     out: frozenset[str] = frozenset()

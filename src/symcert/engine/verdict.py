@@ -29,7 +29,7 @@ from symcert.engine.explore import RunStats, Strategy
 from symcert.engine.status import Answer, BugFound, Finished
 from symcert.lang.errors import EXIT_BUG, EXIT_OK, EXIT_UNDECIDED
 from symcert.lang.syntax import Stmt
-from symcert.solver.z3backend import Solver
+from symcert.solver.z3backend import Solver, solver_for
 from symcert.spec.bugs import has_bug_sound
 from symcert.spec.switch import CONTRACTS, icontract
 
@@ -309,7 +309,7 @@ def check(program: Stmt, budget: Budget = Budget(), solver: Solver | None = None
     :return: BUG with replayed witnesses, SAFE after an exhaustive exploration, or UNDECIDED
         with the reason.
     """
-    return Check(program, budget, solver if solver is not None else Solver()).run()
+    return Check(program, budget, solver if solver is not None else solver_for(program)).run()
 
 
 @icontract.require(lambda max_states: max_states >= 0, enabled=CONTRACTS)
