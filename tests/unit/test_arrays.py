@@ -150,7 +150,7 @@ def test_exec_takes_array_cells_as_input(capsys, tmp_path):
     (("a=3",), "a is an array of the program: give its cells as --input a[INDEX]=INT"),
     (("x[1]=3",), "x is an integer of the program"),
     (("a[1]=1", "a[1]=2"), "--input a[1] is given twice"),
-    (("a[k]=1",), "expected VAR=INT or VAR[INT]=INT"),
+    (("a[k]=1",), "expected VAR=INT, VAR[INT]=INT"),
 ])
 def test_exec_rejects_inputs_of_the_wrong_kind(capsys, tmp_path, given, message):
     prog = tmp_path / "kinds.imp"
