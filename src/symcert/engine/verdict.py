@@ -240,18 +240,23 @@ class Check:
 
     :param program: the program.
     :param budget: what the check may spend.
-    :param solver: prunes UNSAT states and gives the models of bugs.
+    :param solver: prunes UNSAT states and gives the models of bugs (default: `solver_for`
+        the program, whose references range over nil and the input objects).
     :param start: when the check began (`time.perf_counter()`), for `Stats.seconds`.
     """
 
     program: Stmt
     budget: Budget = Budget()
-    solver: Solver = field(default_factory=Solver)
+    solver: Solver = None  # type: ignore[assignment]
     start: float = field(default_factory=time.perf_counter)
     progress: RunStats = field(default_factory=RunStats, init=False)
     states: int = field(default=0, init=False)
     bugs: list[Witness] = field(default_factory=list, init=False)
     unconfirmed: int = field(default=0, init=False)
+
+    def __post_init__(self) -> None:
+        if self.solver is None:
+            self.solver = solver_for(self.program)
 
     def run(self, observer: Observer = Quiet()) -> Verdict:
         """Explore until the stream finishes, the budget runs out or (unless `all_bugs`) a bug is
