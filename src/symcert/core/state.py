@@ -16,8 +16,10 @@ from symcert.core import terms
 from symcert.core.concrete import Cells, Env, aeval, beval
 from symcert.core.frames import Frame
 from symcert.core.guards import may_fail_at
+from symcert.lang.procedures import allocates
 from symcert.lang.structure import reads, variables
 from symcert.lang.syntax import (
+    ALLOC,
     AExpr,
     Assert,
     Assign,
@@ -26,6 +28,7 @@ from symcert.lang.syntax import (
     Call,
     Fail,
     If,
+    Int,
     New,
     Return,
     Seq,
@@ -162,8 +165,10 @@ class SymState:
 
 
 def initial(p: Stmt) -> SymState:
-    """The initial state `⟨true, id, p⟩`."""
-    return SymState(TRUE_PC, ID, p)
+    """The initial state `⟨true, id, p⟩`; a program that makes objects starts with no new
+    object yet, `ALLOC ↦ 0` (seed 003 §4: an initial valuation names no fresh object, so the
+    counter is no input)."""
+    return SymState(TRUE_PC, Store.of({ALLOC: Int(0)}) if allocates(p) else ID, p)
 
 
 @icontract.ensure(concretize_pointwise, "W-D2.2 store concretization", enabled=CONTRACTS)

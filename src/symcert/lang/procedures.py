@@ -170,6 +170,12 @@ def link(main: Stmt, procs: Procedures) -> Stmt:
     return main
 
 
+def allocates(p: Stmt) -> bool:
+    """Whether the program whose main statement is `p` has an `x = new C` (seed 003 §4)."""
+    return any(isinstance(s, New) for root in [p, *(q.body for q in table_of(p).values())]
+               for s in statements(root))
+
+
 def table_of(p: Stmt) -> Procedures:
     """The procedures and classes of the program whose main statement is `p`: held by its calls
     and by the fields' maps of a parsed program (empty if it has neither)."""
