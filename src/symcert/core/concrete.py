@@ -33,7 +33,7 @@ from symcert.lang.syntax import (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Cells:
     """A concrete array (seed 003 §5): a map from all integers to integers, `default` at every
     cell but those listed. A concrete run's arrays have the default 0; a solver's model may
@@ -47,6 +47,13 @@ class Cells:
         """The array with these cells; cells equal to `default` are dropped (equal maps are
         equal values)."""
         return Cells(tuple(sorted((i, v) for i, v in values.items() if v != default)), default)
+
+    def __eq__(self, other: object) -> bool:  # a field's map equals the same cells (FieldMap)
+        return isinstance(other, Cells) and (self.cells, self.default) == (other.cells,
+                                                                            other.default)
+
+    def __hash__(self) -> int:
+        return hash((self.cells, self.default))
 
     def __call__(self, index: int) -> int:
         for i, v in self.cells:
@@ -67,7 +74,7 @@ class Cells:
         return out + ([(f"{name}[*]", self.default)] if self.default or not out else [])
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class FieldMap(Cells):
     """The map of a field (seed 003 §4) as an expression reads it: its cell 0, nil's, is no
     value (`Values.select`, `Values.update`)."""
