@@ -43,6 +43,7 @@ from symcert.solver.z3backend import Sat, Solver
 from symcert.spec.expansion import (
     bfs_successor_bound,
     locals_stay_local,
+    no_fresh_dereference,
     expand_complete,
     expand_complete_sampled,
     expand_monotone,
@@ -80,6 +81,8 @@ class RunStats:
 @icontract.ensure(expand_sound_sampled, "W-L2.3 one-step soundness", enabled=CONTRACTS)
 @icontract.ensure(expand_complete_sampled, "W-L2.5 one-step completeness", enabled=CONTRACTS)
 @icontract.ensure(locals_stay_local, "B-P1/B-P2 locals stay local", enabled=CONTRACTS)
+@icontract.ensure(no_fresh_dereference, "B-H2 no dereference of fresh objects",
+                  enabled=CONTRACTS)
 def expand(state: SymState) -> list[SymState]:
     """The successors of a symbolic state under `→sym` (Fig. 7).
 
