@@ -186,7 +186,7 @@ def test_oracle_says_arrays_are_not_supported_yet(capsys, tmp_path):
     prog.write_text("a[0] = 1")
     code, _, err = run_cli(capsys, "oracle", str(prog))
     assert code == 65
-    assert "symcert oracle: arrays are not supported by the oracles yet" in err
+    assert "symcert oracle: arrays and objects are not supported by the oracles yet" in err
 
 
 def test_a_macro_parameter_used_as_an_array_is_replaced_by_the_array_argument():
