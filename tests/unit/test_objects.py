@@ -138,3 +138,14 @@ def test_the_witness_heap_replays_to_the_failing_statement():
     assert isinstance(heap(".next"), Cells) and heap("p") > 0
     final = run_to_end(heap, p, 100)
     assert final is not None and final.ending is Ending.FAIL and final.where == found.failing.pos
+
+
+def test_procedures_take_and_return_references():
+    """A procedure's parameters, `var` locals and value may be references (seed 003 §3-4)."""
+    p = parse(NODE + "proc push(h, v) begin var n = nil; n = new Node; n.val = v; n.next = h; "
+              "return n end\nl = nil; l = push(l, 1); l = push(l, 2); "
+              "assert l.val == 2 and l.next.val == 1 and l.next.next == nil")
+    assert check(p).kind is Kind.SAFE
+    assert {"h", "n", "l"} <= references(p)
+    with pytest.raises(ParseError, match="`n` is an integer"):
+        parse(NODE + "proc f() begin var n = 0; n = new Node; return n end\nskip")
