@@ -182,6 +182,7 @@ def table_of(p: Stmt) -> Procedures:
     for s in statements(p):
         if isinstance(s, Call):
             return s.procs
+    for s in statements(p):
         if isinstance(s, New) and isinstance(s.decl, Procedures):
             return s.decl
     todo: list[Node] = [p]
