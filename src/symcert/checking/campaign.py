@@ -88,9 +88,10 @@ interpreter's loop limit, and up to two procedures `p(d, a)`, `q(d, a)` (recursi
 recursive, their calls nested at most three deep by construction)."""
 
 
-OBJECT_SHAPE = replace(SHAPE, objects=True)
-"""`SHAPE` with objects (seed 003 §4, `campaign --objects`): references `r, s, t` of class
-`Node(val, next)`, inputs heaps of the objects @1..@3 whose references often alias."""
+OBJECT_SHAPE = replace(SHAPE, objects=True, arrays=())
+"""`SHAPE` with objects instead of arrays (seed 003 §4, `campaign --objects`): references
+`r, s, t` of class `Node(val, next)`, input heaps of the objects @1..@3 whose references often
+alias."""
 OBJECT_SOLVER_REFERENCES = frozenset({"r", "s", "t", ".next"})
 """The references of every program of `OBJECT_SHAPE` (the solver's input range, seed 003 §4)."""
 
