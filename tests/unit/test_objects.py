@@ -149,3 +149,24 @@ def test_procedures_take_and_return_references():
     assert {"h", "n", "l"} <= references(p)
     with pytest.raises(ParseError, match="`n` is an integer"):
         parse(NODE + "proc f() begin var n = 0; n = new Node; return n end\nskip")
+
+
+def test_prove_tree_and_tests_take_object_programs(capsys, tmp_path):
+    """`prove` gives a counterexample heap or PROVED, `tree` draws the execution tree, `tests`
+    writes one replayed input per leaf (seed 003 §4)."""
+    prog = tmp_path / "alias.imp"
+    prog.write_text(NODE + "assume p != nil and q != nil; t = new Node; p.next = t; "
+                    "q.next = nil; r = p.next; r.val = 1")
+    code, out, _ = run_cli(capsys, "prove", str(prog))
+    lines = out.splitlines()
+    assert code == 1 and "null dereference in `r.val = 1`" in lines[0]
+    assert lines[1].startswith("  input:  p = @") and lines[2].startswith("  heap:   @")
+    code, out, _ = run_cli(capsys, "tree", str(prog))
+    assert code == 0 and out.startswith("digraph") and "t = new Node" in out
+    code, out, _ = run_cli(capsys, "tests", str(prog))
+    assert code == 0 and json.loads(out)["exhaustive"]
+    safe = tmp_path / "safe.imp"
+    safe.write_text(NODE + "x = new Node; y = new Node; x.next = y; y.val = 3; "
+                    "assert x.next.val == 3 and x != y")
+    code, out, _ = run_cli(capsys, "prove", str(safe))
+    assert code == 0 and "PROVED" in out
