@@ -149,6 +149,12 @@ def test_procedures_take_and_return_references():
     assert {"h", "n", "l"} <= references(p)
     with pytest.raises(ParseError, match="`n` is an integer"):
         parse(NODE + "proc f() begin var n = 0; n = new Node; return n end\nskip")
+    q = parse(NODE + "proc push(h) begin var n = new Node; n.next = h; return n end\n"
+              "l = push(nil); l = push(l); assert l.next != nil and l.next.next == nil")
+    assert check(q).kind is Kind.SAFE and "var n = new Node" in show_program(q)
+    assert parse(show_program(q)) == q
+    with pytest.raises(ParseError, match="`var` outside a procedure"):
+        parse(NODE + "var x = new Node")
 
 
 def test_prove_tree_and_tests_take_object_programs(capsys, tmp_path):

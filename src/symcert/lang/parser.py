@@ -163,6 +163,11 @@ class _Build(Transformer[Token, Stmt]):
         return New(sys.intern(str(c[0])), str(c[2]), tuple(map(field_map, fields)), _at(c),
                    self.procs)
 
+    def local_new(self, c: list[Any]) -> Stmt:
+        made = self.new(c[1:])
+        assert isinstance(made, New)
+        return New(made.name, made.cls, made.fields, _at(c), self.procs, local=True)
+
     def path(self, c: list[Token]) -> AExpr:
         """`x.f.g`: reads of the fields' maps (seed 003 §4), each field declared in a class."""
         self._grow(2 * len(c) - 1, _tpos(c[0]))

@@ -82,7 +82,7 @@ def declare(name: str, params: list[str], body: Stmt, pos: Pos | None,
         if p in seen:
             raise SourceError(f"procedure {quote(name)} has the parameter {quote(p)} twice", pos)
         seen.add(p)
-    declared = {s.name for s in statements(body) if isinstance(s, Assign) and s.local}
+    declared = {s.name for s in statements(body) if isinstance(s, (Assign, New)) and s.local}
     declared |= {s.target for s in statements(body)
                  if isinstance(s, Call) and s.local and s.target is not None}
     return Proc(name, tuple(params), body, frozenset(params) | declared, pos, procs)
@@ -105,7 +105,7 @@ def check(main: Stmt, procs: Procedures, calls: list[Call]) -> None:
     for s in statements(main):
         if isinstance(s, Return):
             raise SourceError("`return` outside a procedure", s.pos or Pos(1, 1))
-        if isinstance(s, (Assign, Call)) and s.local:
+        if isinstance(s, (Assign, Call, New)) and s.local:
             raise SourceError("`var` outside a procedure (the main statement's variables are "
                               "global)", s.pos or Pos(1, 1))
     check_kinds(main, procs)

@@ -159,8 +159,9 @@ class Return:
 
 @dataclass(frozen=True, slots=True)
 class New:
-    """`name = new cls`: a new object of class `cls` (seed 003 §4's object creation), distinct
-    from every other object, each of its `fields` (their maps' names, `.f`) set to 0 / nil.
+    """`name = new cls`, or `var name = new cls` (`local`, in a procedure): a new object of class
+    `cls` (seed 003 §4's object creation), distinct from every other object, each of its
+    `fields` (their maps' names, `.f`) set to 0 / nil.
     New objects are numbered -1, -2, ... along a run (`ALLOC` counts them), input objects are
     positive and nil is 0, so B-T4's freshness holds by construction."""
 
@@ -170,9 +171,10 @@ class New:
     pos: Pos | None = field(default=None, compare=False, repr=False)
     decl: object = field(default=None, compare=False, repr=False)
     """The program's table of declarations (its classes), as `ArrayVar.decl`."""
+    local: bool = False
 
     def __str__(self) -> str:
-        return f"{self.name} = new {self.cls}"
+        return f"{'var ' if self.local else ''}{self.name} = new {self.cls}"
 
 
 ALLOC = FIELD + "new"
