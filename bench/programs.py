@@ -15,6 +15,10 @@ from symcert.lang.parser import parse
 from symcert.lang.structure import children
 from symcert.lang.syntax import (
     Add,
+    New,
+    Nil,
+    Select,
+    Update,
     And,
     Assert,
     Assign,
@@ -103,13 +107,14 @@ def _s(s: object) -> str:
 
 
 def _in_common(source: str) -> bool:
-    """Whether `source` stays in the common subset: PyWiSE's IMP has no `*`, `/` or `%` and no
-    procedures, so the case studies written with them (gcd_mod, divmod, power, mean; fact_rec,
-    fib_rec, ackermann, divsub_rec, even_odd) are symcert's alone."""
+    """Whether `source` stays in the common subset: PyWiSE's IMP has no `*`, `/` or `%`, no
+    procedures, arrays or objects, so the case studies written with them (gcd_mod, divmod, power,
+    mean; fact_rec, fib_rec, ackermann, divsub_rec, even_odd; swap, array_max, binsearch;
+    list_insert, list_reverse, alias_nil) are symcert's alone."""
     todo: list[object] = [parse(source)]
     while todo:
         node = todo.pop()
-        if isinstance(node, (Mul, Div, Mod, Call)):
+        if isinstance(node, (Mul, Div, Mod, Call, Select, Update, New, Nil)):
             return False
         todo.extend(children(node))  # type: ignore[arg-type]
     return True

@@ -40,7 +40,8 @@ rule [right]  <k> choose(E1, E2) => E2 ...</k>
 
 def examples() -> list[Path]:
     return [p for p in sorted((ROOT / "examples").glob("*.imp"))
-            if not any(w in p.read_text() for w in ("proc ", "macro ", "return", "var ", "["))]
+            if not any(w in p.read_text() for w in ("proc ", "macro ", "return", "var ", "[",
+                                                    "class "))]
 
 
 def outcome(cfg: Config) -> tuple[Ending, dict[str, int]]:
