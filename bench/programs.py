@@ -16,7 +16,6 @@ from symcert.lang.structure import children
 from symcert.lang.syntax import (
     Add,
     And,
-    ArrayVar,
     Assert,
     Assign,
     Assume,
@@ -30,11 +29,15 @@ from symcert.lang.syntax import (
     Mod,
     Mul,
     Neg,
+    New,
+    Nil,
     Not,
     Or,
+    Select,
     Seq,
     Skip,
     Sub,
+    Update,
     Var,
     While,
 )
@@ -106,13 +109,13 @@ def _s(s: object) -> str:
 
 def _in_common(source: str) -> bool:
     """Whether `source` stays in the common subset: PyWiSE's IMP has no `*`, `/` or `%`, no
-    procedures, no `assume` and no arrays, so the case studies written with them (gcd_mod,
+    procedures, `assume`, arrays or objects, so the case studies written with them (gcd_mod,
     divmod, power, mean; fact_rec, fib_rec, ackermann, divsub_rec, even_odd; swap, array_max,
-    binsearch) are symcert's alone."""
+    binsearch; list_insert, list_reverse, alias_nil) are symcert's alone."""
     todo: list[object] = [parse(source)]
     while todo:
         node = todo.pop()
-        if isinstance(node, (Mul, Div, Mod, Call, Assume, ArrayVar)):
+        if isinstance(node, (Mul, Div, Mod, Call, Assume, Select, Update, New, Nil)):
             return False
         todo.extend(children(node))  # type: ignore[arg-type]
     return True

@@ -28,6 +28,7 @@ from symcert.lang.syntax import (
     CMP_OPS,
     AExpr,
     Assert,
+    New,
     Assign,
     BExpr,
     Call,
@@ -66,7 +67,8 @@ def test_every_statement_class_has_its_rules() -> None:
                If: (If(b, Skip(), Fail()), If(d, Skip(), Fail())),
                While: (While(b, Skip()), While(d, Skip())), Assert: (Assert(b), Assert(d)),
                Call: (Call("f", (Var("x"),)), Call("f", (Var("x"), Mod(Var("x"), Var("y"))))),
-               Return: (Return(Var("x")), Return(Div(Var("x"), Var("y"))))}
+               Return: (Return(Var("x")), Return(Div(Var("x"), Var("y")))),
+               New: (New("x", "C", (".f",)), New("x", "C", (".f",)))}
     for cls, (p, dividing) in samples.items():
         names = [r for r in RULES[cls] if r not in ("skip", "fail")]
         assert rule_count(dividing) == len(names), cls
@@ -99,12 +101,13 @@ def test_missing_names_every_gap() -> None:
     assert "W-L2.3 assume-blocked" in gaps and "W-L2.2 assume-pass" in gaps
     assert "W-L2.3 call" in gaps and "W-L2.5 return-by-zero" in gaps
     assert "W-L2.5 return-end" in gaps and "W-L2.3 assign-local" in gaps and "W-L2.2 var" in gaps
-    # 20 stepping rules (7 of them by zero, one blocking) and seed 003's 4 in a procedure x 3
-    # lemmas, skip and fail x 2; B-L1 and X-A2 per case; G-M1 per operation of IMP and of a
-    # defined language; X-A1 (3); W-L2.1, M-S1 (2), M-Q1 (2); B-A1 (update, congruence) and
-    # B-H3 (resolve) of arrays; G-L2 and G-L3 per rule of imp.sem and gcl.sem
-    assert len(gaps) == 3 * (20 + 4) + 2 * 2 + 2 * len(EXPR_CASES) + len(OPERATIONS) \
-        + len(DEFINABLE) + 3 + 5 + 3 + 2 * len(rules_needed())
+    # 21 stepping rules (7 of them by zero, one blocking, seed 003 §4's `new`) and seed 003's 4
+    # in a procedure x 3 lemmas, skip and fail x 2; B-L1 and X-A2 per case; G-M1 per operation
+    # of IMP and of a defined language; X-A1 (3); W-L2.1, M-S1 (2), M-Q1 (2); B-A1 (update,
+    # congruence) and B-H3 (resolve) of arrays; B-H1's field rules (4); G-L2 and G-L3 per rule
+    # of imp.sem and gcl.sem
+    assert len(gaps) == 3 * (21 + 4) + 2 * 2 + 2 * len(EXPR_CASES) + len(OPERATIONS) \
+        + len(DEFINABLE) + 3 + 5 + 3 + 4 + 2 * len(rules_needed())
     ob = Obligation("W-L2.3/assign/demo", "W-L2.3", "assign", "", "")
     assert "W-L2.3 assign" not in missing([ob])
     assert "W-L2.3 assign" in missing([ob], vacuous=frozenset({ob.name}))  # proves nothing
@@ -355,4 +358,18 @@ def test_array_read_ignoring_aliasing_is_refuted() -> None:
     result = _replay("select-ignores-aliasing", "--only", "B-H3/", script=WRONG)
     assert result.returncode == 1 and "B-H3/resolve/term+term+term: INVALID" in result.stdout
     result = _replay("--only", "B-A1/")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+
+
+def test_field_write_ignoring_aliasing_is_refuted() -> None:
+    """A field write that drops the map's earlier writes at other references (as if two
+    references could not name one object: seed 003 §4) breaks B-H1 where the read is at the
+    earlier write's object, and only there; the engine's write is proved."""
+    result = _replay("update-ignores-aliasing", "--only", "B-H1/field-write/", script=WRONG)
+    assert result.returncode == 1, result.stdout + result.stderr
+    refuted = {line.split("#")[0].removesuffix(": INVALID") for line in result.stdout.splitlines()
+               if line.endswith(": INVALID")}
+    assert "B-H1/field-write/earlier+update-term" in refuted
+    assert all("+update-term" in name for name in refuted)
+    result = _replay("--only", "B-H1/")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]

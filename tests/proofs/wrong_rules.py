@@ -11,7 +11,9 @@ sign: X-A1), `guard-forgets-right` (the guard of `a and b` forgets the divisions
 frame, which it then drops, instead of the caller's: right for a global target, wrong for a
 caller's local that the callee has too, as in a recursive call), `select-ignores-aliasing`
 (a read of an array skips every update at another index term, as if two different terms could
-not have the same value: B-A1 ignored), `minus-int-swapped` (seed 002's `-Int` computes
+not have the same value: B-A1 ignored), `update-ignores-aliasing` (a field write `x.f = v`
+drops the map's earlier writes at other terms, as if two references could not be one object:
+B-H1 ignored), `minus-int-swapped` (seed 002's `-Int` computes
 `b - a`: right when both operands are one term), `lookup-unbound-one` (seed 002's `lookup`
 reads 1, not 0, for an unbound identifier), `store-writes-index` (seed 002's `store` writes the
 index, not the value, into the cell) or `lookupin-globals-first` (seed 002's `lookupIn` reads
@@ -36,6 +38,7 @@ _expand = explore._expand
 _add = terms.add
 _mul = terms.mul
 _select = terms.select
+_update = terms.update
 
 
 def _while_exit_adds_guard(phi, store, frame, p, depth):  # type: ignore[no-untyped-def]
@@ -71,6 +74,12 @@ def _select_ignores_aliasing(a, i):  # type: ignore[no-untyped-def]
     return _select(a, i)
 
 
+def _update_ignores_aliasing(a, i, v):  # type: ignore[no-untyped-def]
+    while isinstance(a, Update) and a.index != i and not isinstance(a.index, Int):
+        a = a.array
+    return _update(a, i, v)
+
+
 def _guard_forgets_right(a, b):  # type: ignore[no-untyped-def]
     return terms.conj(a[0], b()[0]), a[1]
 
@@ -96,6 +105,8 @@ elif mistake == "return-into-callee":
     explore.leave = _return_into_callee  # the symbolic return only: the concrete one is right
 elif mistake == "select-ignores-aliasing":
     terms.select = _select_ignores_aliasing
+elif mistake == "update-ignores-aliasing":
+    terms.update = _update_ignores_aliasing
 elif mistake == "guard-forgets-right":
     guards.GUARDS.and_ = _guard_forgets_right  # type: ignore[method-assign]
 elif mistake == "minus-int-swapped":

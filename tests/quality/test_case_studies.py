@@ -16,14 +16,16 @@ from symcert.engine.status import Answer, BugFound, Finished
 from symcert.engine.verdict import has_bug
 from symcert.lang.parser import parse_file
 from symcert.lang.syntax import Assert, Assign
-from symcert.solver.z3backend import Solver
+from symcert.solver.z3backend import solver_for
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 STUDIES = ["factorial", "isqrt", "gcd", "min3", "gcd_mod", "divmod", "power", "mean",
            "fact_rec", "fib_rec", "ackermann", "divsub_rec", "even_odd",
-           "swap", "array_max", "binsearch"]
-# The planted bug of each `_buggy` version: a failing `assert`, or a `/` or `%` by zero.
+           "swap", "array_max", "binsearch", "list_insert", "list_reverse", "alias_nil"]
+# The planted bug of each `_buggy` version: a failing `assert`, a `/` or `%` by zero, or a
+# field of nil (seed 003 §4).
 BY_ZERO = {"mean"}
+NULL = {"alias_nil"}
 # The input of the first bug BFS finds where the shallowest failing run has only one input.
 FIRST_INPUT = {"countdown": {"n": 3}, "fact_rec": {"k": 0}, "fib_rec": {"k": 2},
                "ackermann": {"i": 1, "j": 0}, "even_odd": {"k": 1}}
@@ -33,7 +35,7 @@ BUDGET = 20_000
 def first_bug(path: Path, strategy: Strategy, budget: int):
     """The first confirmed witness within `budget` states, or the last status seen."""
     p = parse_file(str(path))
-    solver = Solver()
+    solver = solver_for(p)
     for status in islice(find_bugs(p, strategy, solver), budget):
         if isinstance(status, Finished):
             return p, status
@@ -48,9 +50,10 @@ def first_bug(path: Path, strategy: Strategy, budget: int):
 def test_bfs_finds_the_injected_bug_with_a_replayed_witness(name):
     p, w = first_bug(EXAMPLES / f"{name}_buggy.imp", Strategy.BFS, BUDGET)
     assert w is not None and not isinstance(w, Finished), f"{name}_buggy: no bug found"
-    if name in BY_ZERO:
+    if name in BY_ZERO | NULL:
         assert w.failing.by_zero and isinstance(w.failing.origin, Assign)
-        assert w.failing.what().startswith("division by zero in `")
+        assert w.failing.what().startswith("null dereference in `" if name in NULL
+                                           else "division by zero in `")
     else:
         assert not w.failing.by_zero and isinstance(w.failing.origin, Assert)
         assert w.failing.what().startswith("assertion `")

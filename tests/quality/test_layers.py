@@ -16,7 +16,7 @@ SRC = Path(__file__).resolve().parents[2] / "src"
 LAYERS = (  # bottom to top
     ("symcert.lang.errors", "symcert.lang.sharing", "symcert.lang.expressions",
      "symcert.lang.syntax",
-     "symcert.lang.structure", "symcert.lang.procedures"),
+     "symcert.lang.structure", "symcert.lang.objects", "symcert.lang.procedures"),
     ("symcert.spec.switch", "symcert.spec.printing"),
     ("symcert.lang",),
     ("symcert.core.algebra", "symcert.core.terms", "symcert.core.frames", "symcert.core.concrete",
@@ -35,7 +35,7 @@ LAYERS = (  # bottom to top
     ("symcert.cli",),
     ("symcert",),
 )
-NATIVE = {"z3": {"symcert.solver.z3backend", "symcert.checking.provers"},
+NATIVE = {"z3": {"symcert.solver.z3backend", "symcert.solver.z3terms", "symcert.checking.provers"},
           "cvc5": {"symcert.checking.provers"}}
 MAX_LINES = 500
 GENERATED = {"symcert.lang.lalr"}

@@ -150,7 +150,7 @@ def test_exec_takes_array_cells_as_input(capsys, tmp_path):
     (("a=3",), "a is an array of the program: give its cells as --input a[INDEX]=INT"),
     (("x[1]=3",), "x is an integer of the program"),
     (("a[1]=1", "a[1]=2"), "--input a[1] is given twice"),
-    (("a[k]=1",), "expected VAR=INT or VAR[INT]=INT"),
+    (("a[k]=1",), "expected VAR=INT, VAR[INT]=INT"),
 ])
 def test_exec_rejects_inputs_of_the_wrong_kind(capsys, tmp_path, given, message):
     prog = tmp_path / "kinds.imp"
@@ -186,7 +186,7 @@ def test_oracle_says_arrays_are_not_supported_yet(capsys, tmp_path):
     prog.write_text("a[0] = 1")
     code, _, err = run_cli(capsys, "oracle", str(prog))
     assert code == 65
-    assert "symcert oracle: arrays are not supported by the oracles yet" in err
+    assert "symcert oracle: arrays and objects are not supported by the oracles yet" in err
 
 
 def test_a_macro_parameter_used_as_an_array_is_replaced_by_the_array_argument():

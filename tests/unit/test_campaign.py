@@ -206,3 +206,27 @@ def test_cli_campaign(capsys):
     assert capsys.readouterr().out.splitlines()[1] == (
         "0 of them over the program budget (--program-timeout 30 s): not checked")
     assert main(["campaign", "--program-timeout", "0"]) == 2
+
+
+def test_planted_heap_aliasing_error_is_caught_on_object_programs(monkeypatch):
+    """A field write that drops the map's earlier writes at other references (seed 003 §4,
+    B-H1 ignored) is caught on the campaign's object programs (`--objects`, seed 7), and the
+    minimised program still writes or reads a field."""
+    original = terms.update
+
+    def wrong(a, i, v):  # type: ignore[no-untyped-def]
+        while isinstance(a, Update) and a.index != i and not isinstance(a.index, Int):
+            a = a.array
+        return original(a, i, v)
+
+    monkeypatch.setattr(terms, "update", wrong)
+    report = campaign(300, seed=7, seconds=None, objects=True)
+    small = report.disagreement
+    assert small is not None, report
+    assert "." in str(small.program)
+
+
+def test_object_programs_agree(monkeypatch):
+    """The engines agree on the campaign's object programs (seed 003 §4), seed 3."""
+    report = campaign(40, seed=3, seconds=None, objects=True)
+    assert report.disagreement is None and report.programs == 40

@@ -77,7 +77,7 @@ def test_syntax_error_exit_65_with_caret(capsys, tmp_path):
     code, out, err = run_cli(capsys, "run", str(prog))
     assert code == 65 and out == ""
     assert err.splitlines() == [
-        f"{prog}:2:8: syntax error: unexpected `*`; expected `(`, `-`, a variable, an integer",
+        f"{prog}:2:8: syntax error: unexpected `*`; expected `(`, `-`, `nil`, a variable, an integer",
         "  y = x ** 2",
         "         ^",
     ]

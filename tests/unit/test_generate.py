@@ -25,6 +25,8 @@ from symcert.lang.syntax import (
     CMP_OPS,
     AExpr,
     ArrayVar,
+    New,
+    Nil,
     Assert,
     Assign,
     BExpr,
@@ -220,6 +222,7 @@ def test_every_kind_is_reachable(shape):
                 seen[n.op] += 1
     kinds = ALL_KINDS if shape.procedures else ALL_KINDS - {Call, Return}
     kinds = kinds if shape.arrays else kinds - {Select}
+    kinds -= {Nil, New}  # seed 003 §4: objects, test_object_programs_...
     assert kinds | set(CMP_OPS) <= set(seen), kinds | set(CMP_OPS) - set(seen)
 
 
@@ -281,7 +284,7 @@ def test_smaller_strictly_reduces_and_keeps_the_sort():
     order (so `shrink` terminates); every kind of node gets reduced."""
     c = RandomChoices(random.Random(6))
     reduced: set[type] = set()
-    for shape in (strategies.SHAPE, campaign.SHAPE) * 50:
+    for shape in (strategies.SHAPE, campaign.SHAPE, campaign.OBJECT_SHAPE) * 50:
         p = generate.program(c, shape)
         for q in campaign.smaller(p):
             assert isinstance(q, Stmt)
@@ -291,5 +294,29 @@ def test_smaller_strictly_reduces_and_keeps_the_sort():
                 reduced.add(type(n))
     # the campaign's shape has procedures and arrays; `return` occurs in procedures' bodies only,
     # which the shrinker leaves alone
-    assert ALL_KINDS - {Skip, Return} <= reduced
+    assert ALL_KINDS - {Skip, Return, Nil} <= reduced  # `nil` is a leaf of no smaller value
     assert Int(0) in list(campaign.smaller(Var("x")))
+
+
+def test_object_programs_are_well_kinded_and_print_back():
+    """Programs with objects (seed 003 §4) pass the static kinds and print to source that parses
+    back to the same text; a valuation of their inputs is a valid input heap."""
+    import random
+
+    from symcert.checking.generate import RandomChoices, Shape, env, program
+    from symcert.core.state import valid_heap
+    from symcert.lang.parser import parse
+    from symcert.lang.procedures import references, show_program
+    from symcert.lang.structure import inputs
+
+    shape = Shape(objects=True, loop_bound=2, procedures=1)
+    fields, kinds = 0, set()
+    for seed in range(60):
+        c = RandomChoices(random.Random(seed))
+        p = program(c, shape)
+        text = show_program(p)
+        assert show_program(parse(text)) == text
+        fields += "." in text
+        assert valid_heap(env(c, shape, sorted(inputs(p))), references(p))
+        kinds.update(type(n) for n in nodes(p))
+    assert fields > 30 and {Nil, New, Select, Update} <= kinds

@@ -135,8 +135,8 @@ def test_examples_round_trip(path):
 
 
 ERRORS = [
-    ("x = 1 * * 2", 1, 9, "unexpected `*`; expected `(`, `-`, a variable, an integer"),
-    ("x = 4 % ", 1, 9, "unexpected end of input; expected `(`, `-`, a variable, an integer"),
+    ("x = 1 * * 2", 1, 9, "unexpected `*`; expected `(`, `-`, `nil`, a variable, an integer"),
+    ("x = 4 % ", 1, 9, "unexpected end of input; expected `(`, `-`, `nil`, a variable, an integer"),
     ("x = 1 $ 2", 1, 7, "unexpected character `$`"),
     ("if x < 1 then skip fi", 1, 20, "unexpected `fi`; expected `else`"),
     ("x = 1;", 1, 7, "unexpected end of input; expected `assert`, `assume`, `fail`, `if`, `return`, "
@@ -146,7 +146,7 @@ ERRORS = [
     ("x = (1 + 2", 1, 11, "unexpected end of input; expected `)`"),
     ("if true then skip else skip", 1, 28, "unexpected end of input; expected `fi`"),
     ("while x do skip od", 1, 9, "unexpected `do`; expected a comparison"),
-    ("x = 1;\n\ny == 2", 3, 3, "unexpected `==`; expected `(`, `=`, `[`"),
+    ("x = 1;\n\ny == 2", 3, 3, "unexpected `==`; expected `(`, `.`, `=`, `[`"),
 ]
 
 
@@ -322,8 +322,9 @@ def test_keywords_are_not_variables(keyword):
 def test_a_keyword_where_a_variable_belongs_is_named_as_such():
     with pytest.raises(ParseError) as info:
         parse("true = 0; assert true")
-    assert info.value.message == ("unexpected `true`; expected `assert`, `assume`, `fail`, `if`, "
-                                  "`macro`, `proc`, `return`, `skip`, `var`, `while`, a variable "
+    assert info.value.message == ("unexpected `true`; expected `assert`, `assume`, `class`, "
+                                  "`fail`, `if`, `macro`, `proc`, `return`, `skip`, `var`, "
+                                  "`while`, a variable "
                                   "(`true` is a keyword, not a variable)")
     with pytest.raises(ParseError, match="`fi` is a keyword, not a variable"):
         parse("fi = fi")

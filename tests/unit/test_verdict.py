@@ -32,8 +32,9 @@ class UnknownSolver(Solver):
 
 @pytest.mark.parametrize("path", BUGGY)
 def test_a_buggy_example_is_a_bug_with_a_replayed_witness(path):
-    """BUG only with an input whose concrete run reaches the failing statement: the assert, or
-    the division by zero of `mean_buggy.imp` (X-A2)."""
+    """BUG only with an input whose concrete run reaches the failing statement: the assert, the
+    division by zero of `mean_buggy.imp` (X-A2), or the null dereference of `alias_nil_buggy.imp`
+    (seed 003 §4)."""
     p = parse_file(path)
     verdict = check(p, Budget(10_000))
     assert verdict.kind is Kind.BUG and verdict.exit_code == 1 and verdict.reason is None
@@ -42,9 +43,10 @@ def test_a_buggy_example_is_a_bug_with_a_replayed_witness(path):
     final = run_concrete(State(found.input, p), found.final.steps)
     assert is_stuck(final.prog) and final.prog == found.bug.prog
     origin = found.failing.origin
-    if path.endswith("mean_buggy.imp"):
+    if path.endswith(("mean_buggy.imp", "alias_nil_buggy.imp")):
         assert found.failing.by_zero and isinstance(origin, Assign)
-        assert found.describe() == f"division by zero in `{origin}`"
+        what = "null dereference" if "alias_nil" in path else "division by zero"
+        assert found.describe() == f"{what} in `{origin}`"
     else:
         assert not found.failing.by_zero and isinstance(origin, Assert)
         assert found.describe() == f"assertion `{origin.cond}` fails"

@@ -30,7 +30,7 @@ import random
 import select
 import signal
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Iterator, cast
 
 from symcert.checking.agreement import compare
@@ -40,6 +40,7 @@ from symcert.checking.transitions import Transition, concr, run_outputs
 from symcert.core.concrete import Ending, Final, run_to_end
 from symcert.core.concrete import Cells, Env
 from symcert.core.state import TRUE_PC, PathCondition, Store, SymState, initial, rules_of
+from symcert.lang.procedures import arrays, table_of
 from symcert.lang.structure import children, inputs, with_children
 from symcert.lang.syntax import AExpr, ArrayVar, BExpr, Bool, Int, Node, Skip, Stmt, Update
 from symcert.seed004.interp import (
@@ -87,9 +88,17 @@ interpreter's loop limit, and up to two procedures `p(d, a)`, `q(d, a)` (recursi
 recursive, their calls nested at most three deep by construction)."""
 
 
-def random_input(c: Choices, p: Stmt) -> Env:
-    """A valuation of `p`'s inputs, values in [-5, 5]."""
-    return env(c, SHAPE, sorted(inputs(p)))
+OBJECT_SHAPE = replace(SHAPE, objects=True, arrays=())
+"""`SHAPE` with objects instead of arrays (seed 003 §4, `campaign --objects`): references
+`r, s, t` of class `Node(val, next)`, input heaps of the objects @1..@3 whose references often
+alias."""
+OBJECT_SOLVER_REFERENCES = frozenset({"r", "s", "t", ".next"})
+"""The references of every program of `OBJECT_SHAPE` (the solver's input range, seed 003 §4)."""
+
+
+def random_input(c: Choices, p: Stmt, shape: Shape = SHAPE) -> Env:
+    """A valuation of `p`'s inputs, values in [-5, 5] (with objects, a heap: `generate.heap`)."""
+    return env(c, shape, sorted(inputs(p)))
 
 
 # --- the checks -------------------------------------------------------------------------------
@@ -112,7 +121,7 @@ def _once(kind: str, p: Stmt, sigma: Env, solver: Solver, compute: Callable[[], 
 def _leaves(p: Stmt, ghost: Env, solver: Solver) -> tuple[tuple[SymState, ...], bool]:
     """The main engine's configuration after the run from `⟨true, id, p⟩` with ghost ρ = ghost,
     and whether the run ended (exhaustive)."""
-    start = SymState(TRUE_PC, Store(), p, ghost=ghost)
+    start = replace(initial(p), ghost=ghost)  # with no new object yet (seed 003 §4)
     return cast(tuple[tuple[SymState, ...], bool],
                 _once("run", p, ghost, solver, lambda: run_outputs((start,), MAX_STATES, solver)))
 
@@ -399,7 +408,8 @@ class Report:
 
 def campaign(programs: int | None, seed: int, seconds: float | None,
              checks: tuple[str, ...] = DEFAULT_CHECKS, keep_going: bool = False,
-             inputs_per_program: int = 3, program_seconds: float | None = None) -> Report:
+             inputs_per_program: int = 3, program_seconds: float | None = None,
+             objects: bool = False) -> Report:
     """Check random programs until `programs` are done or `seconds` have passed.
 
     :param programs: how many programs at most (None: no limit).
@@ -410,9 +420,11 @@ def campaign(programs: int | None, seed: int, seconds: float | None,
     :param inputs_per_program: random inputs per program.
     :param program_seconds: each program's checks run in a child process killed after this
         many seconds (`check_within`); such a program is counted in `over_budget`, not checked.
+    :param objects: generate programs with objects (`OBJECT_SHAPE`).
     """
     choices = RandomChoices(random.Random(seed))
-    solver = Solver()
+    shape = OBJECT_SHAPE if objects else SHAPE
+    solver = Solver(references=OBJECT_SOLVER_REFERENCES if objects else frozenset())
     counts: dict[str, int] = {}
     found: dict[str, Disagreement] = {}
     minimised: dict[str, Disagreement] = {}
@@ -421,8 +433,8 @@ def campaign(programs: int | None, seed: int, seconds: float | None,
     done = over = 0
     while (programs is None or done < programs) and (
             seconds is None or time.perf_counter() - start - shrinking < seconds):
-        p = program(choices, SHAPE)
-        sigmas = [random_input(choices, p) for _ in range(inputs_per_program)]
+        p = program(choices, shape)
+        sigmas = [random_input(choices, p, shape) for _ in range(inputs_per_program)]
         outcome = (check_program(p, sigmas, solver, checks) if program_seconds is None
                    else check_within(p, sigmas, solver, checks, program_seconds))
         done += 1

@@ -14,7 +14,9 @@ choices (`Choices`):
 syntactic sort, the number of leaf statements, loop nesting, whether loops are bounded by
 construction, how many procedures a program declares (seed 003 §3; `program`), and its array
 variables (seed 003 §5: reads `b[e]`, writes `b[e] = e'`, at indices drawn from small values so
-that two of them often alias). Choice 0 is always the simplest alternative: a leaf before a compound, `skip`
+that two of them often alias), and objects (seed 003 §4: `Shape.objects`, references `r s t` of
+the class `Node(val, next)`, paths, `new`, field writes, reference tests; a valuation a small
+input heap whose references often alias). Choice 0 is always the simplest alternative: a leaf before a compound, `skip`
 before the other statements (then `fail`), `0` among literals, the first variable, "unbound" or "absent" for
 optional parts. So the choice sequence of zeros gives the simplest program (`skip`), and
 shrinking the choices towards 0, as Hypothesis does, shrinks the program.
@@ -50,6 +52,8 @@ from symcert.lang.syntax import (
     Mod,
     Mul,
     Neg,
+    New,
+    Nil,
     Not,
     Or,
     Return,
@@ -131,6 +135,11 @@ class Shape:
         some, an expression with an operator level to spare is `b[e]` one time in four, an
         assignment `b[e] = e'` one time in three, and a valuation binds each array's cells
         `CELLS` (others 0).
+    :param objects: whether the program has objects (seed 003 §4): the references `REFS` of
+        class `Node(val, next)`; an expression with a level to spare reads a `val` one time in
+        four, a comparison compares references one time in four, an assignment is an object
+        statement (`object_statement`) two times in three, and a valuation is an input heap of the objects
+        `OBJECTS` (`heap`).
     """
 
     names: tuple[str, ...] = ("x", "y", "z")
@@ -148,6 +157,59 @@ class Shape:
     procedures: int = 0
     call_depth: int = 2
     arrays: tuple[str, ...] = ()
+    objects: bool = False
+
+
+REFS = ("r", "s", "t")
+"""The reference variables of a program with objects (none of `Shape.names`, the procedures'
+names or locals)."""
+OBJECTS = (1, 2, 3)
+"""The input objects of a generated heap."""
+VAL, NEXT = ArrayVar(".val"), ArrayVar(".next")
+"""The maps of the fields of `Node(val, next)`, the one class of generated programs."""
+
+
+def node_class() -> Procedures:
+    """A table declaring `class Node(val, next)` (held by the fields' maps and `New`)."""
+    table = Procedures()
+    table.classes = (("Node", ("val", "next")),)
+    return table
+
+
+NODE_TABLE = node_class()
+"""The declarations every generated program with objects holds (never changed)."""
+
+
+def reference(c: Choices, table: Procedures, depth: int = 1, nil: bool = True) -> AExpr:
+    """A reference: a variable of `REFS`, `nil` (unless not `nil`: the object of a field
+    access is a path), or (with `depth` to spare) a path's `next`."""
+    kind = c.integer(0, 3 if depth > 0 else 2)
+    if kind == 3:
+        return Select(ArrayVar(NEXT.name, None, table), reference(c, table, depth - 1, False))
+    return Nil() if kind == 2 and nil else Var(pick(c, REFS))
+
+
+def object_statement(c: Choices, shape: Shape, table: Procedures) -> Stmt:
+    """One of `r = new Node`, `r = <reference>`, `<reference>.next = <reference>`,
+    `<reference>.val = e` (seed 003 §4)."""
+    kind = c.integer(0, 5) // 2 + c.integer(0, 1)  # a field write, half the time
+    if kind == 0:
+        return New(pick(c, REFS), "Node", (VAL.name, NEXT.name), None, table)
+    if kind == 1:
+        return Assign(pick(c, REFS), reference(c, table))
+    field = NEXT if kind == 2 else VAL
+    value = reference(c, table) if kind == 2 else aexpr(c, replace(shape, objects=False), 1)
+    target = ArrayVar(field.name, None, table)
+    return Assign(field.name, Update(target, reference(c, table, 0, False), value))
+
+
+def heap(c: Choices, shape: Shape) -> dict[str, Value]:
+    """An input heap: each reference nil or one of `OBJECTS`, each object's `next` too (so
+    references often alias and lists may be cyclic), its `val` in `[-value, value]`."""
+    out: dict[str, Value] = {x: c.integer(0, len(OBJECTS)) for x in REFS}
+    out[NEXT.name] = Cells.of({o: c.integer(0, len(OBJECTS)) for o in OBJECTS})
+    out[VAL.name] = Cells.of({o: c.integer(-shape.value, shape.value) for o in OBJECTS})
+    return out
 
 
 CELLS = range(-2, 3)
@@ -178,6 +240,8 @@ def aexpr(c: Choices, shape: Shape, depth: int | None = None,
     depth = shape.aexpr_depth if depth is None else depth
     if kind is None and shape.arrays and depth > 0 and c.integer(0, 3) == 3:
         kind = Select
+    if kind is None and shape.objects and depth > 0 and c.integer(0, 3) == 3:
+        return Select(ArrayVar(VAL.name, None, NODE_TABLE), reference(c, NODE_TABLE, nil=False))
     if kind is None:
         n = (len(AEXPR_KINDS) - 2 * (not shape.divisions)) if depth > 0 else len(AEXPR_LEAVES)
         kind = pick(c, AEXPR_KINDS[:n], AEXPR_WEIGHTS[:n])
@@ -204,6 +268,8 @@ def bexpr(c: Choices, shape: Shape, depth: int | None = None,
         kind = pick(c, BEXPR_KINDS[:n], BEXPR_WEIGHTS[:n])
     if kind is Bool:
         return Bool(c.integer(0, 1) == 0)
+    if kind is Cmp and shape.objects and c.integer(0, 3) == 3:
+        return Cmp(pick(c, ("==", "!=")), reference(c, NODE_TABLE), reference(c, NODE_TABLE))
     if kind is Cmp:
         op = pick(c, CMP_OPS)
         return Cmp(op, aexpr(c, shape, shape.operand_depth), aexpr(c, shape, shape.operand_depth))
@@ -252,6 +318,8 @@ def stmt(c: Choices, shape: Shape, depth: int | None = None, size: int | None = 
         return Skip()
     if kind is Fail:
         return Fail()
+    if kind is Assign and shape.objects and c.integer(0, 2) != 0:
+        return object_statement(c, shape, NODE_TABLE)
     if kind is Assign and shape.arrays and c.integer(0, 2) == 2:
         array = pick(c, shape.arrays)
         return Assign(array, Update(ArrayVar(array), aexpr(c, inner, 1), aexpr(c, inner)))
@@ -322,6 +390,7 @@ def program(c: Choices, shape: Shape) -> Stmt:
     if count == 0:
         return stmt(c, shape)
     procs = Procedures()
+    procs.classes = NODE_TABLE.classes if shape.objects else ()
     inside = Context(procs, count, True)
     local = replace(shape, names=shape.names + LOCALS)
     for name_ in PROCEDURES[:count]:
@@ -333,9 +402,13 @@ def program(c: Choices, shape: Shape) -> Stmt:
 
 def env(c: Choices, shape: Shape, names: Sequence[str] | None = None) -> Env:
     """A valuation of `names` (default `shape.names` and `shape.arrays`; every other variable
-    0): an array's cells `CELLS` drawn, the others 0."""
-    values: dict[str, Value] = {}
-    for x in (shape.names + shape.arrays if names is None else names):
+    0): an array's cells `CELLS` drawn, the others 0; with objects, an input heap (`heap`)."""
+    chosen = shape.names + shape.arrays if names is None else tuple(names)
+    values: dict[str, Value] = {k: v for k, v in (heap(c, shape) if shape.objects else {}).items()
+                                if names is None or k in chosen}
+    for x in chosen:
+        if x in values:  # a reference or a field's map: the heap's
+            continue
         if x in shape.arrays:
             values[x] = Cells.of({i: c.integer(-shape.value, shape.value) for i in CELLS})
         else:

@@ -42,7 +42,11 @@ class Schematic(Protocol):
 
 
 def symbol(name: str) -> str:
-    """An SMT-LIB symbol for `name`: itself when it is a simple symbol, else `|name|`."""
+    """An SMT-LIB symbol for `name`: itself when it is a simple symbol, else `|name|`; a field's
+    map `.f` is `field!f` (SMT-LIB reserves symbols that start with `.`, and no program name
+    has a `!`)."""
+    if name[:1] == ".":
+        name = "field!" + name[1:]
     if _SIMPLE.fullmatch(name) and name not in _RESERVED:
         return name
     if "|" in name or "\\" in name:

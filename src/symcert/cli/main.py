@@ -45,6 +45,8 @@ DEFAULT_MAX_CALL_DEPTH = 10_000  # core.frames.MAX_CALL_DEPTH, not imported here
 DEFAULT_MAX_STEPS = 1_000_000
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # a variable, as NAME in grammar.lark
 CELL = re.compile(r"([^\[\]]*)\[\s*(-?[0-9]+)\s*\]")  # an array's cell, `a[3]`
+FIELD = re.compile(r"@([0-9]+)\.([A-Za-z_][A-Za-z0-9_]*)")  # an input object's field, `@1.next`
+REFERENCE = re.compile(r"nil|@([0-9]+)")  # a reference: nil or an input object
 INTEGER = re.compile(r"-?[0-9]+")
 
 # Further subcommands, each in a module of `symcert.cli.commands` that defines HELP, `configure(parser)`
@@ -104,6 +106,9 @@ def _configure_run(r: argparse.ArgumentParser) -> None:
     r.add_argument("--json", action="store_true", help="write one JSON object per event")
     r.add_argument("--contracts", action="store_true",
                    help="check the lemma contracts while running (as SYMCERT_CONTRACTS=1)")
+    r.add_argument("--witness-dot", metavar="FILE", default=None,
+                   help="write the first bug's input heap (seed 003 §4) to FILE as a Graphviz "
+                        "graph")
     r.add_argument("--lang", metavar="LANG.sem", default=None,
                    help="FILE is a program of this language defined by rewrite rules (seed 002; "
                         "`imp` or `gcl` for the shipped ones): run the bug finder on its "
@@ -113,8 +118,10 @@ def _configure_run(r: argparse.ArgumentParser) -> None:
 def _configure_exec(e: argparse.ArgumentParser) -> None:
     add_program(e)
     e.add_argument("--input", action="append", default=[], metavar="VAR=INT",
-                   help="an input value, INT as -?[0-9]+; repeat for several inputs; "
-                        "unset inputs are 0")
+                   help="an input value, INT as -?[0-9]+; an array's cell as a[3]=7; a "
+                        "reference as p=nil or p=@1 (input object 1) and an input object's "
+                        "field as @1.next=@2 or @1.val=7; repeat for several inputs; unset "
+                        "inputs are 0 / nil")
     e.add_argument("--max-steps", type=positive, default=DEFAULT_MAX_STEPS, metavar="N",
                    help=f"step budget (default: {DEFAULT_MAX_STEPS:,})")
     e.add_argument("--contracts", action="store_true", help="check the lemma contracts")
@@ -226,11 +233,14 @@ class _Reporter:
     """The observer of `symcert run` (`verdict.Observer`): each phase of the check is a phase of
     the deadline, progress goes to the display, and a confirmed bug is printed at once."""
 
-    def __init__(self, deadline: Deadline, progress: _Progress, name: str, as_json: bool) -> None:
+    def __init__(self, deadline: Deadline, progress: _Progress, name: str, as_json: bool,
+                 references: frozenset[str] = frozenset(), dot: str | None = None) -> None:
         self.deadline = deadline
         self.progress = progress
         self.name = name
         self.as_json = as_json
+        self.references = references
+        self.dot = dot
 
     def phase(self, name: str) -> None:
         self.deadline.enter(name)
@@ -240,8 +250,10 @@ class _Reporter:
 
     def confirmed(self, found: Any, states: int) -> None:
         self.progress.clear()
-        sys.stdout.write(_bug_report(found, self.name, self.as_json, states))
+        sys.stdout.write(_bug_report(found, self.name, self.as_json, states, self.references,
+                                     self.dot))
         sys.stdout.flush()
+        self.dot = None  # the first bug's heap only
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -258,6 +270,7 @@ def _run(args: argparse.Namespace) -> int:
     from symcert.engine.explore import Strategy
     from symcert.cli.commands.verdicts import print_done, shown_reason, stop_reason
     from symcert.engine.verdict import Budget, Check, Kind, Stats, Verdict
+    from symcert.lang.procedures import references
 
     deadline: Deadline = args.budget
     name = source_name(args.file)
@@ -268,7 +281,8 @@ def _run(args: argparse.Namespace) -> int:
     try:
         program = read_program(args)
         check = Check(program, budget, start=start)
-        verdict = check.run(_Reporter(deadline, progress, name, args.json))
+        verdict = check.run(_Reporter(deadline, progress, name, args.json,
+                                      references(program), args.witness_dot))
     except (BudgetExceeded, MemoryError) as stop:
         reason = stop_reason(stop, deadline)
         verdict = (check.stopped(reason) if check is not None else
@@ -300,26 +314,42 @@ def _run(args: argparse.Namespace) -> int:
     return verdict.exit_code
 
 
-def _bug_report(found: Any, name: str, as_json: bool, explored: int) -> str:
-    """The report of a confirmed bug, a JSON line or three lines of text, to be written at once
-    (a deadline cannot cut it in the middle)."""
+def _bug_report(found: Any, name: str, as_json: bool, explored: int,
+                references: frozenset[str] = frozenset(), dot: str | None = None) -> str:
+    """The report of a confirmed bug, a JSON line or three lines of text (four with a heap),
+    to be written at once (a deadline cannot cut it in the middle); with `dot`, the input heap
+    is also written to that file as a Graphviz graph."""
+    from symcert.core import heap
     from symcert.core.terms import free_vars
     from symcert.lang.structure import reads
+    from symcert.lang.syntax import is_field
 
     pc = found.bug.pc
     names = sorted(set().union(*(free_vars(c) for c in pc.conjuncts())) if pc.length else set())
-    cells = found.input.labelled(names, {a for a, _ in reads(pc.conjuncts())})
+    cells: list[tuple[str, Any]] = found.input.labelled(names, {a for a, _ in reads(pc.conjuncts())})
+    objects: dict[str, dict[str, Any]] = {}
+    if references or any(map(is_field, names)):  # seed 003 §4: the input heap as a graph
+        values, objects = heap.graph(found.input, names, references)
+        cells = list(values.items())
+        if dot is not None:
+            with open(dot, "w", encoding="utf-8") as out:
+                out.write(heap.dot(values, objects))
     pos = found.failing.pos
     line, column = (pos.line, pos.column) if pos else (0, 0)
     if as_json:
         return json.dumps({"event": "bug", "file": name, "line": line, "column": column,
                            "message": found.describe(),
-                           "input": {x: json_int(v) for x, v in cells},
+                           "input": {x: v if isinstance(v, str) else json_int(v)
+                                     for x, v in cells},
+                           **({"heap": {o: {f: v if isinstance(v, str) else json_int(v)
+                                            for f, v in row.items()}
+                                        for o, row in objects.items()}} if objects else {}),
                            "replay_steps": found.final.steps, "path_condition": text(pc),
                            "states": explored}) + "\n"
-    shown = ", ".join(f"{x} = {show_int(v)}" for x, v in cells)
+    shown = ", ".join(f"{x} = {v if isinstance(v, str) else show_int(v)}" for x, v in cells)
+    graph = f"  heap:   {heap.show({}, objects)[1]}\n" if objects else ""
     return (f"{name}:{line}:{column}: bug: {found.describe()}\n"
-            f"  input:  {shown or 'any (the bug does not depend on the input)'}\n"
+            f"  input:  {shown or 'any (the bug does not depend on the input)'}\n{graph}"
             f"  replay: concrete run from this input reaches the failing statement after "
             f"{found.final.steps} steps\n")
 
@@ -333,12 +363,23 @@ def _input_values(items: Sequence[str]) -> dict[str, int | dict[int, int]]:
     values: dict[str, int | dict[int, int]] = {}
     for item in items:
         target, sep, value = (part.strip() for part in item.partition("="))
-        cell = CELL.fullmatch(target)
+        cell = CELL.fullmatch(target) or FIELD.fullmatch(target)
         var = cell.group(1) if cell else target
-        if not sep or not NAME.fullmatch(var) or not INTEGER.fullmatch(value):
-            raise InputError(f"symcert exec: bad --input {item!r}: expected VAR=INT or "
-                             "VAR[INT]=INT with INT an optional - and decimal digits, for "
-                             "example --input x=-3 or --input a[3]=7")
+        if cell is not None and cell.re is FIELD:  # `@k.f`: cell k of the map `.f`
+            cell = CELL.fullmatch(f".{cell.group(2)}[{cell.group(1)}]")
+            assert cell is not None
+            var = cell.group(1)
+        ref = REFERENCE.fullmatch(value)
+        if ref is not None:  # `nil` is 0, `@k` the input object k (seed 003 §4)
+            if ref.group(1) is not None and int(ref.group(1)) == 0:
+                raise InputError(f"symcert exec: bad --input {item!r}: input objects are "
+                                 "@1, @2, ...; nil is written nil")
+            value = ref.group(1) or "0"
+        if not sep or not NAME.fullmatch(var.removeprefix(".")) or not INTEGER.fullmatch(value):
+            raise InputError(f"symcert exec: bad --input {item!r}: expected VAR=INT, "
+                             "VAR[INT]=INT or @N.FIELD=INT with INT an optional - and decimal "
+                             "digits, or nil or @N for a reference, for example --input x=-3, "
+                             "--input a[3]=7, --input p=@1, --input @1.next=nil")
         if max(len(value.lstrip("-")), len(cell.group(2).lstrip("-")) if cell else 0) \
                 > MAX_DIGITS:
             raise InputError(f"symcert exec: bad --input {var}: more than {MAX_DIGITS:,} digits")
@@ -363,10 +404,12 @@ def _input_env(values: dict[str, int | dict[int, int]], program: Any) -> Any:
     array's cells for an array (seed 003 §5), an integer otherwise (InputError)."""
     from symcert.core.concrete import Cells, Env
     from symcert.lang.errors import InputError
-    from symcert.lang.procedures import arrays
+    from symcert.core.state import valid_heap
+    from symcert.lang.procedures import arrays, references
     from symcert.lang.structure import inputs
+    from symcert.lang.syntax import is_field
 
-    kinds = arrays(program)
+    kinds = arrays(program) | {x for x in values if is_field(x)}
     for var, value in sorted(values.items()):
         if isinstance(value, dict) and var not in kinds and var in inputs(program):
             raise InputError(f"symcert exec: {var} is an integer of the program: give it as "
@@ -374,29 +417,36 @@ def _input_env(values: dict[str, int | dict[int, int]], program: Any) -> Any:
         if isinstance(value, int) and var in kinds:
             raise InputError(f"symcert exec: {var} is an array of the program: give its cells "
                              f"as --input {var}[INDEX]=INT")
-    return Env.of({var: Cells.of(v) if isinstance(v, dict) else v for var, v in values.items()})
+    env = Env.of({var: Cells.of(v) if isinstance(v, dict) else v for var, v in values.items()})
+    if not valid_heap(env, references(program)):
+        raise InputError("symcert exec: a reference is nil or an input object @1, @2, ... "
+                         "(new objects are the program's to make)")
+    return env
 
 
 def _exec(args: argparse.Namespace) -> int:
-    from symcert.core.concrete import Env, State, head, is_stuck, step, trace
+    from symcert.core.concrete import State, head, is_stuck, step, trace
+    from symcert.lang.procedures import references
     from symcert.lang.structure import inputs
-    from symcert.lang.syntax import Assume, Fail, Skip
+    from symcert.lang.syntax import Assume, Fail, Skip, is_field
 
     budget: Deadline = args.budget
     name = source_name(args.file)
     values = _input_values(args.input)
-    state = None
+    state, refs = None, frozenset()
     try:
         program = read_program(args)
-        read = inputs(program)
+        read, refs = inputs(program), references(program)
         env = _input_env(values, program)
         for var in sorted(values.keys() - read):
             print(f"symcert exec: warning: the program has no input {var} (its inputs: "
                   f"{', '.join(sorted(read)) or 'none'}); --input {var} has no effect",
                   file=sys.stderr)
-        unset = sorted(read - values.keys())
+        unset = sorted(x for x in read - values.keys() if not is_field(x))
         if unset:
             print(f"note: inputs not given default to 0: {', '.join(unset)}")
+        if any(map(is_field, read)):
+            print("note: fields of input objects not given are 0 / nil")
         state = State(env, program)
         budget.enter("running")
         for state in trace(state, args.max_steps):
@@ -405,35 +455,44 @@ def _exec(args: argparse.Namespace) -> int:
         if state is None:
             print(f"{name}: undecided: {budget.reason()}")
         else:
-            print(f"stopped: {budget.reason()}, after {state.steps:,} steps: {_final(state)}")
+            print(f"stopped: {budget.reason()}, after {state.steps:,} steps: {_final(state, refs)}")
         return EXIT_UNDECIDED
     budget.enter("reporting")
     if isinstance(state.prog, Skip) and state.frame is None:
-        print(f"finished after {state.steps} steps: {_final(state)}")
+        print(f"finished after {state.steps} steps: {_final(state, refs)}")
         return 0
     first = head(state.prog)
     if isinstance(first, Assume) and step(state) is None:  # X-U1: blocked, not a bug
         pos = first.pos
         where = f"{name}:{pos.line}:{pos.column}" if pos else name
         print(f"{where}: blocked: the assumption `{first.cond}` is false after {state.steps} "
-              f"steps: {_final(state)}")
+              f"steps: {_final(state, refs)}")
         return 0
     if is_stuck(state.prog):
         failing = head(state.prog)
         assert isinstance(failing, Fail)
         pos = failing.pos
         where = f"{name}:{pos.line}:{pos.column}" if pos else name
-        print(f"{where}: {failing.what()} after {state.steps} steps: {_final(state)}")
+        print(f"{where}: {failing.what()} after {state.steps} steps: {_final(state, refs)}")
         return 1
     calls = (f" in `{state.frame.proc.name}`, call depth {state.frame.height:,}"
              if state.frame is not None else "")
     print(f"stopped: the step budget (--max-steps {args.max_steps:,}) ran out{calls}: "
-          f"{_final(state)}")
+          f"{_final(state, refs)}")
     return EXIT_UNDECIDED
 
 
-def _final(state: Any) -> str:
-    """The variables of a concrete state (an array's cells), big integers summarised."""
+def _final(state: Any, refs: frozenset[str] = frozenset()) -> str:
+    """The variables of a concrete state (an array's cells), big integers summarised; with
+    objects (seed 003 §4), the references as `@k`, `new#k` and the objects' fields."""
+    from symcert.core import heap
+
+    names = [k for k, _ in state.env.bindings]
+    if refs or any(k.startswith(".") for k in names):
+        values, objects = heap.graph(state.env, names, refs)
+        scalars, shown = heap.show({k: v if isinstance(v, str) else show_int(v)
+                                    for k, v in values.items()}, objects)
+        return "; ".join(part for part in (scalars, shown) if part) or "all variables 0"
     return (", ".join(f"{k} = {show_int(v)}" for k, v in state.env.labelled())
             or "all variables 0")
 

@@ -32,7 +32,10 @@ Boolean nodes are not memoised: formulas come from program conditions, which are
 **Arrays** (seed 003 §5, functional view): an array expression (`ArrayVar`, `Update`) folds to
 the algebra's array value through `array`, `update`, and `a[i]` through `select`; `fold_a`
 takes both kinds, so the statement `a[i] = e`, which assigns `Update(a, i, e)` to `a`, is
-folded like any assignment.
+folded like any assignment. **Objects** (seed 003 §4) need no operation of their own: a field
+is an array variable (its global map, `.f`), `x.f` a `select`, `x.f = e` an `update`, `nil` the
+integer 0; what is partial about them (a field of nil) is the algebras' business, as a division
+by zero is.
 
 **Adding an operator** is one case in `_fold_a` or `_fold_b` and one method in `Algebra` and in
 each algebra above (docs/architecture.md, "Adding an expression operator").
@@ -43,8 +46,8 @@ from __future__ import annotations
 from typing import Any, Callable, Protocol, TypeVar
 
 from symcert.lang.syntax import (
-    Add, AExpr, And, ArrayExpr, ArrayVar, BExpr, Bool, Cmp, Div, Int, Mod, Mul, Neg, Not, Or,
-    Select, Sub, Update, Var,
+    Add, AExpr, And, ArrayExpr, ArrayVar, BExpr, Bool, Cmp, Div, Int, Mod, Mul, Neg, Nil, Not,
+    Or, Select, Sub, Update, Var,
 )
 
 C = TypeVar("C", contravariant=True)
@@ -172,6 +175,8 @@ def _fold_a(algebra: Algebra[C, A, Any], ctx: C, e: AExpr | ArrayExpr,
         return algebra.var(ctx, e.name)  # type: ignore[union-attr]
     if kind is ArrayVar:
         return algebra.array(ctx, e.name)  # type: ignore[union-attr]
+    if kind is Nil:  # the reference 0 (seed 003 §4): an integer in every algebra
+        return algebra.integer(ctx, 0)
     key = id(e)
     value = memo.get(key)
     if value is not None:

@@ -8,6 +8,11 @@ statement is `fail` (stuck, W-D2.6 and W-F9) and for an `assume` whose condition
 (blocked, X-U1). A statement whose expression divides by zero steps to `fail` (seed 002 Fig. 4's
 side condition, X-A2): `/` and `%` raise ZeroDivisionError, which `_step` catches.
 
+Objects (seed 003 §4): a reference is an integer, nil 0, an input object positive, the k-th new
+object of a run `-k`; field `f` is the global map `.f` (`FieldMap` when read), so a heap is a
+set of arrays. Reading or writing a field of nil raises `NilDereference`, caught as a division
+by zero is: the statement steps to `fail`.
+
 Procedures (seed 003 §3) add a stack of frames (frames.py): a call pushes the callee's frame
 with the caller's continuation, `return e` (or the end of the body, returning 0) pops it.
 """
@@ -23,11 +28,12 @@ from symcert.core.algebra import fold_a, fold_b
 from symcert.core.frames import Frame, after, assign, enter, leave, scope
 from symcert.core.terms import COMPARE
 from symcert.lang.syntax import (
-    AExpr, Assert, Assign, Assume, BExpr, Call, Fail, If, Pos, Return, Seq, Skip, Stmt, While,
+    ALLOC, AExpr, Assert, Assign, Assume, BExpr, Call, Fail, If, New, Pos, Return, Seq, Skip,
+    Stmt, While, allocation, is_field,
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Cells:
     """A concrete array (seed 003 §5): a map from all integers to integers, `default` at every
     cell but those listed. A concrete run's arrays have the default 0; a solver's model may
@@ -41,6 +47,13 @@ class Cells:
         """The array with these cells; cells equal to `default` are dropped (equal maps are
         equal values)."""
         return Cells(tuple(sorted((i, v) for i, v in values.items() if v != default)), default)
+
+    def __eq__(self, other: object) -> bool:  # a field's map equals the same cells (FieldMap)
+        return isinstance(other, Cells) and (self.cells, self.default) == (other.cells,
+                                                                            other.default)
+
+    def __hash__(self) -> int:
+        return hash((self.cells, self.default))
 
     def __call__(self, index: int) -> int:
         for i, v in self.cells:
@@ -59,6 +72,17 @@ class Cells:
         or no cell is listed."""
         out = [(f"{name}[{i}]", v) for i, v in self.cells]
         return out + ([(f"{name}[*]", self.default)] if self.default or not out else [])
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class FieldMap(Cells):
+    """The map of a field (seed 003 §4) as an expression reads it: its cell 0, nil's, is no
+    value (`Values.select`, `Values.update`)."""
+
+
+class NilDereference(ZeroDivisionError):
+    """A field of nil read or written (seed 003 §4): undefined, like a division by zero, and
+    caught where that is (the statement steps to `fail`)."""
 
 
 NO_CELLS = Cells()
@@ -144,16 +168,22 @@ class Values:
     div = staticmethod(operator.floordiv)  # raises ZeroDivisionError: `step` makes it `fail`
     mod = staticmethod(operator.mod)
 
-    select = staticmethod(operator.call)  # `cells(index)`
-
     def integer(self, env: Env, value: int) -> int:
         return value
 
     def array(self, env: Env, name: str) -> Cells:
         value = env(name)
-        return value if isinstance(value, Cells) else NO_CELLS
+        cells = value if isinstance(value, Cells) else NO_CELLS
+        return FieldMap(cells.cells, cells.default) if is_field(name) else cells
+
+    def select(self, array: Cells, index: int) -> int:
+        if index == 0 and type(array) is FieldMap:
+            raise NilDereference
+        return array(index)
 
     def update(self, array: Cells, index: int, value: int) -> Cells:
+        if index == 0 and type(array) is FieldMap:
+            raise NilDereference
         return array.set(index, value)
 
     def cmp(self, op: str, a: int, b: int) -> bool:
@@ -239,6 +269,11 @@ def _rule(env: Env, frame: Frame[Env] | None, p: Stmt) -> Next | None:
             return None
         case Assign(x, e):
             frame, env = assign(frame, env, x, aeval(ctx, e))
+            return env, frame, Skip()
+        case New():  # seed 003 §4: the next new object, its fields 0 / nil
+            last = env(ALLOC)
+            for a in allocation(p, last if isinstance(last, int) else 0):
+                frame, env = assign(frame, env, a.name, aeval(scope(frame, env), a.expr))
             return env, frame, Skip()
         case If(b, p1, p2):
             return env, frame, (p1 if beval(ctx, b) else p2)

@@ -11,6 +11,10 @@ is defined everywhere).
 A guard is *self-guarded*: read left to right with `and`/`or` short-circuiting, as the concrete
 algebra reads it, each division inside it is reached only after its divisor was found nonzero,
 so a guard is defined at every valuation at which the store's terms are.
+
+A field access (seed 003 §4) is partial too: `x.f` and `x.f = e` read and write the map `.f` at
+`x`, defined when `x != nil`, that is `x != 0`; `select` and `update` on a field's map conjoin
+it after the guards of their operands, as a division conjoins its divisor's.
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ from symcert.core import terms
 from symcert.core.terms import Formula, Term
 from symcert.lang.sharing import ARITY, FIELDS
 from symcert.lang.syntax import (
-    DIVISIONS, AExpr, And, Assert, Assign, Assume, BExpr, Bool, Call, If, Int, Return, Stmt, While,
+    DIVISIONS, AExpr, And, ArrayVar, Assert, Assign, Assume, BExpr, Bool, Call, If, Int,
+    Return, Stmt, Update, While, field_of, is_field,
 )
 
 TRUE = Bool(True)
@@ -66,11 +71,12 @@ class Guards:
         return terms.array_term(name, subst(name)), TRUE
 
     def select(self, a: Guarded, i: Guarded) -> Guarded:
-        return terms.select(a[0], i[0]), terms.conj(a[1], i[1])  # type: ignore[arg-type]
+        return (terms.select(a[0], i[0]),  # type: ignore[arg-type]
+                _not_nil(a, i, terms.conj(a[1], i[1])))
 
     def update(self, a: Guarded, i: Guarded, v: Guarded) -> Guarded:
         return (terms.update(a[0], i[0], v[0]),  # type: ignore[arg-type, return-value]
-                terms.conj(terms.conj(a[1], i[1]), v[1]))
+                _not_nil(a, i, terms.conj(terms.conj(a[1], i[1]), v[1])))
 
     def cmp(self, op: str, a: Guarded, b: Guarded) -> GuardedFormula:
         return terms.cmp(op, a[0], b[0]), terms.conj(a[1], b[1])
@@ -94,6 +100,16 @@ class Guards:
 def _nonzero(a: Guarded, b: Guarded) -> Formula:
     """The guard of `a / b` and `a % b`: both operands defined, then `b != 0`."""
     return terms.conj(terms.conj(a[1], b[1]), terms.cmp("!=", b[0], Int(0)))
+
+
+def _not_nil(a: Guarded, i: Guarded, ok: Formula) -> Formula:
+    """`ok`, and `i != nil` when `a` is a field's map (seed 003 §4)."""
+    base = a[0]
+    while isinstance(base, Update):
+        base = base.array
+    if isinstance(base, ArrayVar) and is_field(base.name):
+        return terms.conj(ok, terms.cmp("!=", i[0], Int(0)))
+    return ok
 
 
 GUARDS = Guards()
@@ -130,7 +146,9 @@ def may_fail(e: AExpr | BExpr) -> bool:
             todo.append(node.operand)  # type: ignore[union-attr]
             continue
         named = FIELDS.get(type(node))
-        if named is not None:  # an array's select or update
+        if named is not None:  # an array's select or update; a field's fails on nil
+            if field_of(node.array) is not None:  # type: ignore[union-attr]
+                return True
             todo.extend(getattr(node, f) for f in named)
             continue
         divisor = node.right  # type: ignore[union-attr]

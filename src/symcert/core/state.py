@@ -16,8 +16,10 @@ from symcert.core import terms
 from symcert.core.concrete import Cells, Env, aeval, beval
 from symcert.core.frames import Frame
 from symcert.core.guards import may_fail_at
+from symcert.lang.procedures import allocates
 from symcert.lang.structure import reads, variables
 from symcert.lang.syntax import (
+    ALLOC,
     AExpr,
     Assert,
     Assign,
@@ -26,6 +28,8 @@ from symcert.lang.syntax import (
     Call,
     Fail,
     If,
+    Int,
+    New,
     Return,
     Seq,
     Skip,
@@ -161,8 +165,10 @@ class SymState:
 
 
 def initial(p: Stmt) -> SymState:
-    """The initial state `⟨true, id, p⟩`."""
-    return SymState(TRUE_PC, ID, p)
+    """The initial state `⟨true, id, p⟩`; a program that makes objects starts with no new
+    object yet, `ALLOC ↦ 0` (seed 003 §4: an initial valuation names no fresh object, so the
+    counter is no input)."""
+    return SymState(TRUE_PC, Store.of({ALLOC: Int(0)}) if allocates(p) else ID, p)
 
 
 @icontract.ensure(concretize_pointwise, "W-D2.2 store concretization", enabled=CONTRACTS)
@@ -212,6 +218,19 @@ def witness_input(model: Env, pc: PathCondition) -> Env:
     return Env.of({**values, **{name: Cells.of(c) for name, c in cells.items()}})
 
 
+def valid_heap(env: Env, references: frozenset[str]) -> bool:
+    """Whether an input's references are nil or input objects (seed 003 §4): every reference
+    variable and every cell of a reference field's map is 0 or positive, never a new object."""
+    for name in references:
+        value = env(name)
+        if isinstance(value, Cells):
+            if value.default < 0 or any(v < 0 for _, v in value.cells):
+                return False
+        elif value < 0:
+            return False
+    return True
+
+
 def pc_names(pc: PathCondition) -> frozenset[str]:
     """The symbolic inputs a path condition mentions."""
     out: frozenset[str] = frozenset()
@@ -243,7 +262,7 @@ def rule_count(p: Stmt, in_procedure: bool = False) -> int:
             return int(in_procedure)  # the end of a procedure's body returns 0
         case Fail():
             return 0
-        case Seq():
+        case Seq() | New():
             return 1
         case Assign() | Assume() | Call() | Return():
             return 1 + may_fail_at(p)  # X-A2: and `fail` where a divisor may be 0

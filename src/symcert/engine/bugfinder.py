@@ -14,11 +14,12 @@ from itertools import islice
 from typing import Iterator
 
 from symcert.core.concrete import Env, State, head, is_stuck, run_concrete
-from symcert.core.state import SymState, initial, witness_input
+from symcert.core.state import SymState, initial, valid_heap, witness_input
 from symcert.engine.explore import RunStats, Strategy, run
 from symcert.engine.status import BugFound, Finished, Pending, Status
+from symcert.lang.procedures import references
 from symcert.lang.syntax import Fail, Stmt
-from symcert.solver.z3backend import Sat, Solver
+from symcert.solver.z3backend import Sat, Solver, solver_for
 from symcert.spec.bugs import (
     find_bugs_terminates_soundly,
     find_bugs_valid,
@@ -132,6 +133,11 @@ def witness(p: Stmt, bug: BugFound, solver: Solver) -> Witness | None:
         if answer is not Sat.SAT or model is None:
             return None
     model = witness_input(model, bug.state.pc)
+    if not valid_heap(model, references(p)):  # a model reused along the path, not z3's
+        answer, model = solver_for(p).check(bug.state.pc)
+        if answer is not Sat.SAT or model is None:
+            return None
+        model = witness_input(model, bug.state.pc)
     final = replay(p, bug.state, model)
     if not (final.steps == bug.state.depth and final.prog == bug.state.prog
             and is_stuck(final.prog)):

@@ -4,6 +4,10 @@ A statement whose expression may divide by zero has one more successor, `φ ∧ 
 stuck at `fail` (X-A2); its other successors assume the guard `ok` (guards.py). `assume b` has
 the one successor `φ ∧ ⟦b⟧_S` (X-U1): the runs it blocks are on no path.
 
+`x = new C` (seed 003 §4) makes the next new object, the literal `-k` for the k-th of the
+path, and sets its fields to 0 / nil in their maps: new objects are distinct from each other
+and from every input object (positive) by construction (B-T4).
+
 Procedures follow seed 003 §3: a state in a procedure carries the stack of closures
 (`SymState.frame`); a call pushes the callee's frame with its parameters bound to the
 arguments' terms, `return e` (or the end of the body, returning 0) pops it, and expressions are
@@ -32,12 +36,14 @@ from symcert.core.guards import assuming, may_fail
 from symcert.core.symbolic import sym_aeval, sym_beval, sym_guard, sym_update
 from symcert.core.terms import conj, negate
 from symcert.lang.syntax import (
-    AExpr, Assert, Assign, Assume, BExpr, Bool, Call, Fail, If, Int, Return, Seq, Skip, Stmt, While,
+    ALLOC, AExpr, Assert, Assign, Assume, BExpr, Bool, Call, Fail, If, Int, New, Return, Seq, Skip,
+    Stmt, While, allocation,
 )
 from symcert.solver.z3backend import Sat, Solver
 from symcert.spec.expansion import (
     bfs_successor_bound,
     locals_stay_local,
+    no_fresh_dereference,
     expand_complete,
     expand_complete_sampled,
     expand_monotone,
@@ -75,6 +81,8 @@ class RunStats:
 @icontract.ensure(expand_sound_sampled, "W-L2.3 one-step soundness", enabled=CONTRACTS)
 @icontract.ensure(expand_complete_sampled, "W-L2.5 one-step completeness", enabled=CONTRACTS)
 @icontract.ensure(locals_stay_local, "B-P1/B-P2 locals stay local", enabled=CONTRACTS)
+@icontract.ensure(no_fresh_dereference, "B-H2 no dereference of fresh objects",
+                  enabled=CONTRACTS)
 def expand(state: SymState) -> list[SymState]:
     """The successors of a symbolic state under `→sym` (Fig. 7).
 
@@ -116,6 +124,16 @@ def _expand(phi: PathCondition, store: Store, frame: Stack, p: Stmt,
             ok = sym_guard(ctx, e)
             return [SymState(phi.extend(ok), done, Skip(), depth, frame=inner),
                     _by_zero(phi, ok, store, frame, p, depth)]
+        case New():  # seed 003 §4: the next new object (a literal: B-T4), its fields 0 / nil
+            last = store(ALLOC)
+            inner = frame
+            for a in allocation(p, last.value if isinstance(last, Int) else 0):
+                if inner is None:
+                    store = sym_update(store, a.name, a.expr)
+                else:
+                    inner, store = assign(inner, store, a.name,
+                                          sym_aeval(scope(inner, store), a.expr))
+            return [SymState(phi, store, Skip(), depth, frame=inner)]
         case Seq(p1, q):
             first = head(p1)
             if isinstance(first, (Call, Return)):

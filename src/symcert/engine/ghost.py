@@ -10,6 +10,9 @@ under-approximation properties (M-P1, M-P2) into checks that need no solver (M-P
   path; `expand` gives it to the successor whose path condition it satisfies (`SymState.ghost`).
   `check_ghost_run` compares the ghost-carrying states of `run` with the concrete trace, depth
   by depth.
+- Objects (seed 003 §4): new objects are the literals `-1, -2, ...` in both semantics, so the
+  bijection between fresh symbolic objects and concrete ones (B-T4, B-C4) is the identity,
+  which `fresh_objects_distinct` checks along a ghost run from a valid input heap.
 - The bounded interpreter (`interp.py`) introduces fresh variables (M-F1), so its `ρ` is an
   `Interpretation`: a partial map with an explicit domain, extended at each assignment (M-E1).
 """
@@ -26,8 +29,9 @@ from symcert.core.concrete import Env, State, aeval, trace
 from symcert.core.state import SymState, concretize, concretize_frames, initial, satisfies
 from symcert.core.terms import free_vars
 from symcert.engine.explore import Strategy, run
+from symcert.lang.procedures import references
 from symcert.lang.structure import variables
-from symcert.lang.syntax import AExpr, Stmt
+from symcert.lang.syntax import ALLOC, AExpr, Int, Stmt, Var
 from symcert.solver.z3backend import Solver
 from symcert.spec.switch import CONTRACTS, lemma
 
@@ -170,6 +174,29 @@ def _restrict(env: Env, names: frozenset[str]) -> Env:
     return Env.of({x: env(x) for x in names})
 
 
+@lemma("B-T4", "B-C4")
+def fresh_objects_distinct(concrete: Sequence[State], states: Sequence[SymState],
+                           references: frozenset[str]) -> str | None:
+    """Seed 003 §4's fresh objects, along a ghost run: the symbolic state at depth d made the
+    new objects `-1 ... -k` (its `ALLOC`, always a literal) exactly when the concrete state at
+    depth d did (the bijection between fresh symbolic and concrete objects is the identity),
+    and the input `ρ` names none of them (its references are nil or input objects); else a
+    description of the first miss."""
+    for g in states:
+        if g.ghost is None or g.depth >= len(concrete):
+            continue
+        if any(isinstance(v, int) and v < 0 for x, v in g.ghost.bindings if x in references):
+            return f"the input {g.ghost} names a new object"
+        made = g.store(ALLOC)
+        if not isinstance(made, Int) and made != Var(ALLOC):
+            return f"the new objects at depth {g.depth} are a term, {made}"
+        count = made.value if isinstance(made, Int) else 0
+        if concrete[g.depth].env(ALLOC) != count:
+            return (f"depth {g.depth}: {-count} new objects symbolically, "
+                    f"{-concrete[g.depth].env(ALLOC)} concretely")  # type: ignore[operator]
+    return None
+
+
 def check_ghost_run(p: Stmt, rho: Env, limit: int, strategy: Strategy = Strategy.BFS,
                     solver: Solver | None = None) -> str | None:
     """Over- and under-approximation of the main engine, checked with ghosts and no solver:
@@ -183,8 +210,9 @@ def check_ghost_run(p: Stmt, rho: Env, limit: int, strategy: Strategy = Strategy
     assert start.ghost is not None
     deepest = max((s.depth for s in states), default=0)
     concrete = list(trace(State(start.ghost, p), deepest + 1))
+    fresh = fresh_objects_distinct(concrete, states, references(p))
     if strategy is Strategy.DFS:
         # A depth-first prefix is complete along no level: only the under-approximation applies.
-        return ghost_under_approximates(concrete, states, names)
+        return ghost_under_approximates(concrete, states, names) or fresh
     return (ghost_under_approximates(concrete, states, names)
-            or ghost_over_approximates(concrete, states, names, len(states) < limit))
+            or ghost_over_approximates(concrete, states, names, len(states) < limit) or fresh)

@@ -39,7 +39,7 @@ from symcert.engine.verdict import (
 )
 from symcert.lang.structure import inputs
 from symcert.lang.syntax import Assert, Fail, Pos, Stmt
-from symcert.solver.z3backend import Sat, Solver
+from symcert.solver.z3backend import Sat, Solver, solver_for
 from symcert.spec.concretization import sample_valuations
 from symcert.spec.switch import CONTRACTS, lemma
 
@@ -112,7 +112,7 @@ def prove(p: Stmt, max_states: int, timeout: float | None = None,
     # Not for CrossHair: the wall-clock budget makes two runs on the same arguments take
     # different paths (CrossHair stops with NotDeterministic), and a default Solver is z3.
     # crosshair: off
-    solver = solver if solver is not None else Solver()
+    solver = solver if solver is not None else solver_for(p)
     budget = Budget(max_states)
     progress = RunStats()
     start = time.perf_counter()

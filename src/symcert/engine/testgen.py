@@ -21,7 +21,7 @@ from symcert.engine.explore import RunStats, run
 from symcert.lang.procedures import table_of
 from symcert.lang.structure import children, inputs
 from symcert.lang.syntax import Fail, If, Pos, Seq, Skip, Stmt, While
-from symcert.solver.z3backend import Solver
+from symcert.solver.z3backend import Solver, solver_for
 
 Decision = tuple[Pos, bool]
 """One branch taken: the position of an `if` or `while` and the value of its condition."""
@@ -120,7 +120,7 @@ def generate_tests(p: Stmt, max_states: int, solver: Solver | None = None) -> Su
 
     :raises ReplayMismatch: when a concrete run does not end as its leaf does (an engine bug).
     """
-    solver = solver if solver is not None else Solver()
+    solver = solver if solver is not None else solver_for(p)
     names = inputs(p)
     stats = RunStats()
     tests: list[Test] = []

@@ -29,7 +29,7 @@ from symcert.engine.explore import RunStats, Strategy
 from symcert.engine.status import Answer, BugFound, Finished
 from symcert.lang.errors import EXIT_BUG, EXIT_OK, EXIT_UNDECIDED
 from symcert.lang.syntax import Stmt
-from symcert.solver.z3backend import Solver
+from symcert.solver.z3backend import Solver, solver_for
 from symcert.spec.bugs import has_bug_sound
 from symcert.spec.switch import CONTRACTS, icontract
 
@@ -240,18 +240,23 @@ class Check:
 
     :param program: the program.
     :param budget: what the check may spend.
-    :param solver: prunes UNSAT states and gives the models of bugs.
+    :param solver: prunes UNSAT states and gives the models of bugs (default: `solver_for`
+        the program, whose references range over nil and the input objects).
     :param start: when the check began (`time.perf_counter()`), for `Stats.seconds`.
     """
 
     program: Stmt
     budget: Budget = Budget()
-    solver: Solver = field(default_factory=Solver)
+    solver: Solver = None  # type: ignore[assignment]
     start: float = field(default_factory=time.perf_counter)
     progress: RunStats = field(default_factory=RunStats, init=False)
     states: int = field(default=0, init=False)
     bugs: list[Witness] = field(default_factory=list, init=False)
     unconfirmed: int = field(default=0, init=False)
+
+    def __post_init__(self) -> None:
+        if self.solver is None:
+            self.solver = solver_for(self.program)
 
     def run(self, observer: Observer = Quiet()) -> Verdict:
         """Explore until the stream finishes, the budget runs out or (unless `all_bugs`) a bug is
@@ -309,7 +314,7 @@ def check(program: Stmt, budget: Budget = Budget(), solver: Solver | None = None
     :return: BUG with replayed witnesses, SAFE after an exhaustive exploration, or UNDECIDED
         with the reason.
     """
-    return Check(program, budget, solver if solver is not None else Solver()).run()
+    return Check(program, budget, solver if solver is not None else solver_for(program)).run()
 
 
 @icontract.require(lambda max_states: max_states >= 0, enabled=CONTRACTS)

@@ -2,7 +2,9 @@
 `true false not and or`, and arrays (seed 003 §5): `a[e]` is `Select(ArrayVar(a), e)`, and
 `Update(a, e, e')` is seed 003 §5's `(a[e] = e')`, the map `a` with one cell changed. In a
 symbolic term an array is its *update sequence* (seed 003 §4, "Implementation"): the input array
-under a chain of `Update`s, a shape a field of objects will reuse (B-H1, B-A1, B-H3). Every node
+under a chain of `Update`s. Objects (seed 003 §4) reuse that shape: a field `f` is the global
+map `.f` from references to values (`field_map`), so `x.f` is `Select(ArrayVar(".f"), x)`,
+printed back as `x.f`, and `nil` is the reference 0 (B-H1, B-A1, B-H3). Every node
 is a frozen, slotted dataclass whose `pos` takes no part in equality; `str` prints IMP with the
 parentheses the precedence needs. Compound expressions hash and compare as shared terms
 (sharing.py). syntax.py adds the statements and re-exports these names.
@@ -67,6 +69,38 @@ class Var:
 
     def __str__(self) -> str:
         return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class Nil:
+    """`nil`, the reference to no object (seed 003 §4); its value is 0 in every algebra."""
+
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return "nil"
+
+
+FIELD = "."
+"""The first character of a field's map: field `f` is the array variable `.f`, a name no
+program variable can have."""
+
+
+def field_map(name: str) -> str:
+    """The name of the global map of field `name` (seed 003 §4, fields as functions)."""
+    return FIELD + name
+
+
+def is_field(name: str) -> bool:
+    """Whether an array variable's name is a field's map (or a fresh name seed 004 made of one)."""
+    return name[:1] == FIELD
+
+
+def field_of(a: object) -> str | None:
+    """The field whose map `a` is, when `a` is a field's map variable (program syntax)."""
+    if type(a) is ArrayVar and is_field(a.name):  # type: ignore[attr-defined]
+        return a.name[1:]  # type: ignore[attr-defined]
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +176,9 @@ class ArrayVar:
 
     name: str
     pos: Pos | None = field(default=None, compare=False, repr=False)
+    decl: object = field(default=None, compare=False, repr=False)
+    """A field's map in a parsed program: the program's table of declarations (its classes,
+    procedures.table_of); None elsewhere."""
 
     def __str__(self) -> str:
         return self.name
@@ -184,11 +221,15 @@ class Select:
     __eq__ = structural_eq
 
     def __str__(self) -> str:
+        name = field_of(self.array)
+        if name is not None:  # `x.f`: a path, or a term in parentheses
+            obj = show_aexpr(self.index)
+            return f"{obj}.{name}" if type(self.index) in (Var, Select) else f"({obj}).{name}"
         return f"{self.array}[{show_aexpr(self.index)}]"
 
 
 ArrayExpr = Union[ArrayVar, Update]
-AExpr = Union[Int, Var, Neg, Add, Sub, Mul, Div, Mod, Select]
+AExpr = Union[Int, Var, Neg, Add, Sub, Mul, Div, Mod, Select, Nil]
 BINARY: tuple[type, ...] = (Add, Sub, Mul, Div, Mod)
 """The binary arithmetic operators."""
 DIVISIONS: tuple[type, ...] = (Div, Mod)

@@ -54,6 +54,8 @@ from symcert.lang.syntax import (
     Mod,
     Mul,
     Neg,
+    New,
+    Nil,
     Not,
     Or,
     Pos,
@@ -66,6 +68,7 @@ from symcert.lang.syntax import (
     Update,
     Var,
     While,
+    field_map,
     seq_of,
     spine,
 )
@@ -138,6 +141,58 @@ class _Build(Transformer[Token, Stmt]):
         self._fresh(name)
         self.procs[str(name)] = procedures.declare(str(name), params, body, _tpos(name),
                                                       self.procs)
+
+    def class_(self, c: list[Any]) -> None:
+        """`class C(f1, ..., fn)` (seed 003 §4): declared once, each field once, before use."""
+        name, fields = str(c[1]), [str(t) for t in c[2:] if t is not None]
+        if name in dict(self.procs.classes):
+            raise SourceError(f"class {quote(name)} is already defined", _tpos(c[1]))
+        for i, f in enumerate(fields):
+            if f in fields[:i]:
+                raise SourceError(f"class {quote(name)} has the field {quote(f)} twice",
+                                  _tpos(c[1]))
+        self.procs.classes += ((name, tuple(fields)),)
+
+    def new(self, c: list[Any]) -> Stmt:
+        self._grow(1, _at(c))
+        fields = dict(self.procs.classes).get(str(c[2]))
+        if fields is None:
+            known = ", ".join(name for name, _ in self.procs.classes) or "none"
+            raise SourceError(f"unknown class {quote(c[2])} (classes declared: {known}; a class "
+                              "is declared before it is used)", _tpos(c[2]))
+        return New(sys.intern(str(c[0])), str(c[2]), tuple(map(field_map, fields)), _at(c),
+                   self.procs)
+
+    def local_new(self, c: list[Any]) -> Stmt:
+        made = self.new(c[1:])
+        assert isinstance(made, New)
+        return New(made.name, made.cls, made.fields, _at(c), self.procs, local=True)
+
+    def path(self, c: list[Token]) -> AExpr:
+        """`x.f.g`: reads of the fields' maps (seed 003 §4), each field declared in a class."""
+        self._grow(2 * len(c) - 1, _tpos(c[0]))
+        declared = {f for _, fields in self.procs.classes for f in fields}
+        result: AExpr = Var(sys.intern(str(c[0])), _tpos(c[0]))
+        for tok in c[1:]:
+            if str(tok) not in declared:
+                raise SourceError(f"unknown field {quote(tok)} (fields declared: "
+                                  f"{', '.join(sorted(declared)) or 'none'}; a class is "
+                                  "declared before it is used)", _tpos(tok))
+            where = _tpos(tok)
+            result = Select(ArrayVar(sys.intern(field_map(str(tok))), where, self.procs),
+                            result, result.pos)
+        return result
+
+    def field_assign(self, c: list[Any]) -> Stmt:
+        """`x.f = e`: the assignment of the map of `f` updated at `x` (seed 003 §4)."""
+        self._grow(1, _at(c))
+        target: Select = c[0]
+        name = target.array.name  # type: ignore[union-attr]
+        return Assign(name, Update(target.array, target.index, c[1], target.pos), target.pos)
+
+    def nil(self, c: list[Token]) -> AExpr:
+        self._grow(1, _tpos(c[0]))
+        return Nil(_tpos(c[0]))
 
     def _fresh(self, name: Token) -> None:
         """A macro or procedure may be declared once."""

@@ -17,10 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator
 
+from symcert.lang import objects
 from symcert.lang.errors import SourceError, quote
 from symcert.lang.structure import children, variables
 from symcert.lang.syntax import (
-    ArrayVar, Assign, Call, If, Node, Pos, Return, Seq, Stmt, Var, While, array_write, show_stmt,
+    ArrayVar, Assign, Call, If, New, Node, Pos, Return, Seq, Stmt, Var, While, array_write,
+    show_stmt,
 )
 
 
@@ -29,6 +31,8 @@ class Procedures(dict[str, "Proc"]):
     global (set by `check`), so that `only_local` names the variables that are never global."""
 
     globals: frozenset[str] = frozenset()
+    classes: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """The classes `class C(f1, ..., fn)` in declaration order (seed 003 §4)."""
 
     def only_local(self) -> frozenset[str]:
         """The variables that are local wherever they occur (seed 003 §3 assumes all locals are)."""
@@ -78,7 +82,7 @@ def declare(name: str, params: list[str], body: Stmt, pos: Pos | None,
         if p in seen:
             raise SourceError(f"procedure {quote(name)} has the parameter {quote(p)} twice", pos)
         seen.add(p)
-    declared = {s.name for s in statements(body) if isinstance(s, Assign) and s.local}
+    declared = {s.name for s in statements(body) if isinstance(s, (Assign, New)) and s.local}
     declared |= {s.target for s in statements(body)
                  if isinstance(s, Call) and s.local and s.target is not None}
     return Proc(name, tuple(params), body, frozenset(params) | declared, pos, procs)
@@ -101,10 +105,11 @@ def check(main: Stmt, procs: Procedures, calls: list[Call]) -> None:
     for s in statements(main):
         if isinstance(s, Return):
             raise SourceError("`return` outside a procedure", s.pos or Pos(1, 1))
-        if isinstance(s, (Assign, Call)) and s.local:
+        if isinstance(s, (Assign, Call, New)) and s.local:
             raise SourceError("`var` outside a procedure (the main statement's variables are "
                               "global)", s.pos or Pos(1, 1))
     check_kinds(main, procs)
+    objects.references(main, procs)
     procs.globals = variables(main).union(*(variables(q.body) - q.locals for q in procs.values()))
 
 
@@ -130,6 +135,12 @@ def arrays(main: Stmt) -> frozenset[str]:
     included)."""
     roots = [main, *(q.body for q in table_of(main).values())]
     return frozenset(x for root in roots for _, is_array, x in _uses(root) if is_array)
+
+
+def references(main: Stmt) -> frozenset[str]:
+    """The variables and fields' maps of the program whose main statement is `main` that hold
+    references (seed 003 §4, `objects.references`)."""
+    return objects.references(main, table_of(main))
 
 
 def _uses(root: Stmt) -> list[tuple[Pos, bool, str]]:
@@ -159,14 +170,33 @@ def link(main: Stmt, procs: Procedures) -> Stmt:
     return main
 
 
+def allocates(p: Stmt) -> bool:
+    """Whether the program whose main statement is `p` has an `x = new C` (seed 003 §4)."""
+    return any(isinstance(s, New) for root in [p, *(q.body for q in table_of(p).values())]
+               for s in statements(root))
+
+
 def table_of(p: Stmt) -> Procedures:
-    """The procedures of the program whose main statement is `p` (empty if it calls none)."""
+    """The procedures and classes of the program whose main statement is `p`: held by its calls
+    and by the fields' maps of a parsed program (empty if it has neither)."""
     for s in statements(p):
         if isinstance(s, Call):
             return s.procs
+    for s in statements(p):
+        if isinstance(s, New) and isinstance(s.decl, Procedures):
+            return s.decl
+    todo: list[Node] = [p]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ArrayVar) and isinstance(node.decl, Procedures):
+            return node.decl
+        todo.extend(children(node))
     return Procedures()
 
 
 def show_program(p: Stmt) -> str:
-    """The program as IMP source: the declarations of the procedures it calls, then `p`."""
-    return "\n".join([str(q) for q in table_of(p).values()] + [show_stmt(p)])
+    """The program as IMP source: its classes, the declarations of the procedures it calls,
+    then `p`."""
+    table = table_of(p)
+    classes = [f"class {name}({', '.join(fields)})" for name, fields in table.classes]
+    return "\n".join(classes + [str(q) for q in table.values()] + [show_stmt(p)])

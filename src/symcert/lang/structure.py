@@ -20,6 +20,7 @@ from symcert.lang.syntax import (
     Fail,
     If,
     Int,
+    New,
     Node,
     Return,
     Select,
@@ -100,6 +101,8 @@ def _variables(p: Node, callees: bool) -> frozenset[str]:
             case Assign(x, e):
                 found.add(x)
                 todo.append(e)
+            case New(x, _, maps):  # and the fields' maps it writes (seed 003 §4)
+                found.update((x, *maps))
             case Call(_, args, target):  # and the globals its program's procedures use
                 found.update([target] if target is not None else [])
                 found.update(_globals(node) if callees else ())
@@ -154,6 +157,9 @@ def _inputs(p: Stmt, assigned: frozenset[str]) -> tuple[frozenset[str], frozense
         match s:
             case Assign(x, e):
                 read |= variables(e) - assigned
+                assigned |= {x}
+            case New(x, _, maps):  # its fields' maps keep their other cells
+                read |= frozenset(maps) - assigned
                 assigned |= {x}
             case Assert(b) | Assume(b) | Return(b):
                 read |= variables(b) - assigned

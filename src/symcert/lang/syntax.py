@@ -1,7 +1,9 @@
 """IMP abstract syntax (seed 000, Fig. 1), plus `!=`, unary minus, `* / %`, `assert`, `assume`,
 the calls, `return` and `var` of procedures (seed 003 §3; declarations in procedures.py), and
 arrays (seed 003 §5): the statement `a[e] = e'` is the assignment `a = Update(ArrayVar(a), e,
-e')` of seed 003 §5's functional view. The expressions are in expressions.py (re-exported).
+e')` of seed 003 §5's functional view; objects (seed 003 §4) reuse it: `x.f = e` is the
+assignment `.f = Update(ArrayVar(.f), x, e)` to the map of field `f`, and `x = new C` is `New`.
+The expressions are in expressions.py (re-exported).
 
 Every node is a frozen, slotted dataclass. Source positions live in a `pos` field that is
 excluded from comparison, so `parse(str(p)) == p` is a meaningful round-trip property.
@@ -37,10 +39,12 @@ from symcert.lang.expressions import (  # re-exported: the syntax is expressions
     Bool,
     Cmp,
     Div,
+    FIELD,
     Int,
     Mod,
     Mul,
     Neg,
+    Nil,
     Not,
     Or,
     Pos,
@@ -48,6 +52,9 @@ from symcert.lang.expressions import (  # re-exported: the syntax is expressions
     Sub,
     Update,
     Var,
+    field_map,
+    field_of,
+    is_field,
     operands,
     show_aexpr,
 )
@@ -93,7 +100,7 @@ class Fail:
         """What went wrong, for a bug report."""
         if self.by_zero and self.origin is not None:
             shown = self.origin if isinstance(self.origin, Assign) else _condition(self.origin)
-            return f"division by zero in `{shown}`"
+            return f"{_undefined(self.origin)} in `{shown}`"
         if isinstance(self.origin, Assert):
             return f"assertion `{self.origin.cond}` fails"
         return "`fail` reached"
@@ -111,6 +118,9 @@ class Assign:
 
     def __str__(self) -> str:
         written = array_write(self)
+        if written is not None and is_field(self.name):  # `x.f = e` (seed 003 §4)
+            target = Select(written.array, written.index)
+            return f"{target} = {show_aexpr(written.value)}"
         if written is not None:
             return f"{self.name}[{show_aexpr(written.index)}] = {show_aexpr(written.value)}"
         return f"{'var ' if self.local else ''}{self.name} = {show_aexpr(self.expr)}"  # type: ignore[arg-type]
@@ -145,6 +155,41 @@ class Return:
 
     def __str__(self) -> str:
         return f"return {show_aexpr(self.expr)}"
+
+
+@dataclass(frozen=True, slots=True)
+class New:
+    """`name = new cls`, or `var name = new cls` (`local`, in a procedure): a new object of class
+    `cls` (seed 003 §4's object creation), distinct from every other object, each of its
+    `fields` (their maps' names, `.f`) set to 0 / nil.
+    New objects are numbered -1, -2, ... along a run (`ALLOC` counts them), input objects are
+    positive and nil is 0, so B-T4's freshness holds by construction."""
+
+    name: str
+    cls: str
+    fields: tuple[str, ...]
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+    decl: object = field(default=None, compare=False, repr=False)
+    """The program's table of declarations (its classes), as `ArrayVar.decl`."""
+    local: bool = False
+
+    def __str__(self) -> str:
+        return f"{'var ' if self.local else ''}{self.name} = new {self.cls}"
+
+
+ALLOC = FIELD + "new"
+"""The global that holds the last new object (0 before the first): `new` is a keyword, so no
+field's map has this name."""
+
+
+def allocation(s: New, last: int) -> list[Assign]:
+    """The assignments `x = new C` makes after `last` was the last new object: the counter,
+    every field of the object `last - 1` to 0, then `x`; each semantics runs them with its own
+    assignment rule (one step in all)."""
+    k = Int(last - 1)
+    return ([Assign(ALLOC, k)]
+            + [Assign(f, Update(ArrayVar(f), k, Int(0))) for f in s.fields]
+            + [Assign(s.name, k)])
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,7 +274,7 @@ class Seq:
         return show_stmt(self)
 
 
-Stmt = Union[Skip, Fail, Assign, Seq, If, While, Assert, Assume, Call, Return]
+Stmt = Union[Skip, Fail, Assign, Seq, If, While, Assert, Assume, Call, Return, New]
 Node = Union[AExpr, BExpr, ArrayExpr, Stmt]
 
 
@@ -239,6 +284,22 @@ def array_write(s: Stmt) -> Update | None:
     if isinstance(s, Assign) and isinstance(s.expr, Update):
         return s.expr
     return None
+
+
+def _undefined(s: Stmt) -> str:
+    """What may be undefined in the expressions of `s`: a division by zero, a field of nil
+    (seed 003 §4), or either."""
+    found: set[str] = set()
+    todo: list[object] = (list(s.args) if isinstance(s, Call) else
+                          [s.expr] if isinstance(s, (Assign, Return)) else [_condition(s)])
+    while todo:
+        e = todo.pop()
+        if type(e) in DIVISIONS:
+            found.add("division by zero")
+        elif type(e) in (Select, Update) and field_of(e.array) is not None:  # type: ignore[union-attr]
+            found.add("null dereference")
+        todo.extend(operands(e))  # type: ignore[arg-type]
+    return " or ".join(sorted(found)) or "division by zero"
 
 
 def _condition(s: Stmt) -> object:

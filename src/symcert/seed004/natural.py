@@ -43,7 +43,8 @@ from symcert.core.algebra import fold
 from symcert.core.concrete import VALUES, Ending, Env
 from symcert.lang.structure import inputs, variables
 from symcert.lang.syntax import (
-    AExpr, Assert, Assign, Assume, BExpr, Call, Fail, If, Return, Seq, Skip, Stmt, While, spine,
+    ALLOC, AExpr, Assert, Assign, Assume, BExpr, Call, Fail, If, New, Return, Seq, Skip, Stmt,
+    While, allocation, spine,
 )
 from symcert.spec.switch import CONTRACTS
 
@@ -172,6 +173,10 @@ def _exec_simple(s: Stmt, gamma: dict[str, int], frame: _Frame | None, n: int) -
                 return _exec(s, gamma, frame, n)
             case Call():
                 return _call(s, gamma, frame, n)
+            case New():  # seed 003 §4: the next new object, its fields 0 / nil
+                for a in allocation(s, gamma.get(ALLOC, 0)):
+                    _set(gamma, frame, a.name, _value(_scope(gamma, frame), a.expr))  # type: ignore[arg-type]
+                return Behaviour.NORMAL
             case Return(e):
                 assert frame is not None, "`return` outside a procedure"
                 frame.value = _value(ctx, e)  # type: ignore[assignment]

@@ -33,16 +33,19 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from symcert.core.algebra import fold
-from symcert.core.concrete import Cells, Env, Value
+from symcert.core.concrete import Env, Value
 from symcert.core.state import PathCondition
-from symcert.core.terms import COMPARE, free_vars
-from symcert.lang.syntax import AExpr, BExpr
+from symcert.core.terms import free_vars
+from symcert.lang.procedures import references
+from symcert.lang.syntax import AExpr, ArrayVar, BExpr, Stmt, Var, is_field
 from symcert.solver.answers import Sat, SolverStats, unsat_spares_parent_model
 from symcert.solver.caches import Cache as _Cache
 from symcert.solver.paths import NONLINEAR, along, within
+from symcert.lang.structure import reads
+from symcert.solver.z3terms import Z3, cells
 from symcert.solver.interrupts import Z3_CALLS
 from symcert.solver.intervals import NO_BOUNDS, Bounds, interval_of
 from symcert.spec.switch import CONTRACTS, icontract
@@ -75,6 +78,13 @@ undecided one and decides nothing without z3."""
 CACHE_SIZE = 1 << 16
 """Entries per generation of each cache: memory stays bounded on million-state runs."""
 
+
+def solver_for(p: Stmt, **options: Any) -> Solver:
+    """A solver for the program whose main statement is `p`: its references range over nil and
+    the input objects (seed 003 §4)."""
+    return Solver(references=references(p), **options)
+
+
 @dataclass
 class Solver:
     """Decides path conditions with z3, incrementally, caching translations and answers.
@@ -86,6 +96,10 @@ class Solver:
     :param bounds: decide single-variable bounds without z3; by default on, except under a
         resource limit below `UNDECIDED_RLIMIT`, which callers use to stand for a solver that
         decides nothing (the UNKNOWN policy's tests): then every query goes to z3.
+    :param references: the program's references (variables and fields' maps, seed 003 §4):
+        an input reference is nil (0) or an input object (positive), never a new one
+        (negative), so each conjunct sent to z3 comes with `x >= 0` for each reference `x` and
+        `f[i] >= 0` for each cell `i` of an input field's map `f` it reads (B-T4).
     """
 
     rlimit: int = DEFAULT_RLIMIT
@@ -93,6 +107,7 @@ class Solver:
     cache_size: int = CACHE_SIZE
     independence: bool = True
     bounds: bool | None = None
+    references: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         if self.bounds is None:
@@ -229,7 +244,7 @@ class Solver:
             del stack[keep:]
         for node in reversed(todo):
             assert node.last is not None
-            term = self.translate(node.last)
+            term = self._conjunct(node.last)
             start = time.perf_counter()
             s.push()
             s.add(term)
@@ -279,7 +294,7 @@ class Solver:
             c = node.last
             lit = self._lits.get(id(c))
             if lit is None:
-                term = self.translate(c)
+                term = self._conjunct(c)
                 lit = self._lit_terms.get(term.get_id())
                 if lit is None:
                     start = time.perf_counter()
@@ -337,7 +352,7 @@ class Solver:
             elif not v:
                 array = z3.Array(name, z3.IntSort(), z3.IntSort()).decl()
                 if z3core.Z3_model_has_interp(ctx, m, array.ast):
-                    values[name] = _cells(model[array])
+                    values[name] = cells(model[array])
         return Env.of(values)
 
     # --- constraint independence ---------------------------------------------------------
@@ -357,7 +372,7 @@ class Solver:
         if alone is None:
             self.stats.queries += 1
             s = self._solvers()[1]
-            term = self.translate(c)
+            term = self._conjunct(c)
             start = time.perf_counter()
             s.push()
             try:
@@ -402,7 +417,7 @@ class Solver:
             return None
         x, lo, hi = bound
         parent = self.pc_bounds(pc.parent)
-        if x in parent.mixed:
+        if x in parent.mixed or x in self.references:
             return None
         plo, phi = parent.box.get(x, (None, None))
         lo = plo if lo is None else lo if plo is None else max(lo, plo)
@@ -419,6 +434,17 @@ class Solver:
 
     # --- translation ---------------------------------------------------------------------
 
+    def _conjunct(self, c: BExpr) -> z3.BoolRef:
+        """The z3 term of a conjunct, with the range of the input references it reads."""
+        term = self.translate(c)
+        if not self.references:
+            return term
+        low = [self.translate(Var(x)) >= 0 for x in self.free_vars(c) & self.references
+               if not is_field(x)]
+        low += [z3.Select(self.translate(ArrayVar(a)), self.translate(i)) >= 0
+                for a, i in reads([c]) if a in self.references]
+        return z3.And(term, *low) if low else term
+
     def _translate(self, t: AExpr | BExpr) -> z3.ExprRef:
         # Subterms are shared across the terms of a run (store terms, conjuncts), so the fold's
         # memo is kept between calls: `_roots` keeps every root translated with it alive, hence
@@ -427,74 +453,3 @@ class Solver:
             self._memo, self._roots = {}, []
         self._roots.append(t)
         return fold(Z3, None, t, self._memo)  # type: ignore[no-any-return]
-
-
-class Z3Terms:
-    """The algebra of z3 terms (the expression fold, algebra.py): a variable is the z3 integer
-    constant of its name, an array the z3 array `Int → Int` of its name in the initial state,
-    read by `Select`, written by `Store` (so `V(e) = V(e') ⇒ V(a[e]) = V(a[e'])`: B-A1)."""
-
-    def integer(self, ctx: None, value: int) -> z3.ArithRef:
-        return z3.IntVal(value)
-
-    def var(self, ctx: None, name: str) -> z3.ArithRef:
-        return z3.Int(name)
-
-    def neg(self, a: z3.ArithRef) -> z3.ArithRef:
-        return -a
-
-    def add(self, a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:
-        return a + b
-
-    def sub(self, a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:
-        return a - b
-
-    def mul(self, a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:
-        return a * b
-
-    def div(self, a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:
-        """Python's floor division (X-A1): z3's `/` on integers is SMT-LIB's `div`, Euclidean
-        (the remainder is never negative), which is the floor for `b > 0` only; for `b < 0`,
-        `a // b == (-a) // (-b)`. At `b == 0` the term is z3's unconstrained `div`, never read:
-        the guard excludes it (X-A2)."""
-        return z3.If(b >= 0, a / b, (-a) / (-b))
-
-    def mod(self, a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:
-        """Python's `%`, with the sign of `b` (X-A1): `a % b == -((-a) % (-b))` for `b < 0`."""
-        return z3.If(b >= 0, a % b, -((-a) % (-b)))
-
-    def array(self, ctx: None, name: str) -> z3.ArrayRef:
-        return z3.Array(name, z3.IntSort(), z3.IntSort())
-    select = staticmethod(lambda a, i: z3.Select(a, i))
-    update = staticmethod(lambda a, i, v: z3.Store(a, i, v))
-
-    def cmp(self, op: str, a: z3.ArithRef, b: z3.ArithRef) -> z3.BoolRef:
-        return COMPARE[op](a, b)  # type: ignore[no-any-return]
-
-    def boolean(self, ctx: None, value: bool) -> z3.BoolRef:
-        return z3.BoolVal(value)
-
-    def not_(self, a: z3.BoolRef) -> z3.BoolRef:
-        return z3.Not(a)
-
-    def and_(self, a: z3.BoolRef, b: Callable[[], z3.BoolRef]) -> z3.BoolRef:
-        return z3.And(a, b())
-
-    def or_(self, a: z3.BoolRef, b: Callable[[], z3.BoolRef]) -> z3.BoolRef:
-        return z3.Or(a, b())
-
-
-Z3 = Z3Terms()
-
-
-def _cells(value: z3.ExprRef | z3.FuncInterp) -> Cells:
-    """A model's array (seed 003 §5): stores over `K(Int, d)`, any `d`, or entries and else."""
-    if isinstance(value, z3.FuncInterp):
-        return Cells.of({k.as_long(): v.as_long() for k, v in reversed(value.as_list()[:-1])},
-                        value.else_value().as_long())
-    cells: dict[int, int] = {}
-    while z3.is_store(value):  # the outermost store of a cell wins
-        value, index, stored = value.children()
-        cells.setdefault(index.as_long(), stored.as_long())
-    assert z3.is_K(value), f"an array model of an unexpected shape: {value}"
-    return Cells.of(cells, value.arg(0).as_long())

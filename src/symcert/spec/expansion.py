@@ -16,7 +16,9 @@ from symcert.core.guards import assuming
 from symcert.core.terms import free_vars, negate
 from symcert.lang.procedures import table_of
 from symcert.lang.structure import variables
-from symcert.lang.syntax import And, Assume, BExpr, Stmt
+from symcert.lang.syntax import (
+    And, ArrayVar, Assume, BExpr, Int, Select, Stmt, Update, is_field, operands,
+)
 from symcert.spec.concretization import sample_valuations
 from symcert.spec.definedness import defined
 from symcert.spec.switch import lemma
@@ -147,6 +149,34 @@ def locals_stay_local(state: SymState, result: Sequence[SymState]) -> bool:
     procs = state.frame.proc.procs if state.frame is not None else table_of(state.prog)
     only_local = procs.only_local()
     return not only_local or all(not (_term_names(state, t) & only_local) for t in result)
+
+
+@lemma("B-H2")
+def no_fresh_dereference(state: SymState, result: Sequence[SymState]) -> bool:
+    """No successor's store or new path-condition conjunct reads an input field's map at a new
+    object (seed 003 Prop. 2, Cor. 2): a new object's fields are written when it is made, so
+    a read of one resolves to that write and the input heap is never read at a negative
+    literal (new objects are `-1, -2, ...`)."""
+    for t in result:
+        roots: list[object] = [v for _, v in t.store.bindings]
+        if t.pc is not state.pc and t.pc.last is not None:
+            roots.append(t.pc.last)
+        todo, seen = roots, set()
+        while todo:
+            node = todo.pop()
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            todo.extend(operands(node))  # type: ignore[arg-type]
+            if not (isinstance(node, Select) and isinstance(node.index, Int)
+                    and node.index.value < 0):
+                continue
+            base = node.array
+            while isinstance(base, Update) and base.index != node.index:
+                base = base.array
+            if isinstance(base, ArrayVar) and is_field(base.name):
+                return False
+    return True
 
 
 @lemma("W-L2.3", "W-T3.1", "B-T3")

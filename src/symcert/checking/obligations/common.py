@@ -28,6 +28,7 @@ from symcert.lang.syntax import (
     Int,
     Mul,
     Neg,
+    New,
     Not,
     Return,
     Seq,
@@ -176,12 +177,14 @@ RULES: dict[type, tuple[str, ...]] = {
     Seq: ("seq-skip", "seq"),
     Call: ("call", "call-by-zero"),
     Return: ("return", "return-by-zero"),
+    New: ("new",),
 }
 """The rules of Figs. 2-3 by statement class; `skip` and `fail` name the absence of a step,
 `<statement>-by-zero` the step to `fail` of a statement that divides by zero (X-A2),
 `assume-blocked` an `assume` whose false condition blocks the run (X-U1); `call` and `return`
 are seed 003 §3's procedure call and return (the call pushes a frame, statement or assigned;
-`return e` pops it, its value assigned to the call's target)."""
+`return e` pops it, its value assigned to the call's target); `new` is seed 003 §4's object
+creation (a field's read and write are assignments, `assign` and `assign-by-zero` at nil)."""
 
 FRAME_RULES: dict[type, tuple[str, ...]] = {
     Skip: ("return-end",),
@@ -192,7 +195,7 @@ the end of the body returns 0 (`return-end`), an assignment goes to the running 
 locals `τ` (`assign-local`, `var` for `var x = e`) or to the globals (`assign-global`)."""
 
 EXPR_CASES: tuple[str, ...] = tuple(
-    ["Int", "Var", "Bool", "Neg", "Add", "Sub", "Mul", "Div", "Mod", "Select", "Not", "And",
+    ["Int", "Var", "Bool", "Nil", "Neg", "Add", "Sub", "Mul", "Div", "Mod", "Select", "Not", "And",
      "Or"]
     + [f"Cmp{op}" for op in CMP_OPS])
 """The cases of the induction on expressions: a base case per leaf, a step per constructor

@@ -22,10 +22,10 @@ from symcert.checking.obligations.common import (
 )
 from symcert.checking.obligations.common import X
 from symcert.checking.smtlib import SMT_TEXT, Script, conj, equal, implies, sbool
-from symcert.core.algebra import fold
+from symcert.core.algebra import fold, fold_a
 from symcert.core.concrete import VALUES, Env, aeval
 from symcert.core.guards import GUARDS
-from symcert.lang.syntax import Div, Int, Mod, Neg, Var
+from symcert.lang.syntax import Div, Int, Mod, Neg, Nil, Var
 from symcert.solver.z3backend import Z3
 from symcert.spec.definedness import defined
 
@@ -105,6 +105,7 @@ def x_a2() -> list[Obligation]:
         "Int": (lambda: GUARDS.integer(S_X, snum("?k1")), lambda: VALUES.integer(V0, snum("?k1"))),
         "Var": (lambda: GUARDS.var(S_X, X), lambda: VALUES.var(V0, X)),
         "Bool": (lambda: GUARDS.boolean(S_X, sbool("?b1")), lambda: VALUES.boolean(V0, sbool("?b1"))),
+        "Nil": (lambda: fold_a(GUARDS, S_X, Nil()), lambda: fold_a(VALUES, V0, Nil())),
     }
     for case, (guarded, concrete) in leaves.items():
         def leaf(guarded: Callable[[], Any] = guarded, concrete: Callable[[], Any] = concrete

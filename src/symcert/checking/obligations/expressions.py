@@ -45,6 +45,7 @@ from symcert.lang.syntax import (
     Mod,
     Mul,
     Neg,
+    Nil,
     Node,
     Not,
     Or,
@@ -66,6 +67,12 @@ def b_l1() -> list[Obligation]:
         return [Draft("B-L1", "Int", s, [], equal(s.aexpr(value), s.int_value(aeval(Env(), e))),
                        _evaluating(ID, e), (), None, value)]
 
+    def leaf_nil() -> list[Draft]:  # seed 003 §4: `nil` is the reference 0
+        s, e = Script(), Nil()
+        value = sym_aeval(ID, e)
+        return [Draft("B-L1", "Nil", s, [], equal(s.aexpr(value), s.int_value(aeval(Env(), e))),
+                       _evaluating(ID, e), (), None, value)]
+
     def leaf_bool() -> list[Draft]:
         s, e = Script(), Bool(sbool("?b"))  # type: ignore[arg-type]
         value = sym_beval(ID, e)
@@ -82,6 +89,7 @@ def b_l1() -> list[Obligation]:
         return build
 
     out += collect("literal", leaf_int) + collect("literal", leaf_bool)
+    out += collect("literal", leaf_nil)
     out += collect("bound", leaf_var(S_X)) + collect("unbound", leaf_var(ID))
 
     def arith(ctor: Callable[..., Node], shapes: tuple[str, ...]) -> Callable[[], list[Draft]]:

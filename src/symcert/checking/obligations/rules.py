@@ -47,6 +47,7 @@ from symcert.lang.syntax import (
     If,
     Int,
     Mod,
+    New,
     Not,
     Or,
     Seq,
@@ -82,6 +83,7 @@ def statement_variants() -> list[tuple[str, Stmt, Store, tuple[str, ...]]]:
         out.append((f"assert/{sh}", Assert(b), S_X, names))
         out.append((f"assume/{sh}", Assume(b), S_X, names))
     out.append(("seq-skip", Seq(Skip(), Q), S_X, (X, Y)))
+    out.append(("new", New(X, "C", (".f",)), S_X, (X, Y)))  # seed 003 §4
     atom = B_SHAPES["atom"](1)
     firsts: list[tuple[str, Stmt, Store, tuple[str, ...]]] = [
         ("assign", Assign(X, Var("?e")), schematic_store((X, Var("?sx")), ("?e", Var("?t1"))),

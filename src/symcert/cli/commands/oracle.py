@@ -39,7 +39,7 @@ def main(args: argparse.Namespace) -> int:
     from symcert.checking.oracles import is_probably_exhaustive, is_probably_precise
     from symcert.solver.z3backend import Solver
     from symcert.lang.errors import Unsupported
-    from symcert.lang.procedures import arrays
+    from symcert.lang.procedures import allocates, arrays
     from symcert.lang.structure import inputs
     from symcert.checking.transitions import expand_step, interpreter, stream, unroll
 
@@ -49,10 +49,12 @@ def main(args: argparse.Namespace) -> int:
             raise InputError(f"symcert oracle: {flag} must be at least {least}: {value}")
     name = source_name(args.file)
     program = read_program(args)
-    if arrays(program):
-        raise Unsupported(f"symcert oracle: arrays are not supported by the oracles yet (the "
-                          f"program uses {', '.join(sorted(arrays(program)))}); `symcert "
-                          "campaign` checks array programs against the concrete interpreter")
+    if arrays(program) or allocates(program):
+        raise Unsupported("symcert oracle: arrays and objects are not supported by the oracles "
+                          "yet (the program uses "
+                          f"{', '.join(sorted(arrays(program))) or 'new objects'}; a field `f` "
+                          "is the map .f); `symcert campaign` checks array programs against "
+                          "the concrete interpreter")
     transitions = [expand_step, stream(args.max_states, Solver()),
                    interpreter(args.loop_limit, Solver())]
     if args.unroll is not None:

@@ -28,7 +28,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     from symcert.engine.prove import prove
-    from symcert.lang.procedures import arrays
+    from symcert.core import heap
+    from symcert.lang.procedures import arrays, references
+    from symcert.lang.syntax import is_field
     from symcert.lang.structure import inputs
     from symcert.engine.verdict import Kind
 
@@ -52,10 +54,18 @@ def main(args: argparse.Namespace) -> int:
         pos = found.failing.pos
         where = f"{name}:{pos.line}:{pos.column}" if pos else name
         names = sorted(inputs(program))
-        cells = found.input.labelled(names, arrays(program))
-        shown = ", ".join(f"{x} = {show_int(v)}" for x, v in cells) or "any"
+        refs = references(program)
+        objects: dict[str, dict[str, object]] = {}
+        cells: list[tuple[str, object]] = found.input.labelled(names, arrays(program))
+        if refs or any(map(is_field, names)):  # seed 003 §4: the input heap as a graph
+            values, objects = heap.graph(found.input, names, refs)
+            cells = list(values.items())
+        shown = ", ".join(f"{x} = {v if isinstance(v, str) else show_int(v)}"  # type: ignore[arg-type]
+                          for x, v in cells) or "any"
         print(f"{where}: counterexample: {found.describe()}")
         print(f"  input:  {shown}")
+        if objects:
+            print(f"  heap:   {heap.show({}, objects)[1]}")
         print(f"  replay: the concrete run from this input reaches the failing statement "
               f"after {found.final.steps} steps")
     else:

@@ -52,7 +52,7 @@ def to_dot(program: object, max_states: int) -> str:
     stream `run` draws it, each successor reported by its `watch` (pruned ones as UNSAT)."""
     from symcert.core.concrete import head, is_stuck
     from symcert.engine.explore import run
-    from symcert.solver.z3backend import Sat, Solver
+    from symcert.solver.z3backend import Sat, solver_for
     from symcert.core.state import SymState, initial
     from symcert.lang.syntax import Skip
     from symcert.core.terms import show
@@ -80,7 +80,7 @@ def to_dot(program: object, max_states: int) -> str:
 
     pending = [0]  # node numbers given to successors, in the order the stream will yield them
     drawn = 0
-    for state in run([initial(program)], solver=Solver(), watch=watch):  # type: ignore[arg-type]
+    for state in run([initial(program)], solver=solver_for(program), watch=watch):  # type: ignore[arg-type]
         if state is None or drawn == len(pending):
             break
         ident[id(state)] = pending[drawn]

@@ -1,0 +1,99 @@
+# crosshair: off
+"""z3 terms as the expression fold's algebra (algebra.py), and z3's array models read back as
+`Cells`: the half of the solver that speaks z3's term language (z3backend.py decides).
+
+z3 is imported at the first use of one of its names, as in z3backend.py (start-up).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+from symcert.core.concrete import Cells
+from symcert.core.terms import COMPARE
+
+if TYPE_CHECKING:
+    import z3
+else:
+    class _Z3:
+        """Stands for the z3 module until its first use (z3backend._Z3)."""
+
+        def __getattr__(self, name: str) -> Any:
+            global z3
+            import z3 as module
+
+            z3 = module
+            return getattr(module, name)
+
+    z3 = _Z3()
+
+
+class Z3Terms:
+    """The algebra of z3 terms (the expression fold, algebra.py): a variable is the z3 integer
+    constant of its name, an array the z3 array `Int → Int` of its name in the initial state,
+    read by `Select`, written by `Store` (so `V(e) = V(e') ⇒ V(a[e]) = V(a[e'])`: B-A1)."""
+
+    def integer(self, ctx: None, value: int) -> z3.ArithRef:
+        return z3.IntVal(value)
+
+    def var(self, ctx: None, name: str) -> z3.ArithRef:
+        return z3.Int(name)
+
+    def neg(self, a: z3.ArithRef) -> z3.ArithRef:
+        return -a
+
+    def add(self, a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:
+        return a + b
+
+    def sub(self, a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:
+        return a - b
+
+    def mul(self, a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:
+        return a * b
+
+    def div(self, a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:
+        """Python's floor division (X-A1): z3's `/` on integers is SMT-LIB's `div`, Euclidean
+        (the remainder is never negative), which is the floor for `b > 0` only; for `b < 0`,
+        `a // b == (-a) // (-b)`. At `b == 0` the term is z3's unconstrained `div`, never read:
+        the guard excludes it (X-A2)."""
+        return z3.If(b >= 0, a / b, (-a) / (-b))
+
+    def mod(self, a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:
+        """Python's `%`, with the sign of `b` (X-A1): `a % b == -((-a) % (-b))` for `b < 0`."""
+        return z3.If(b >= 0, a % b, -((-a) % (-b)))
+
+    def array(self, ctx: None, name: str) -> z3.ArrayRef:
+        return z3.Array(name, z3.IntSort(), z3.IntSort())
+    select = staticmethod(lambda a, i: z3.Select(a, i))
+    update = staticmethod(lambda a, i, v: z3.Store(a, i, v))
+
+    def cmp(self, op: str, a: z3.ArithRef, b: z3.ArithRef) -> z3.BoolRef:
+        return COMPARE[op](a, b)  # type: ignore[no-any-return]
+
+    def boolean(self, ctx: None, value: bool) -> z3.BoolRef:
+        return z3.BoolVal(value)
+
+    def not_(self, a: z3.BoolRef) -> z3.BoolRef:
+        return z3.Not(a)
+
+    def and_(self, a: z3.BoolRef, b: Callable[[], z3.BoolRef]) -> z3.BoolRef:
+        return z3.And(a, b())
+
+    def or_(self, a: z3.BoolRef, b: Callable[[], z3.BoolRef]) -> z3.BoolRef:
+        return z3.Or(a, b())
+
+
+Z3 = Z3Terms()
+
+
+def cells(value: z3.ExprRef | z3.FuncInterp) -> Cells:
+    """A model's array (seed 003 §5): stores over `K(Int, d)`, any `d`, or entries and else."""
+    if isinstance(value, z3.FuncInterp):
+        return Cells.of({k.as_long(): v.as_long() for k, v in reversed(value.as_list()[:-1])},
+                        value.else_value().as_long())
+    cells: dict[int, int] = {}
+    while z3.is_store(value):  # the outermost store of a cell wins
+        value, index, stored = value.children()
+        cells.setdefault(index.as_long(), stored.as_long())
+    assert z3.is_K(value), f"an array model of an unexpected shape: {value}"
+    return Cells.of(cells, value.arg(0).as_long())
