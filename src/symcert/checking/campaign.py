@@ -39,8 +39,7 @@ from symcert.checking.oracles import Counterexample, check_exhaustiveness, check
 from symcert.checking.transitions import Transition, concr, run_outputs
 from symcert.core.concrete import Ending, Final, run_to_end
 from symcert.core.concrete import Cells, Env
-from symcert.core.state import TRUE_PC, PathCondition, Store, SymState, initial, rules_of
-from symcert.lang.procedures import arrays, table_of
+from symcert.core.state import PathCondition, SymState, initial, rules_of
 from symcert.lang.structure import children, inputs, with_children
 from symcert.lang.syntax import AExpr, ArrayVar, BExpr, Bool, Int, Node, Skip, Stmt, Update
 from symcert.seed004.interp import (

@@ -107,8 +107,7 @@ def _configure_run(r: argparse.ArgumentParser) -> None:
     r.add_argument("--contracts", action="store_true",
                    help="check the lemma contracts while running (as SYMCERT_CONTRACTS=1)")
     r.add_argument("--witness-dot", metavar="FILE", default=None,
-                   help="write the first bug's input heap (seed 003 §4) to FILE as a Graphviz "
-                        "graph")
+                   help="write the first bug's input heap (seed 003 §4) to FILE (Graphviz)")
     r.add_argument("--lang", metavar="LANG.sem", default=None,
                    help="FILE is a program of this language defined by rewrite rules (seed 002; "
                         "`imp` or `gcl` for the shipped ones): run the bug finder on its "
@@ -119,9 +118,8 @@ def _configure_exec(e: argparse.ArgumentParser) -> None:
     add_program(e)
     e.add_argument("--input", action="append", default=[], metavar="VAR=INT",
                    help="an input value, INT as -?[0-9]+; an array's cell as a[3]=7; a "
-                        "reference as p=nil or p=@1 (input object 1) and an input object's "
-                        "field as @1.next=@2 or @1.val=7; repeat for several inputs; unset "
-                        "inputs are 0 / nil")
+                        "reference as p=nil or p=@1 (input object 1), its field as @1.next=@2 "
+                        "or @1.val=7; repeat for several inputs; unset inputs are 0 / nil")
     e.add_argument("--max-steps", type=positive, default=DEFAULT_MAX_STEPS, metavar="N",
                    help=f"step budget (default: {DEFAULT_MAX_STEPS:,})")
     e.add_argument("--contracts", action="store_true", help="check the lemma contracts")
