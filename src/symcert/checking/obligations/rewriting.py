@@ -40,8 +40,8 @@ from typing import Any, Iterator
 
 from symcert.checking.obligations.common import Draft, Obligation, collect, snum
 from symcert.checking.smtlib import Script, conj, equal, sbool
-from symcert.core.state import PathCondition
 from symcert.core.concrete import Cells
+from symcert.core.state import PathCondition
 from symcert.lang.syntax import ArrayVar, Bool, Cmp, Int, Update, Var
 from symcert.seed002.definition import Definition, KPattern, Production, Rule
 from symcert.seed002.derive import derive
@@ -147,7 +147,7 @@ def _array(shape: str, name: str, i: int) -> tuple[Any, Any]:
     """An array (symbolic, its value under ϑ): the input `?<name>`, or a store over it at
     `?j<i>` (a literal, or symbolically a term when `shape` is `term`) of `?v<i>`. A value is
     an SMT array (`ϑ` of the input, a store over it), computed on by `core.terms`' `select`
-    and `update`, not a `Cells`: docs/proofs.md says why that stands for `Cells`."""
+    and `update`, not a `Cells` (docs/proofs.md: what that leaves to an argument by hand)."""
     a = ArrayVar(f"?{name}")
     if shape == "input":
         return a, a
@@ -183,7 +183,8 @@ def slots(d: Definition, rule: Rule) -> list[str]:
             todo.extend(reversed(t.args))
         elif isinstance(t, Variable):
             sort = slot_sort(t)
-            ids += sort == ID
+            if sort == ID:
+                ids += 1
             if sort is not None and (sort != ID or ids > 1):
                 out.append(sort)
         elif d.sort_of(t) in d.symbolic_sorts:
