@@ -1,7 +1,8 @@
 """G-L2 and G-L3 rule by rule (seed 002 Lemmas 2 and 3, `checking.obligations.rewriting`):
 every rule of imp.sem and gcl.sem has its obligations, the conditional rules' are VALID for
 both provers, and planted wrong derivations (a kept constant, `b` forgotten in `ψ ∧ b`, a
-dropped rule, a dropped linearisation) are refuted by the lemma they break."""
+dropped rule, a dropped linearisation, a return keeping the callee's locals, a store writing
+its index) are refuted by the lemma they break."""
 
 from __future__ import annotations
 
@@ -106,7 +107,8 @@ rule [same]   <k> I == I => true ...</k>
 rule [differ] <k> I1 == I2 => false ...</k> requires I1 =/=Int I2
 endmodule
 """
-"""A language with a non-linear rule: neither shipped language has one."""
+"""A language with a non-linear rule of a symbolic sort (imp.sem's one non-linear rule,
+[find], matches names, of sort Id)."""
 
 
 def test_dropped_linearisation_is_refuted_by_forward_simulation() -> None:
@@ -122,3 +124,34 @@ def test_dropped_linearisation_is_refuted_by_forward_simulation() -> None:
     assert _refuted(rule_obligations("tiny", d, kept, ("same",))) == {
         "G-L2/tiny-same/int+term", "G-L2/tiny-same/term+int", "G-L2/tiny-same/term+term"}
     assert _refuted(rule_obligations("tiny", d, dsym)) == set()
+
+
+def test_a_return_that_keeps_the_callees_locals_is_refuted() -> None:
+    """[return] derived with the callee's locals `L2` left in `frame` for the caller's `L` (of
+    its `$ret` marker) breaks both lemmas wherever the two maps differ: refuted for every
+    shape of the returned value and of the two maps."""
+    good = next(r for r in IMP_SYM.rules if r.label == "return")
+    frame = IMP.cell_index["frame"]
+    kept = _planted(IMP_SYM, "return",
+                    rhs=good.rhs[:frame] + (good.lhs[frame],) + good.rhs[frame + 1:])
+    obs = rule_obligations("imp", IMP, kept, ("return",))
+    assert _refuted(obs) == {f"{lemma}/imp-return/{i}+{m}+{n}" for lemma in ("G-L2", "G-L3")
+                             for i in ("int", "term") for m in ("bound", "unbound")
+                             for n in ("bound", "unbound")}
+    assert _refuted(rule_obligations("imp", IMP, IMP_SYM, ("return",))) == set()
+
+
+def test_a_store_that_writes_its_index_is_refuted() -> None:
+    """[store] derived as `store(A, I1, I1)` (the index written for the value) breaks both
+    lemmas on every shape: the arrays differ at `I1` unless `I1 = I2`."""
+    good = next(r for r in IMP_SYM.rules if r.label == "store")
+    arrays = IMP.cell_index["arrays"]
+    update = good.rhs[arrays]
+    store = update.args[2]
+    wrong = replace(update, args=update.args[:2] + (replace(
+        store, args=store.args[:2] + (store.args[1],)),))
+    obs = rule_obligations("imp", IMP, _planted(
+        IMP_SYM, "store", rhs=good.rhs[:arrays] + (wrong,) + good.rhs[arrays + 1:]), ("store",))
+    assert [o.name for o in obs if _status(o) != provers.INVALID] == []
+    assert {"G-L2/imp-store/int+int+bound", "G-L3/imp-store/term+term+unbound"} <= _refuted(obs)
+    assert _refuted(rule_obligations("imp", IMP, IMP_SYM, ("store",))) == set()

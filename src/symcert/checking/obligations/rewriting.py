@@ -7,8 +7,11 @@ the most general symbolic configuration whose valuations `α` can match.
 That configuration is built here from `l` itself, not from `l'`: each variable occurrence and
 each constant of a symbolically extensible sort of `l` becomes a datum of a given shape (an Int
 a literal `?k` or a term `?t`; a Bool a literal `?b` or an atom `?u <= ?w`; a Map binding `x` or
-not; an Id `x`), a variable the rule only carries along a placeholder `?Sort(X)`, the rest of
-`k` a placeholder, the path condition `φ` the unknown `?phi` (one conjunct). `γ = ϑ(γˢ)` has
+not; an array an input `?a` or a store over one; the arrays of a program binding `x` to such an
+array or not; the first Id `x`, a later one `x` again or another), a variable the rule only
+carries along a placeholder `?Sort(X)`, the rest of `k` a placeholder, a cell the rule does not
+read a map or the arrays binding `x` and `y` or a placeholder `?Sort(cell)`, the path condition
+`φ` the unknown `?phi` (one conjunct). `γ = ϑ(γˢ)` has
 the data's values (`ϑ` the SMT constants; a Bool's value is split on). Then the engines run,
 each trying the rules its index offers: the concrete one `α` on `γ` (`seed002.rewrite.Engine`,
 its data operations on schematic values, branching where `b` does), the symbolic one `α^sym`
@@ -22,8 +25,10 @@ on `⟨γˢ, φ⟩`, its `unsat` the weakest sound one (the solver never answers
 That these configurations stand for all: a symbolic configuration whose valuation `l` matches
 is an instance of `l'` (G-L1, Lemma 1); the data operations commute with `ϑ` whatever their
 arguments (G-M1, `obligations.languages`); a carried-along subterm is left as it is by both
-sides. A derivation that keeps a constant or does not linearise (G-L2), or forgets `b` in
-`ψ ∧ b` (G-L3), is refuted (tests/proofs/test_rewriting.py).
+sides. An array of `γ` is an SMT array, not the `Cells` of a concrete run (docs/proofs.md
+says what is argued by hand). A derivation that keeps a constant or does not linearise (G-L2),
+forgets `b` in `ψ ∧ b` (G-L3), or restores the wrong locals on a return is refuted
+(tests/proofs/test_rewriting.py).
 """
 
 from __future__ import annotations
@@ -35,22 +40,33 @@ from typing import Any, Iterator
 
 from symcert.checking.obligations.common import Draft, Obligation, collect, snum
 from symcert.checking.smtlib import Script, conj, equal, sbool
+from symcert.core.concrete import Cells
 from symcert.core.state import PathCondition
-from symcert.lang.syntax import Bool, Cmp, Int, Var
+from symcert.lang.syntax import ArrayVar, Bool, Cmp, Int, Update, Var
 from symcert.seed002.definition import Definition, KPattern, Production, Rule
 from symcert.seed002.derive import derive
 from symcert.seed002.rewrite import Config, Engine
 from symcert.seed002.semfile import find_language, load
 from symcert.seed002.terms import (
-    BOOL, DATA_SORTS, ID, INT, K, MAP, App, Id, KSeq, MapValue, Variable, data_sort, kseq,
+    ARRAY, ARRAYS, BOOL, DATA_SORTS, ID, INT, K, MAP, App, ArraysValue, Id, KSeq, MapValue,
+    Variable, data_sort, kseq,
 )
 from symcert.solver.answers import Sat
 
 LANGUAGES = ("imp", "gcl")
 """The shipped definitions whose every rule gets its G-L2 and G-L3 obligations."""
 
-SHAPES = {INT: ("int", "term"), BOOL: ("bool", "atom"), MAP: ("bound", "unbound")}
-"""The shapes of a datum of each sort that the data operations and `unsat` tell apart."""
+SHAPES = {INT: ("int", "term"), BOOL: ("bool", "atom"), MAP: ("bound", "unbound"),
+          ARRAY: ("input", "store-int", "store-term"),
+          ARRAYS: ("bound", "stored-int", "stored-term", "unbound"), ID: ("same", "other")}
+"""The shapes of a datum of each sort that the data operations and `unsat` tell apart: an
+array an input `?a` or a store over one at a literal or a term index; the arrays of a program
+binding `x` to such an array (and `y`) or not (`x` then its input array); an identifier after
+the first (always `x`) the first one again or another."""
+
+X, Y = "x", "y"
+"""The identifiers of a schematic configuration: `x`, the one the rule reads or writes, and
+`y`, standing for every other."""
 
 PHI = PathCondition.of(Bool(sbool("?phi")))  # type: ignore[arg-type]
 """The path condition `φ` of `γˢ`: one unknown conjunct."""
@@ -72,6 +88,7 @@ class _Instance:
 
     shapes: Iterator[str]
     count: int = 0
+    ids: int = 0
 
     def datum(self, sort: str) -> tuple[Any, Any]:
         """A fresh datum of `sort` in the next shape: (symbolic, its value under ϑ)."""
@@ -88,6 +105,18 @@ class _Instance:
         if shape == "atom":
             value = snum(f"?u{i}") <= snum(f"?w{i}")
             return Cmp("<=", Var(f"?u{i}"), Var(f"?w{i}")), Bool(bool(value))
+        if shape in ("same", "other"):
+            return (Id(X), Id(X)) if shape == "same" else (Id(f"z{i}"), Id(f"z{i}"))
+        if sort == ARRAY:
+            return _array(shape.removeprefix("store-"), f"a{i}", i)
+        if sort == ARRAYS:
+            if shape == "unbound":
+                return (ArraysValue(((Y, ArrayVar(f"?b{i}")),), True),
+                        ArraysValue(((X, ArrayVar(X)), (Y, ArrayVar(f"?b{i}")))))
+            a, b = _array(shape.removeprefix("stored-") if shape != "bound" else "input",
+                          f"a{i}", i)
+            return (ArraysValue(((X, a), (Y, ArrayVar(f"?b{i}"))), True),
+                    ArraysValue(((X, b), (Y, ArrayVar(f"?b{i}")))))
         keys = ("x", "y") if shape == "bound" else ("y",)
         return (MapValue(tuple((k, Var(f"?{k}{i}")) for k in keys)),
                 MapValue(tuple((k, Int(snum(f"?{k}{i}"))) for k in keys)))  # type: ignore[arg-type]
@@ -104,12 +133,27 @@ class _Instance:
                 hole = App(f"?{placeholder_sort(t)}", (Id(t.name),))
                 return hole, hole
             if sort == ID:
-                return Id("x"), Id("x")
+                self.ids += 1
+                if self.ids == 1:
+                    return Id(X), Id(X)
             return self.datum(sort)
         sort = d.sort_of(t)
         if sort in d.symbolic_sorts:
             return self.datum(sort)  # type: ignore[arg-type]
         return t, t
+
+
+def _array(shape: str, name: str, i: int) -> tuple[Any, Any]:
+    """An array (symbolic, its value under ϑ): the input `?<name>`, or a store over it at
+    `?j<i>` (a literal, or symbolically a term when `shape` is `term`) of `?v<i>`. A value is
+    an SMT array (`ϑ` of the input, a store over it), computed on by `core.terms`' `select`
+    and `update`, not a `Cells` (docs/proofs.md: what that leaves to an argument by hand)."""
+    a = ArrayVar(f"?{name}")
+    if shape == "input":
+        return a, a
+    index = Int(snum(f"?j{i}"))
+    return (Update(a, index if shape == "int" else Var(f"?j{i}"), Var(f"?v{i}")),  # type: ignore[arg-type]
+            Update(a, index, Int(snum(f"?v{i}"))))  # type: ignore[arg-type]
 
 
 def slot_sort(v: Variable) -> str | None:
@@ -130,6 +174,7 @@ def placeholder_sort(v: Variable) -> str:
 def slots(d: Definition, rule: Rule) -> list[str]:
     """The data sorts of the positions of `l` that `_Instance` fills with data, in order."""
     out: list[str] = []
+    ids = 0
     todo = [t for part in reversed(rule.lhs) if part is not None
             for t in reversed(part.items if isinstance(part, KPattern) else (part,))]
     while todo:
@@ -137,8 +182,11 @@ def slots(d: Definition, rule: Rule) -> list[str]:
         if isinstance(t, App):
             todo.extend(reversed(t.args))
         elif isinstance(t, Variable):
-            if (sort := slot_sort(t)) not in (None, ID):
-                out.append(sort)  # type: ignore[arg-type]
+            sort = slot_sort(t)
+            if sort == ID:
+                ids += 1
+            if sort is not None and (sort != ID or ids > 1):
+                out.append(sort)
         elif d.sort_of(t) in d.symbolic_sorts:
             out.append(d.sort_of(t))  # type: ignore[arg-type]
     return out
@@ -153,7 +201,7 @@ def with_placeholders(d: Definition) -> Definition:
 
 def _instances(d: Definition, rule: Rule, inst: _Instance) -> tuple[Config, Config]:
     """`⟨γˢ, φ⟩` and `γ = ϑ(γˢ)` for `rule`'s left-hand side; a cell it does not read holds a
-    map binding `x` and `y`."""
+    map binding `x` and `y`, the arrays `x` and `y`, or a placeholder `?Sort(cell)`."""
     sym: list[Any] = []
     conc: list[Any] = []
     for i, cell in enumerate(d.cells):
@@ -163,11 +211,19 @@ def _instances(d: Definition, rule: Rule, inst: _Instance) -> tuple[Config, Conf
             rest = kseq([App(f"?{K}", (Id("⋯"),))]) if part.rest else None
             sym.append(kseq([p[0] for p in pairs], rest))
             conc.append(kseq([p[1] for p in pairs], rest))
-        elif part is None:
+        elif part is None and cell.sort == MAP:
             keys = ("x", "y")
             sym.append(MapValue(tuple((k, Var(f"?{cell.name}-{k}")) for k in keys)))
             conc.append(MapValue(tuple((k, Int(snum(f"?{cell.name}-{k}")))  # type: ignore[arg-type]
                                        for k in keys)))
+        elif part is None and cell.sort == ARRAYS:
+            bound = tuple((k, ArrayVar(f"?{cell.name}-{k}")) for k in (X, Y))
+            sym.append(ArraysValue(bound, True))
+            conc.append(ArraysValue(bound))
+        elif part is None:
+            hole = App(f"?{cell.sort}", (Id(cell.name),))
+            sym.append(hole)
+            conc.append(hole)
         else:
             s, c = inst.term(d, part)
             sym.append(s)
@@ -201,6 +257,15 @@ def same(s: Script, sym: tuple[Any, ...], conc: tuple[Any, ...]) -> str:
                 return "false"
             text = s.aexpr if sort == INT else s.bexpr
             parts.append(equal(text(a), text(b)))
+        elif sort == ARRAY:
+            if data_sort(b) != ARRAY:
+                return "false"
+            parts.append(equal(array_text(s, a), array_text(s, b)))
+        elif sort == ARRAYS:
+            if not isinstance(b, ArraysValue):
+                return "false"
+            names = sorted({k for k, _ in a.bindings} | {k for k, _ in b.bindings})
+            todo.extend((a.lookup(n), b.lookup(n)) for n in names)
         elif isinstance(a, MapValue):
             if not (isinstance(b, MapValue) and [k for k, _ in a.bindings] == [k for k, _ in
                                                                               b.bindings]):
@@ -217,6 +282,17 @@ def same(s: Script, sym: tuple[Any, ...], conc: tuple[Any, ...]) -> str:
         elif not (type(a) is type(b) and a == b):
             return "false"
     return conj(parts)
+
+
+def array_text(s: Script, a: Any) -> str:
+    """An array's value as SMT text (SMT-LIB's `(Array Int Int)`): a `Cells` the stores of its
+    cells over the constant array of its default, a term as `Script.aexpr` writes it."""
+    if not isinstance(a, Cells):
+        return s.aexpr(a)
+    text = f"((as const (Array Int Int)) {s.int_value(a.default)})"
+    for i, v in a.cells:
+        text = f"(store {text} {s.int_value(i)} {s.int_value(v)})"
+    return text
 
 
 def rule_name(language: str, label: str) -> str:
