@@ -53,7 +53,7 @@ def _replay(*args: str, script: str | None = None) -> subprocess.CompletedProces
     command = [sys.executable, script] if script else [sys.executable, "-m", "symcert.checking.obligations"]
     env = {**os.environ, "SYMCERT_CONTRACTS": "0"}
     return subprocess.run([*command, *args], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=300, check=False)
+                          timeout=1200, check=False)  # 12,768 replays: 3-5 min beside a worker
 
 
 def test_every_statement_class_has_its_rules() -> None:
