@@ -11,6 +11,11 @@ split successors are one-step sound and complete exactly when `expand`'s are (W-
 `explore.expand_split` carries those contracts). The alias literals are conjoined to the
 successor's own conjunct, so a step still adds at most one conjunct (W-L2.2).
 
+A successor that divides by zero or dereferences nil (stuck at `fail`, X-A2) is not split:
+it is never stepped, its store never read, and its condition `φ ∧ ¬ok` may read through the
+very nil reference that fails, where an alias literal would be undefined; the solver decides
+its conditional reads as in the default strategy.
+
 The strategy is chosen per run by `aliasing` (a context variable `run` reads when it starts),
 so every command and check that calls `run` can run either without its own plumbing.
 """
@@ -24,10 +29,10 @@ from dataclasses import replace
 from typing import Iterator
 
 from symcert.core.algebra import fold
-from symcert.core.concrete import beval
+from symcert.core.concrete import beval, head
 from symcert.core.state import Store, SymState
 from symcert.core.terms import Terms, cmp, conj, negate
-from symcert.lang.syntax import AExpr, ArrayExpr, BExpr, Bool, Int, Select, Update, Var
+from symcert.lang.syntax import AExpr, ArrayExpr, BExpr, Bool, Fail, Int, Select, Update, Var
 
 
 class Alias(enum.Enum):
@@ -107,6 +112,10 @@ def split(parent: SymState, children: list[SymState]) -> list[SymState]:
     in their terms split into its two answers, `i == j` first."""
     out: list[SymState] = []
     for t in children:
+        stuck = head(t.prog)
+        if isinstance(stuck, Fail) and stuck.by_zero:
+            out.append(t)  # stuck at once: its terms are never read (see below)
+            continue
         added = None if t.pc is parent.pc else t.pc.last
         _decide(parent, t, added, {}, [], out)
     return out
@@ -130,12 +139,13 @@ def _decide(parent: SymState, t: SymState, added: BExpr | None, answers: dict[Qu
 
 def _successor(parent: SymState, t: SymState, added: BExpr | None, conjunct: BExpr | None,
                literals: list[BExpr], store: Store, frame: object) -> SymState:
-    """`t` with its resolved terms and one conjunct, the alias literals and its own, added to
-    `parent`'s path condition (none added when there is neither)."""
+    """`t` with its resolved terms and one conjunct, its own then the alias literals, added to
+    `parent`'s path condition (none added when there is neither). Its own comes first: it holds
+    the guard `ok` (X-A2) under which the literals' indices are defined (no nil dereference)."""
     if not literals and conjunct == added and store == t.store and frame == t.frame:
         return t
     c: BExpr | None = None
-    for lit in literals + ([conjunct] if conjunct is not None else []):
+    for lit in ([conjunct] if conjunct is not None else []) + literals:
         c = lit if c is None else conj(c, lit)
     pc = parent.pc if c is None else parent.pc.extend(c)
     ghost = t.ghost

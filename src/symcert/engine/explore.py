@@ -112,6 +112,12 @@ def expand_split(state: SymState) -> list[SymState]:
     return split(state, expand(state))
 
 
+def successors() -> Callable[[SymState], list[SymState]]:
+    """The step `run` takes under the aliasing strategy in force (alias.py): `expand`, or
+    `expand_split` under `--alias split`; whoever steps a state as `run` does calls this."""
+    return expand_split if ALIAS.get() is Alias.SPLIT else expand
+
+
 def _carry_ghost(parent: SymState, children: list[SymState]) -> list[SymState]:
     """Ghost mode (seed 004): a successor keeps ρ only on the branch ρ takes (`ρ ⊨ φ'`)."""
     rho = parent.ghost
@@ -309,7 +315,7 @@ def run(
     loops: dict[int, LoopCounts] = {}  # with `unroll`: each frontier state's counts, by id
     values = Valuations()  # the parents' models' values, each node's computed once per model
     take = frontier.popleft if strategy is Strategy.BFS else frontier.pop
-    step = expand_split if ALIAS.get() is Alias.SPLIT else expand
+    step = successors()
     while frontier:
         state = take()
         stats.yielded += 1
