@@ -80,9 +80,12 @@ def test_split_states_hold_no_undecided_read_and_split_the_alias_question():
 
 
 def test_the_cli_takes_the_option():
-    """`symcert run --alias split` finds swap_buggy's bug (exit 1) and proves swap (exit 0)."""
+    """`symcert run --alias split` finds swap_buggy's bug (exit 1) and proves swap (exit 0);
+    `prove` and `tree` take the option too."""
     assert main(["run", str(EXAMPLES / "swap_buggy.imp"), "--alias", "split"]) == 1
     assert main(["run", str(EXAMPLES / "swap.imp"), "--alias", "split"]) == 0
+    assert main(["prove", str(EXAMPLES / "swap_buggy.imp"), "--alias", "split"]) == 1
+    assert main(["tree", str(EXAMPLES / "swap.imp"), "--alias", "split"]) == 0
 
 
 def test_a_split_without_the_disequal_case_is_caught(monkeypatch):
