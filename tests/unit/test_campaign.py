@@ -230,3 +230,31 @@ def test_object_programs_agree(monkeypatch):
     """The engines agree on the campaign's object programs (seed 003 §4), seed 3."""
     report = campaign(40, seed=3, seconds=None, objects=True)
     assert report.disagreement is None and report.programs == 40
+
+
+def _plant_split_without_the_disequal_case(monkeypatch):
+    """`--alias split` keeping only the `i == j` answer of each alias question."""
+    import symcert.engine.alias as alias
+
+    real = alias._decide
+
+    def forgetful(parent, t, added, answers, literals, out):  # type: ignore[no-untyped-def]
+        before = len(out)
+        real(parent, t, added, answers, literals, out)
+        del out[before + 1:]
+
+    monkeypatch.setattr(alias, "_decide", forgetful)
+
+
+@pytest.mark.parametrize("objects", [False, True], ids=["arrays", "objects"])
+def test_the_alias_check_agrees_and_catches_a_split_without_the_disequal_case(monkeypatch,
+                                                                             objects):
+    """The `alias` check (both aliasing strategies' verdicts, and the main engine's checks
+    under `--alias split`) passes on the campaign's programs, seed 7, and catches a split that
+    forgets `i != j`, on array programs and on object programs."""
+    assert "alias" in CHECKS
+    ok = campaign(40, seed=7, seconds=None, checks=("alias",), objects=objects)
+    assert ok.disagreement is None and ok.programs == 40, ok
+    _plant_split_without_the_disequal_case(monkeypatch)
+    report = campaign(300, seed=7, seconds=None, checks=("alias",), objects=objects)
+    assert report.disagreement is not None, report

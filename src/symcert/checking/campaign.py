@@ -40,6 +40,8 @@ from symcert.checking.transitions import Transition, concr, run_outputs
 from symcert.core.concrete import Ending, Final, run_to_end
 from symcert.core.concrete import Cells, Env
 from symcert.core.state import PathCondition, SymState, initial, rules_of
+from symcert.engine.alias import ALIAS, Alias, aliasing
+from symcert.engine.verdict import Budget, Kind, Verdict, check
 from symcert.lang.structure import children, inputs, with_children
 from symcert.lang.syntax import AExpr, ArrayVar, BExpr, Bool, Int, Node, Skip, Stmt, Update
 from symcert.seed004.interp import (
@@ -122,7 +124,8 @@ def _leaves(p: Stmt, ghost: Env, solver: Solver) -> tuple[tuple[SymState, ...], 
     and whether the run ended (exhaustive)."""
     start = replace(initial(p), ghost=ghost)  # with no new object yet (seed 003 §4)
     return cast(tuple[tuple[SymState, ...], bool],
-                _once("run", p, ghost, solver, lambda: run_outputs((start,), MAX_STATES, solver)))
+                _once(f"run {ALIAS.get().value}", p, ghost, solver,
+                      lambda: run_outputs((start,), MAX_STATES, solver)))
 
 
 def _results(p: Stmt, ghost: Env, solver: Solver) -> tuple[SymResult, ...]:
@@ -236,9 +239,38 @@ def check_derived(p: Stmt, sigmas: list[Env], solver: Solver) -> Disagreement | 
     return None
 
 
+def _verdict(p: Stmt, solver: Solver) -> Verdict:
+    """`check(p)` with every bug (each confirmed by its concrete replay) within `MAX_STATES`."""
+    return check(p, Budget(max_states=MAX_STATES, all_bugs=True), solver)
+
+
+def _failing(v: Verdict) -> frozenset[str]:
+    return frozenset(f"{b.describe()} at {b.failing.pos}" for b in v.bugs)
+
+
+def check_alias(p: Stmt, sigmas: list[Env], solver: Solver) -> Disagreement | None:
+    """The two aliasing strategies (engine/alias.py): the main engine under `--alias split`
+    against the concrete interpreter (`check_main`: the seed-001 oracles T-D2 and T-D3, ghosts,
+    models), then the verdicts of both, all bugs, each replayed concretely: a bug in one and
+    SAFE in the other disagree, and where both are exhaustive they fail the same statements."""
+    with aliasing(Alias.SPLIT):
+        found = check_main(p, sigmas, solver)
+        if found is not None:
+            return replace(found, kind=f"--alias split: {found.kind}")
+        split = _verdict(p, solver)
+    terms = _verdict(p, solver)
+    kinds = {terms.kind, split.kind}
+    if kinds == {Kind.BUG, Kind.SAFE} or (terms.exhaustive and split.exhaustive and (
+            terms.kind is not split.kind or _failing(terms) != _failing(split))):
+        return Disagreement("aliasing strategies disagree", p, sigmas[0],
+                            f"terms: {terms.kind.name} {sorted(_failing(terms))}, "
+                            f"split: {split.kind.name} {sorted(_failing(split))}")
+    return None
+
+
 Check = Callable[[Stmt, list[Env], Solver], Disagreement | None]
 CHECKS: dict[str, Check] = {"main": check_main, "verdicts": check_verdicts, "interp": check_interp,
-                            "derived": check_derived}
+                            "derived": check_derived, "alias": check_alias}
 """The checks by name, in the order they run (`--checks` selects)."""
 DEFAULT_CHECKS = ("main", "verdicts", "interp")
 """The checks run unless others are named: `derived` (seed 002's engine, slower) is asked for."""

@@ -8,7 +8,8 @@ final state of the concrete run of `p` from `σ∘S` (W-D2.2). Runs are bounded 
 
 The transitions given here, each a function from the input states `I` to the outputs `O`:
 
-- `expand_step`: one `→sym` step by `expand` (Fig. 7), 1-to-n; exhaustive and precise.
+- `expand_step`: one `→sym` step by `expand` (Fig. 7; `expand_split` under `--alias split`),
+  1-to-n; exhaustive and precise.
 - `stream(max_states)`: the transitive closure by the stream `run` (Fig. 6), cut after at most
   `max_states` states; its outputs are the leaves and the unexplored frontier, so it is
   exhaustive and precise even when cut.
@@ -26,7 +27,7 @@ from symcert.core.state import (
     SymState, concretize, concretize_frames, rules_of, satisfies, state_names,
 )
 from symcert.core.terms import disj
-from symcert.engine.explore import expand, run
+from symcert.engine.explore import run, successors
 from symcert.lang.structure import inputs
 from symcert.lang.syntax import BExpr, Bool, Cmp, Int, Var
 from symcert.seed004.interp import concretize_result, exec_symbolic
@@ -97,7 +98,7 @@ def _expand_outputs(inputs: tuple[SymState, ...]) -> tuple[SymState, ...]:
     out: list[SymState] = []
     for s in inputs:
         # A state no rule applies to stays in the configuration: it is not an input of a step.
-        out.extend(expand(s) if rules_of(s) else [s])
+        out.extend(successors()(s) if rules_of(s) else [s])
     return tuple(out)
 
 
@@ -121,7 +122,8 @@ def run_outputs(inputs_: tuple[SymState, ...], max_states: int,
     if ended:
         return tuple(leaves), True
     explored = set(seen)
-    frontier = [c for s in seen if rules_of(s) for c in expand(s) if c not in explored]
+    step = successors()
+    frontier = [c for s in seen if rules_of(s) for c in step(s) if c not in explored]
     return tuple(leaves + frontier), False
 
 

@@ -32,7 +32,7 @@ import time
 from typing import Any, Sequence
 
 from symcert.cli.commands.budget import EXIT_INTERNAL, BudgetExceeded, Deadline, positive
-from symcert.cli.commands.programs import add_program, read_program, source_name
+from symcert.cli.commands.programs import add_program, read_program, source_name, with_alias
 from symcert.cli.commands.values import json_int, show_int, text
 from symcert.lang.errors import EXIT_UNDECIDED  # errors.py has no contracts: safe to import early
 
@@ -91,7 +91,7 @@ def _parser(only: str | None = None
 
 
 def _configure_run(r: argparse.ArgumentParser) -> None:
-    add_program(r)
+    add_program(r, alias=True)
     r.add_argument("--strategy", choices=("bfs", "dfs"), default="bfs",
                    help="search order (default: bfs, which finds every reachable bug)")
     r.add_argument("--max-states", type=positive, default=None, metavar="N",
@@ -149,7 +149,7 @@ def main(argv: Sequence[str] | None = None, *, process: bool = False) -> int:
     collecting = gc.isenabled()
     gc.disable()  # see below
     try:
-        return args.budget.run(lambda: _dispatch(args))
+        return args.budget.run(lambda: with_alias(args, _dispatch))
     finally:
         if collecting:
             gc.enable()

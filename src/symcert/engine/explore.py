@@ -35,6 +35,7 @@ from symcert.core.state import PathCondition, Store, SymState
 from symcert.core.guards import assuming, may_fail
 from symcert.core.symbolic import sym_aeval, sym_beval, sym_guard, sym_update
 from symcert.core.terms import conj, negate
+from symcert.engine.alias import ALIAS, Alias, split
 from symcert.lang.syntax import (
     ALLOC, AExpr, Assert, Assign, Assume, BExpr, Bool, Call, Fail, If, Int, New, Return, Seq, Skip,
     Stmt, While, allocation,
@@ -91,6 +92,30 @@ def expand(state: SymState) -> list[SymState]:
     """
     children = _expand(state.pc, state.store, state.frame, state.prog, state.depth + 1)
     return children if state.ghost is None else _carry_ghost(state, children)
+
+
+@icontract.ensure(expand_monotone, "W-L2.2 monotone path conditions", enabled=CONTRACTS)
+@icontract.ensure(expand_sound_sampled, "W-L2.3 one-step soundness", enabled=CONTRACTS)
+@icontract.ensure(expand_complete_sampled, "W-L2.5 one-step completeness", enabled=CONTRACTS)
+@icontract.ensure(locals_stay_local, "B-P1/B-P2 locals stay local", enabled=CONTRACTS)
+@icontract.ensure(no_fresh_dereference, "B-H2 no dereference of fresh objects",
+                  enabled=CONTRACTS)
+def expand_split(state: SymState) -> list[SymState]:
+    """`expand` under `--alias split` (alias.py): each successor's undecided alias questions
+    split into their answers. Not one successor per rule (W-T3.1's count), so `expand_sound`'s
+    shape and `expand_complete`'s count do not apply; the one-step lemmas do, at every sampled
+    valuation, and each step still adds at most one conjunct.
+
+    :param state: the state to step.
+    :return: the successors, each one step deeper.
+    """
+    return split(state, expand(state))
+
+
+def successors() -> Callable[[SymState], list[SymState]]:
+    """The step `run` takes under the aliasing strategy in force (alias.py): `expand`, or
+    `expand_split` under `--alias split`; whoever steps a state as `run` does calls this."""
+    return expand_split if ALIAS.get() is Alias.SPLIT else expand
 
 
 def _carry_ghost(parent: SymState, children: list[SymState]) -> list[SymState]:
@@ -290,13 +315,14 @@ def run(
     loops: dict[int, LoopCounts] = {}  # with `unroll`: each frontier state's counts, by id
     values = Valuations()  # the parents' models' values, each node's computed once per model
     take = frontier.popleft if strategy is Strategy.BFS else frontier.pop
+    step = successors()
     while frontier:
         state = take()
         stats.yielded += 1
         stats.frontier = len(frontier)
         yield state
-        children = expand(state)
-        counts = (_entered(state, children, loops.pop(id(state), ()), unroll)
+        children = step(state)
+        counts = (_entered(state, children, loops.pop(id(state), ()), unroll, step)
                   if unroll is not None else None)
         order = range(len(children))
         for i in reversed(order) if strategy is Strategy.DFS else order:
@@ -324,13 +350,18 @@ def run(
 
 
 def _entered(state: SymState, children: list[SymState], counts: LoopCounts,
-             bound: int) -> list[LoopCounts | None]:
+             bound: int, step: Callable[[SymState], list[SymState]]) -> list[LoopCounts | None]:
     """The loop counts of each child (None: past the bound). Stepping a `while` makes two
     children, entering then leaving (Fig. 7): entering adds one to the loop's count, leaving
-    forgets it, so a loop reached again later starts from 0."""
+    forgets it, so a loop reached again later starts from 0. Under `--alias split` a child is
+    one case of an `expand` successor, whose program it has: it takes that successor's count."""
     loop = head(state.prog)
     if not isinstance(loop, While):
         return [counts] * len(children)
+    if step is not expand:
+        base = expand(state)
+        of = _entered(state, base, counts, bound, expand)
+        return [of[[t.prog for t in base].index(c.prog)] for c in children]
     key = id(loop)
     rest = tuple((k, n) for k, n in counts if k != key)
     entered = dict(counts).get(key, 0) + 1

@@ -25,7 +25,7 @@ from symcert.core.concrete import head, is_stuck
 from symcert.core.guards import may_fail_at
 from symcert.core.state import SymState, initial
 from symcert.engine.bugfinder import witness
-from symcert.engine.explore import RunStats, expand, run
+from symcert.engine.explore import RunStats, run, successors
 from symcert.engine.status import BugFound
 from symcert.engine.verdict import (
     Budget,
@@ -93,7 +93,7 @@ def _obligations(state: SymState, solver: Solver) -> list[tuple[Obligation, SymS
     if isinstance(stmt, Fail):
         failing = [state] if stmt.origin is None else []  # else asked at its parent
     elif isinstance(stmt, Assert) or may_fail_at(stmt):
-        failing = [t for t in expand(state) if is_stuck(t.prog)]
+        failing = [t for t in successors()(state) if is_stuck(t.prog)]
     else:
         failing = []
     return [(Obligation(stmt.pos, stmt, t, solver.check(t.pc)[0]), t) for t in failing]

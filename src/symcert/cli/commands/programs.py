@@ -20,9 +20,9 @@ STDIN_NAME = "<stdin>"
 CHUNK = 1024 * 1024  # read in pieces, so that the deadline can interrupt a slow reader
 
 
-def add_program(parser: argparse.ArgumentParser) -> None:
+def add_program(parser: argparse.ArgumentParser, alias: bool = False) -> None:
     """The FILE argument, `--max-input-bytes`, `--max-program-size` and `--timeout` of a
-    command that reads a program."""
+    command that reads a program; with `alias`, `--alias` too (a command that explores)."""
     from symcert.lang.errors import MAX_INPUT_BYTES, MAX_PROGRAM_SIZE  # not the parser: its
     # import would read SYMCERT_CONTRACTS before `--contracts` sets it
 
@@ -34,6 +34,22 @@ def add_program(parser: argparse.ArgumentParser) -> None:
                         metavar="N", help="refuse a program of more syntax nodes after macro "
                                           f"expansion, exit 65 (default: {MAX_PROGRAM_SIZE:,})")
     add_timeout(parser)
+    if alias:
+        parser.add_argument("--alias", choices=("terms", "split"), default="terms",
+                            help="reads over array and field updates: conditional terms the "
+                                 "solver decides (default), or a case split per alias question "
+                                 "i == j (more states, plain terms)")
+
+
+def with_alias(args: argparse.Namespace, body: Callable[[argparse.Namespace], int]) -> int:
+    """`body(args)` with the aliasing strategy `args.alias` (engine/alias.py) set for its
+    runs, in the thread that runs it."""
+    if getattr(args, "alias", "terms") == "terms":
+        return body(args)
+    from symcert.engine.alias import Alias, aliasing
+
+    with aliasing(Alias(args.alias)):
+        return body(args)
 
 
 def source_name(file: str) -> str:

@@ -21,7 +21,7 @@ HELP = "print the symbolic execution tree as Graphviz DOT (or SVG)"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    add_program(parser)
+    add_program(parser, alias=True)
     parser.add_argument("--max-states", type=positive, default=200, metavar="N",
                         help="how many states to draw (default: 200)")
     parser.add_argument("--format", choices=("dot", "svg"), default="dot",

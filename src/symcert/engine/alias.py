@@ -1,0 +1,154 @@
+"""The second aliasing strategy, `--alias split` (seed 003 §4-5; KLEE/SPF-like).
+
+The default strategy (`terms`) keeps a read `Select(Update(ρ, i, v), j)` that syntax does not
+decide as a term, B-A1's conditional `if i = j then v else ρ[j]`, and leaves it to the solver.
+`split` turns each such alias question into a case split instead: a successor of `expand`
+whose terms (its new path-condition conjunct, its global store, its running frame's locals)
+contain an undecided read becomes two, one that adds `i == j` (the read is `v`) and one that
+adds `i != j` (the read goes on into `ρ`), until no undecided read is left: more states, plain
+terms. The two cases partition the successor's valuations and agree with it on each, so the
+split successors are one-step sound and complete exactly when `expand`'s are (W-L2.3, W-L2.5:
+`explore.expand_split` carries those contracts). The alias literals are conjoined to the
+successor's own conjunct, so a step still adds at most one conjunct (W-L2.2).
+
+A successor that divides by zero or dereferences nil (stuck at `fail`, X-A2) is not split:
+it is never stepped, its store never read, and its condition `φ ∧ ¬ok` may read through the
+very nil reference that fails, where an alias literal would be undefined; the solver decides
+its conditional reads as in the default strategy.
+
+The strategy is chosen per run by `aliasing` (a context variable `run` reads when it starts),
+so every command and check that calls `run` can run either without its own plumbing.
+"""
+
+from __future__ import annotations
+
+import enum
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import replace
+from typing import Iterator
+
+from symcert.core.algebra import fold
+from symcert.core.concrete import beval, head
+from symcert.core.state import Store, SymState
+from symcert.core.terms import Terms, cmp, conj, negate
+from symcert.lang.syntax import AExpr, ArrayExpr, BExpr, Bool, Fail, Int, Select, Update, Var
+
+
+class Alias(enum.Enum):
+    """How a read over an undecided update is represented."""
+
+    TERMS = "terms"
+    """A conditional term over the update sequence, decided by the solver (the default)."""
+    SPLIT = "split"
+    """A case split on each alias question `i == j`, one successor per answer."""
+
+
+ALIAS: ContextVar[Alias] = ContextVar("symcert_alias", default=Alias.TERMS)
+"""The strategy `explore.run` uses; set it with `aliasing`."""
+
+
+@contextmanager
+def aliasing(strategy: Alias) -> Iterator[None]:
+    """Runs started (first advanced) inside the block use `strategy`."""
+    token = ALIAS.set(strategy)
+    try:
+        yield
+    finally:
+        ALIAS.reset(token)
+
+
+Question = tuple[AExpr, AExpr]
+"""An alias question `(i, j)`: whether the update's index `i` equals the read's index `j`."""
+
+
+class _Deciding(Terms):
+    """The term algebra under answered alias questions: `select` goes past an update the
+    answers decide, and records the first question it meets that they do not."""
+
+    def __init__(self, answers: dict[Question, bool]) -> None:
+        self.answers = answers
+        self.question: Question | None = None
+
+    def select(self, a: ArrayExpr, i: AExpr) -> AExpr:  # type: ignore[override]
+        while isinstance(a, Update):
+            if a.index == i:
+                return a.value
+            known = (a.index != i if isinstance(a.index, Int) and isinstance(i, Int)
+                     else self.answers.get((a.index, i)))
+            if known is True:
+                return a.value
+            if known is None:
+                if self.question is None:
+                    self.question = (a.index, i)
+                break
+            a = a.array
+        return Select(a, i)
+
+
+def _identity(name: str) -> AExpr:
+    return Var(name)
+
+
+def _resolve(t: SymState, added: BExpr | None, algebra: _Deciding
+             ) -> tuple[BExpr | None, Store, object]:
+    """`t`'s new conjunct, store and running frame with every read re-read in `algebra`."""
+    memo: dict[int, object] = {}
+
+    def again(term: AExpr) -> AExpr:
+        return fold(algebra, _identity, term, memo)  # type: ignore[arg-type, return-value]
+
+    conjunct = None if added is None else fold(algebra, _identity, added, memo)
+    store = Store(tuple((k, again(v)) for k, v in t.store.bindings))
+    frame = t.frame
+    if frame is not None:
+        frame = replace(frame, locals=Store(tuple((k, again(v))
+                                                  for k, v in frame.locals.bindings)))
+    return conjunct, store, frame  # type: ignore[return-value]
+
+
+def split(parent: SymState, children: list[SymState]) -> list[SymState]:
+    """`children` (the successors `expand` gives `parent`) with each undecided alias question
+    in their terms split into its two answers, `i == j` first."""
+    out: list[SymState] = []
+    for t in children:
+        stuck = head(t.prog)
+        if isinstance(stuck, Fail) and stuck.by_zero:
+            out.append(t)  # stuck at once: its terms are never read (see below)
+            continue
+        added = None if t.pc is parent.pc else t.pc.last
+        _decide(parent, t, added, {}, [], out)
+    return out
+
+
+def _decide(parent: SymState, t: SymState, added: BExpr | None, answers: dict[Question, bool],
+            literals: list[BExpr], out: list[SymState]) -> None:
+    algebra = _Deciding(answers)
+    conjunct, store, frame = _resolve(t, added, algebra)
+    if algebra.question is None:
+        out.append(_successor(parent, t, added, conjunct, literals, store, frame))
+        return
+    i, j = algebra.question
+    same = cmp("==", i, j)
+    for answer, literal in ((True, same), (False, negate(same))):
+        if isinstance(literal, Bool) and not literal.value:
+            continue  # the answer the terms refute: no case
+        _decide(parent, t, added, {**answers, (i, j): answer},
+                literals if isinstance(literal, Bool) else literals + [literal], out)
+
+
+def _successor(parent: SymState, t: SymState, added: BExpr | None, conjunct: BExpr | None,
+               literals: list[BExpr], store: Store, frame: object) -> SymState:
+    """`t` with its resolved terms and one conjunct, its own then the alias literals, added to
+    `parent`'s path condition (none added when there is neither). Its own comes first: it holds
+    the guard `ok` (X-A2) under which the literals' indices are defined (no nil dereference)."""
+    if not literals and conjunct == added and store == t.store and frame == t.frame:
+        return t
+    c: BExpr | None = None
+    for lit in ([conjunct] if conjunct is not None else []) + literals:
+        c = lit if c is None else conj(c, lit)
+    pc = parent.pc if c is None else parent.pc.extend(c)
+    ghost = t.ghost
+    if ghost is not None and c is not None and not beval(ghost, c):
+        ghost = None  # ghost mode: ρ follows one answer only
+    return replace(t, pc=pc, store=store, frame=frame, ghost=ghost)  # type: ignore[arg-type]
