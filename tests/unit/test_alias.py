@@ -79,6 +79,19 @@ def test_split_states_hold_no_undecided_read_and_split_the_alias_question():
     assert len(terms) < len(states) and any(_undecided(s.store("x")) for s in terms)
 
 
+@pytest.mark.parametrize("text, kind", [
+    ("a[2] = 0; a[1] = 5; a[k] = 7; assert a[2] != 5", Kind.SAFE),
+    ("a[2] = 0; a[1] = 5; a[k] = 7; assert a[2] != 7", Kind.BUG),
+])
+def test_a_split_skips_an_update_at_another_literal_index(text, kind):
+    """Past the answer `k != 2`, the read `a[2]` skips the write at index 1 to the write at 2:
+    it is 0, never 5 (a split that took the literal 1 for an alias reported a bug that its
+    concrete replay refuted); the bug is exactly `k == 2`."""
+    for strategy in Alias:
+        with aliasing(strategy):
+            assert check(parse(text), Budget(max_states=1_000)).kind is kind, strategy
+
+
 def test_the_cli_takes_the_option():
     """`symcert run --alias split` finds swap_buggy's bug (exit 1) and proves swap (exit 0);
     `prove` and `tree` take the option too."""

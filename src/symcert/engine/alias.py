@@ -74,7 +74,7 @@ class _Deciding(Terms):
         while isinstance(a, Update):
             if a.index == i:
                 return a.value
-            known = (a.index != i if isinstance(a.index, Int) and isinstance(i, Int)
+            known = (False if isinstance(a.index, Int) and isinstance(i, Int)  # distinct
                      else self.answers.get((a.index, i)))
             if known is True:
                 return a.value
