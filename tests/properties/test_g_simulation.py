@@ -89,9 +89,15 @@ programs = st.one_of(st.tuples(st.just("imp"), imp_texts), st.tuples(st.just("gc
 programs_without_arrays = st.one_of(st.tuples(st.just("imp"), imp_texts_without_arrays),
                                     st.tuples(st.just("gcl"), gcl_texts))
 """For G-D3: `instance_condition` has no equation for an array's equality."""
-linear_programs = programs.map(lambda named: (named[0], " + ".join(
-    " + ".join(" + ".join(part.split(" % ")).split(" / ")) for part in named[1].split(" * "))))
-"""The same programs with `*`, `/` and `%` made `+`: linear integer arithmetic, decided by z3."""
+def _linear(named: tuple[str, str]) -> tuple[str, str]:
+    """The program with `*`, `/` and `%` made `+`: linear integer arithmetic, decided by z3."""
+    return named[0], " + ".join(" + ".join(" + ".join(part.split(" % ")).split(" / "))
+                                for part in named[1].split(" * "))
+
+
+linear_programs = programs.map(_linear)
+linear_programs_without_arrays = programs_without_arrays.map(_linear)
+"""For the oracles by enumeration (checking.enumeration), which value no array."""
 valuations = st.fixed_dictionaries({
     "x": st.integers(-5, 5), "y": st.integers(-5, 5),
     "b": st.dictionaries(st.sampled_from(generate.CELLS), st.integers(-5, 5)).map(Cells.of)})

@@ -15,12 +15,12 @@ from __future__ import annotations
 import itertools
 from typing import Any, Callable
 
-from symcert.core.concrete import Env, aeval, beval
+from symcert.core.concrete import Cells, Env, aeval, beval
 from symcert.lang.syntax import Bool, Int
 from symcert.seed002.definition import Definition, KPattern, Rule
 from symcert.seed002.rewrite import REST
 from symcert.seed002.terms import (
-    BOOL, INT, App, KSeq, MapValue, Variable, data_sort, kitems, same, subterms,
+    BOOL, INT, App, ArraysValue, KSeq, MapValue, Variable, data_sort, kitems, same, subterms,
 )
 from symcert.spec.definedness import defined
 
@@ -120,6 +120,11 @@ def value(t: Any, theta: Env) -> Any:
         return KSeq(value(t.head, theta), value(t.rest, theta))
     if isinstance(t, MapValue):
         return MapValue(tuple((k, value(v, theta)) for k, v in t.bindings))
+    if isinstance(t, ArraysValue):  # an array left to its input is `ϑ`'s array of its name
+        bound = {k: value(v, theta) for k, v in t.bindings}
+        if t.symbolic:
+            bound = {k: v for k, v in theta.bindings if isinstance(v, Cells)} | bound
+        return ArraysValue(tuple(sorted(bound.items())))
     sort = data_sort(t)
     if sort == INT:
         return Int(aeval(theta, t))
