@@ -373,3 +373,15 @@ def test_field_write_ignoring_aliasing_is_refuted() -> None:
     assert all("+update-term" in name for name in refuted)
     result = _replay("--only", "B-H1/")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+
+
+def test_a_less_than_literal_taken_for_an_alias_is_refuted() -> None:
+    """Resolution with the path condition (B-H3, `resolve-pc`) that reads `i < j` as `i == j`
+    breaks exactly the obligations whose literal is `lt`; those with `eq`, `ne` and `not-eq`
+    still hold."""
+    result = _replay("less-answers-alias", "--only", "B-H3/resolve-pc/", script=WRONG)
+    assert result.returncode == 1, result.stdout + result.stderr
+    refuted = {line.split("#")[0].removesuffix(": INVALID") for line in result.stdout.splitlines()
+               if line.endswith(": INVALID")}
+    assert "B-H3/resolve-pc/term+term+term+lt-w2" in refuted
+    assert refuted and all("+lt-" in name for name in refuted)

@@ -13,7 +13,8 @@ caller's local that the callee has too, as in a recursive call), `select-ignores
 (a read of an array skips every update at another index term, as if two different terms could
 not have the same value: B-A1 ignored), `update-ignores-aliasing` (a field write `x.f = v`
 drops the map's earlier writes at other terms, as if two references could not be one object:
-B-H1 ignored), `minus-int-swapped` (seed 002's `-Int` computes
+B-H1 ignored), `less-answers-alias` (a literal `i < j` of the path condition taken to say
+`i == j`: B-H3's resolution with the path condition), `minus-int-swapped` (seed 002's `-Int` computes
 `b - a`: right when both operands are one term), `lookup-unbound-one` (seed 002's `lookup`
 reads 1, not 0, for an unbound identifier), `store-writes-index` (seed 002's `store` writes the
 index, not the value, into the cell) or `lookupin-globals-first` (seed 002's `lookupIn` reads
@@ -26,7 +27,7 @@ from dataclasses import replace
 
 from symcert.checking import obligations, smtlib
 
-from symcert.core import frames, guards, terms
+from symcert.core import entailment, frames, guards, terms
 
 from symcert.core.state import SymState
 from symcert.core.symbolic import sym_beval
@@ -105,6 +106,8 @@ elif mistake == "return-into-callee":
     explore.leave = _return_into_callee  # the symbolic return only: the concrete one is right
 elif mistake == "select-ignores-aliasing":
     terms.select = _select_ignores_aliasing
+elif mistake == "less-answers-alias":
+    entailment._ANSWERED["<"] = True
 elif mistake == "update-ignores-aliasing":
     terms.update = _update_ignores_aliasing
 elif mistake == "guard-forgets-right":

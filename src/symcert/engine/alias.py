@@ -18,6 +18,11 @@ its conditional reads as in the default strategy.
 
 The strategy is chosen per run by `aliasing` (a context variable `run` reads when it starts),
 so every command and check that calls `run` can run either without its own plumbing.
+
+Under both, `expand` first resolves the new reads of its successors with the path condition
+(`resolve_reads`, seed 003 §4's `ρ{H.x = E}(H'.x) = E if φ ⊢ ρ(H) = ρ(H')`, and the read goes on
+into `ρ` if `φ ⊢ ρ(H) ≠ ρ(H')`, with `⊢` read off `φ`'s literals: core/entailment.py): an alias
+question that a literal of `φ` answers is no question, and neither strategy keeps or splits it.
 """
 
 from __future__ import annotations
@@ -26,10 +31,12 @@ import enum
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import replace
-from typing import Iterator
+from typing import Callable, Iterator
 
 from symcert.core.algebra import fold
 from symcert.core.concrete import beval, head
+from symcert.core import entailment
+from symcert.core.entailment import Question
 from symcert.core.state import Store, SymState
 from symcert.core.terms import Terms, cmp, conj, negate
 from symcert.lang.syntax import AExpr, ArrayExpr, BExpr, Bool, Fail, Int, Select, Update, Var
@@ -56,10 +63,6 @@ def aliasing(strategy: Alias) -> Iterator[None]:
         yield
     finally:
         ALIAS.reset(token)
-
-
-Question = tuple[AExpr, AExpr]
-"""An alias question `(i, j)`: whether the update's index `i` equals the read's index `j`."""
 
 
 class _Deciding(Terms):
@@ -105,6 +108,53 @@ def _resolve(t: SymState, added: BExpr | None, algebra: _Deciding
         frame = replace(frame, locals=Store(tuple((k, again(v))
                                                   for k, v in frame.locals.bindings)))
     return conjunct, store, frame  # type: ignore[return-value]
+
+
+def resolve_reads(parent: SymState, children: list[SymState]) -> list[SymState]:
+    """`children` (the successors `expand` gives `parent`) with the reads in their new store
+    terms resolved with `parent`'s path condition (B-H3 with `φ ⊢`): a read past an update
+    whose alias question `φ` answers is the update's value or goes on below it. Terms `parent`
+    already holds are kept as they are (a fact learnt later leaves them to the solver), and so
+    are the new conjuncts (the shapes W-T3.1 reads off stay as the rules make them). Every
+    valuation of `φ` gives a resolved term the value of the term it replaces, so the one-step
+    lemmas hold as for the unresolved successors; no state is added."""
+    facts = entailment.read_facts(parent)
+    if not facts:
+        return children
+    algebra = _Deciding(entailment.answers(facts))
+    memo: dict[int, object] = {id(v): v for v in _held(parent)}
+
+    def again(term: AExpr) -> AExpr:
+        if id(term) in memo:
+            return memo[id(term)]  # type: ignore[return-value]
+        new = fold(algebra, _identity, term, memo)
+        return term if new == term else new  # type: ignore[return-value]
+
+    out = []
+    for t in children:
+        store = _reread(t.store, again)
+        frame = t.frame
+        if frame is not None and (parent.frame is None or frame.locals is not parent.frame.locals):
+            locals_ = _reread(frame.locals, again)
+            if locals_ is not frame.locals:
+                frame = replace(frame, locals=locals_)
+        out.append(t if store is t.store and frame is t.frame
+                   else replace(t, store=store, frame=frame))
+    return out
+
+
+def _held(s: SymState) -> list[object]:
+    """The terms `s`'s global store and running frame bind."""
+    held = [v for _, v in s.store.bindings]
+    return held if s.frame is None else held + [v for _, v in s.frame.locals.bindings]
+
+
+def _reread(store: Store, again: Callable[[AExpr], AExpr]) -> Store:
+    """`store` with each binding re-read by `again`; `store` itself when none changes."""
+    bindings = tuple((k, again(v)) for k, v in store.bindings)
+    if all(new is old for (_, new), (_, old) in zip(bindings, store.bindings)):
+        return store
+    return Store(bindings)
 
 
 def split(parent: SymState, children: list[SymState]) -> list[SymState]:

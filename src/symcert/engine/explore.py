@@ -35,7 +35,7 @@ from symcert.core.state import PathCondition, Store, SymState
 from symcert.core.guards import assuming, may_fail
 from symcert.core.symbolic import sym_aeval, sym_beval, sym_guard, sym_update
 from symcert.core.terms import conj, negate
-from symcert.engine.alias import ALIAS, Alias, split
+from symcert.engine.alias import ALIAS, Alias, resolve_reads, split
 from symcert.lang.syntax import (
     ALLOC, AExpr, Assert, Assign, Assume, BExpr, Bool, Call, Fail, If, Int, New, Return, Seq, Skip,
     Stmt, While, allocation,
@@ -88,9 +88,11 @@ def expand(state: SymState) -> list[SymState]:
     """The successors of a symbolic state under `→sym` (Fig. 7).
 
     :param state: the state `⟨φ, S, p⟩` to step.
-    :return: zero to three successor states, each one step deeper.
+    :return: zero to three successor states, each one step deeper, their new reads resolved
+        with the path condition (alias.py's `resolve_reads`, B-H3).
     """
-    children = _expand(state.pc, state.store, state.frame, state.prog, state.depth + 1)
+    children = resolve_reads(state, _expand(state.pc, state.store, state.frame, state.prog,
+                                            state.depth + 1))
     return children if state.ghost is None else _carry_ghost(state, children)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from symcert.core.concrete import Env, State, beval, head, run_concrete, step, trace
+from symcert.core.entailment import read_facts
 from symcert.core.state import (
     SymState, concretize, concretize_frames, frames, initial, rules_of, satisfies, state_names,
 )
@@ -184,9 +185,14 @@ def expand_sound_sampled(state: SymState, result: Sequence[SymState]) -> bool:
     """The runtime spot check of W-L2.3, at three fixed valuations, in its local form: for
     every successor whose *added* conjunct `V` satisfies, `⟨V∘S, p⟩ → ⟨V∘S', p'⟩`. It drops
     the hypothesis `V ⊨ φ` (the concrete step does not read `φ`), so it implies W-L2.3 and
-    costs nothing per conjunct already on the path (deep states stay cheap)."""
+    costs nothing per conjunct already on the path (deep states stay cheap), but for the
+    literals of `φ` the resolution of reads may use (`read_facts`, B-H3): `V` must satisfy
+    those, as W-L2.3's hypothesis says."""
     names = _local_names(state, result)
+    facts = read_facts(state)
     for v in sample_valuations(names):
+        if not all(beval(v, c) for c in facts):
+            continue  # the successors' reads are resolved for the valuations of φ only
         before = defined(lambda: _concrete_of(v, state, names))
         if before is None:
             continue  # no `V ⊨ φ` is undefined on the store (X-A2): nothing to check at V
@@ -203,9 +209,13 @@ def expand_sound_sampled(state: SymState, result: Sequence[SymState]) -> bool:
 def expand_complete_sampled(state: SymState, result: Sequence[SymState]) -> bool:
     """The runtime spot check of W-L2.5, at three fixed valuations, in its local form: the
     concrete step of `⟨V∘S, p⟩`, when there is one, is the concretization of a successor whose
-    added conjunct `V` satisfies (which implies W-L2.5 for every `V ⊨ φ`)."""
+    added conjunct `V` satisfies (which implies W-L2.5 for every `V ⊨ φ`); `V` satisfies the
+    literals of `φ` that resolve reads, as in `expand_sound_sampled`."""
     names = _local_names(state, result)
+    facts = read_facts(state)
     for v in sample_valuations(names):
+        if not all(beval(v, c) for c in facts):
+            continue
         before = defined(lambda: _concrete_of(v, state, names))
         nxt = step(before) if before is not None else None
         if nxt is None:

@@ -3,7 +3,8 @@
 is the conditional `σ[a[e] = e'](a[i]) = if i = e then e' else σ(a[i])`, and a read is a
 function of its index's value; B-H3, a read resolved along an update sequence (`terms.select`
 over `terms.update`'s terms) denotes the substitution the sequence stands for, defined as the
-seed does, by induction on the sequence (§4, "Implementation"). The engine's own smart
+seed does, by induction on the sequence (§4, "Implementation"), also where a literal of the path
+condition resolves the read (`resolve-pc`). The engine's own smart
 constructors build the terms; the indices take every shape they tell apart, integer literals
 schematic, so their comparisons fork. The cases of the inductions on expressions for `a[e]`:
 B-L1 (substitution, the read's concrete value SMT-LIB's `select` on the array's value) and
@@ -23,7 +24,10 @@ from symcert.core.concrete import NO_CELLS, VALUES
 from symcert.core.guards import GUARDS, TRUE
 from symcert.core.state import SymState
 from symcert.core.symbolic import sym_aeval
-from symcert.lang.syntax import AExpr, ArrayExpr, ArrayVar, Assign, Int, Select, Update, Var
+from symcert.engine.explore import expand
+from symcert.lang.syntax import (
+    AExpr, ArrayExpr, ArrayVar, Assign, Cmp, Int, Not, Select, Update, Var,
+)
 from symcert.spec.definedness import defined
 
 A = ArrayVar("?A")
@@ -100,6 +104,39 @@ def b_h3() -> list[Obligation]:
             return [Draft("B-H3", "resolve", s, [],
                           equal(s.aexpr(read), conditional(s, writes, i)), value=read)]
         out += collect(f"{w1}+{w2}+{ri}", resolve)
+    return out
+
+
+FACTS = {"eq": lambda e, i: Cmp("==", e, i), "ne": lambda e, i: Cmp("!=", e, i),
+         "lt": lambda e, i: Cmp("<", i, e), "not-eq": lambda e, i: Not(Cmp("==", i, e))}
+"""The literals of `φ` that answer an alias question (core/entailment.py), over a written
+index `e` and the read's `i`, each way round."""
+
+
+def b_h3_path_condition() -> list[Obligation]:
+    """B-H3 with the path condition (seed 003 §4's `ρ ⊢`): for every two-write sequence of
+    `SEQUENCE_SHAPES`, a read at a term or apart from one, and a literal of `FACTS` about the
+    read's index and either write's, `expand` runs `x = a[r]` from `φ ∧ literal` (its reads
+    resolved by `resolve_reads`) and the value it gives `x` denotes `ρ̄(a[i])` wherever the
+    literal holds."""
+    out: list[Obligation] = []
+    for w1, w2, ri, fact, which in itertools.product(
+            SEQUENCE_SHAPES, SEQUENCE_SHAPES, ("term", "add-int"), FACTS, (0, 1)):
+        def resolve(w1: str = w1, w2: str = w2, ri: str = ri, fact: str = fact,
+                    which: int = which) -> list[Draft]:
+            s = Script()
+            writes = [(_index(w1, 3), Var("?v3")), (_index(w2, 1), Var("?v1"))]
+            i = _index(ri, 2)
+            literal = FACTS[fact](writes[which][0], i)
+            store = schematic_store(("a", _sequence(writes)), ("r", i))  # type: ignore[arg-type]
+            state = SymState(PHI.extend(literal), store, Assign("x", Select(ArrayVar("a"),
+                                                                            Var("r"))))
+            (t,) = expand(state)
+            read = t.store("x")
+            return [Draft("B-H3", "resolve-pc", s, [s.bexpr(literal)],
+                          equal(s.aexpr(read), conditional(s, writes, i)), state, (), t,
+                          read)]
+        out += collect(f"{w1}+{w2}+{ri}+{fact}-w{which + 1}", resolve)
     return out
 
 

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from symcert.checking.obligations.arrays import b_a1, b_h3, b_l1_select, x_a2_arrays
+from symcert.checking.obligations.arrays import (
+    b_a1, b_h3, b_h3_path_condition, b_l1_select, x_a2_arrays,
+)
 from symcert.checking.obligations.common import (
     EXPR_CASES, FRAME_RULES, OPERATIONS, Obligation, RULES,
 )
@@ -25,7 +27,8 @@ def generate() -> list[Obligation]:
     """Every proof obligation, in a stable order."""
     obs = (b_l1() + g_m1() + g_m1_languages() + w_l2_1() + statements() + procedure_rules()
            + m_s1() + m_s1_maybe_sat() + m_q1() + m_q1_quantify() + x_a1() + x_a2() + b_a1()
-           + b_h3() + b_l1_select() + x_a2_arrays() + b_h1_fields() + g_l2_g_l3())
+           + b_h3() + b_h3_path_condition() + b_l1_select() + x_a2_arrays() + b_h1_fields()
+           + g_l2_g_l3())
     names = [o.name for o in obs]
     if len(set(names)) != len(names):
         raise AssertionError("two obligations share a name")
@@ -51,7 +54,7 @@ def missing(obs: Iterable[Obligation], vacuous: frozenset[str] = frozenset()) ->
     need += [("X-A2", case) for case in EXPR_CASES]
     need += [("W-L2.1", "update"), ("M-S1", "prune"), ("M-S1", "maybe_sat"),
              ("M-Q1", "substitution"), ("M-Q1", "quantify"), ("B-A1", "update"),
-             ("B-A1", "congruence"), ("B-H3", "resolve")]
+             ("B-A1", "congruence"), ("B-H3", "resolve"), ("B-H3", "resolve-pc")]
     need += [(lemma, rule) for rule in rules_needed() for lemma in ("G-L2", "G-L3")]
     need += [("B-H1", rule) for rule in ("field-write", "field-write-nil", "field-read",
                                          "field-read-nil")]
