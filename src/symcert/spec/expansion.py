@@ -180,7 +180,7 @@ def no_fresh_dereference(state: SymState, result: Sequence[SymState]) -> bool:
     return True
 
 
-@lemma("W-L2.3", "W-T3.1", "B-T3")
+@lemma("W-L2.3", "W-T3.1", "B-T3", "B-H3")
 def expand_sound_sampled(state: SymState, result: Sequence[SymState]) -> bool:
     """The runtime spot check of W-L2.3, at three fixed valuations, in its local form: for
     every successor whose *added* conjunct `V` satisfies, `⟨V∘S, p⟩ → ⟨V∘S', p'⟩`. It drops
@@ -205,7 +205,7 @@ def expand_sound_sampled(state: SymState, result: Sequence[SymState]) -> bool:
     return True
 
 
-@lemma("W-L2.5", "W-T3.1", "B-C3")
+@lemma("W-L2.5", "W-T3.1", "B-C3", "B-H3")
 def expand_complete_sampled(state: SymState, result: Sequence[SymState]) -> bool:
     """The runtime spot check of W-L2.5, at three fixed valuations, in its local form: the
     concrete step of `⟨V∘S, p⟩`, when there is one, is the concretization of a successor whose
