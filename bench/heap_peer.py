@@ -324,11 +324,12 @@ def table(rows: list[dict]) -> str:
            "terms | CrossHair (wall) | CrossHair / terms, wall | CPU | PyWiSE |",
            "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
+        missed = r["crosshair"]["outcome"] != "ok"  # no verdict of CrossHair's to time
         out.append(f"| {r['program']} | {r['expect']} | {_symcert_cell(r['terms'])} | "
                    f"{_symcert_cell(r['split'])} | {_ratio(r.get('split_over_terms'))} | "
                    f"{_crosshair_cell(r['crosshair'])} | "
-                   f"{_ratio(r.get('crosshair_over_terms_wall'))} | "
-                   f"{_ratio(r.get('crosshair_over_terms_cpu'))} | n/a |")
+                   f"{'–' if missed else _ratio(r.get('crosshair_over_terms_wall'))} | "
+                   f"{'–' if missed else _ratio(r.get('crosshair_over_terms_cpu'))} | n/a |")
     return "\n".join(out) + "\n"
 
 
