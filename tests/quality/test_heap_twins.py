@@ -58,7 +58,9 @@ def arguments(fn: Callable[..., None], space: dict, env: Env) -> list[object]:
         if hint is int:
             args.append(env(name))
         elif hint == list[int]:
-            args.append([_cells(env, name)(k) for k in range(int(env("n")))])  # type: ignore[arg-type]
+            n = env("n")
+            assert isinstance(n, int)
+            args.append([_cells(env, name)(k) for k in range(n)])
         elif hint == dict[int, int]:
             args.append(dict(_cells(env, name).cells))
         elif name != "return":
