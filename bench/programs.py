@@ -111,7 +111,8 @@ def _in_common(source: str) -> bool:
     """Whether `source` stays in the common subset: PyWiSE's IMP has no `*`, `/` or `%`, no
     procedures, `assume`, arrays or objects, so the case studies written with them (gcd_mod,
     divmod, power, mean; fact_rec, fib_rec, ackermann, divsub_rec, even_odd; swap, array_max,
-    binsearch; list_insert, list_reverse, alias_nil) are symcert's alone."""
+    binsearch; list_insert, list_reverse, alias_nil) are symcert's alone (bench/crosshair_peer.py
+    and bench/heap_peer.py run them against CrossHair)."""
     todo: list[object] = [parse(source)]
     while todo:
         node = todo.pop()
