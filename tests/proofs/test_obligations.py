@@ -385,3 +385,15 @@ def test_a_less_than_literal_taken_for_an_alias_is_refuted() -> None:
                if line.endswith(": INVALID")}
     assert "B-H3/resolve-pc/term+term+term+lt-w2" in refuted
     assert refuted and all("+lt-" in name for name in refuted)
+
+
+def test_new_that_forgets_the_fields_is_refuted_by_fresh_reads() -> None:
+    """`new` that sets no field of the object it makes lets a read of the new object reach the
+    input heap (B-H2); every `fresh-read` obligation but the one written through `y` itself
+    is refuted."""
+    result = _replay("new-forgets-fields", "--only", "B-H2/", script=WRONG)
+    assert result.returncode == 1, result.stdout + result.stderr
+    refuted = {line.split("#")[0].removesuffix(": INVALID") for line in result.stdout.splitlines()
+               if line.endswith(": INVALID")}
+    assert refuted == {"B-H2/fresh-read/made", "B-H2/fresh-read/made+term",
+                       "B-H2/fresh-read/made-two+term"}

@@ -14,7 +14,8 @@ caller's local that the callee has too, as in a recursive call), `select-ignores
 not have the same value: B-A1 ignored), `update-ignores-aliasing` (a field write `x.f = v`
 drops the map's earlier writes at other terms, as if two references could not be one object:
 B-H1 ignored), `less-answers-alias` (a literal `i < j` of the path condition taken to say
-`i == j`: B-H3's resolution with the path condition), `minus-int-swapped` (seed 002's `-Int` computes
+`i == j`: B-H3's resolution with the path condition), `new-forgets-fields` (`new` sets no field
+of the object it makes, so a read of one reaches the input heap: B-H2), `minus-int-swapped` (seed 002's `-Int` computes
 `b - a`: right when both operands are one term), `lookup-unbound-one` (seed 002's `lookup`
 reads 1, not 0, for an unbound identifier), `store-writes-index` (seed 002's `store` writes the
 index, not the value, into the cell) or `lookupin-globals-first` (seed 002's `lookupIn` reads
@@ -40,6 +41,7 @@ _add = terms.add
 _mul = terms.mul
 _select = terms.select
 _update = terms.update
+_allocation = explore.allocation
 
 
 def _while_exit_adds_guard(phi, store, frame, p, depth):  # type: ignore[no-untyped-def]
@@ -108,6 +110,9 @@ elif mistake == "select-ignores-aliasing":
     terms.select = _select_ignores_aliasing
 elif mistake == "less-answers-alias":
     entailment._ANSWERED["<"] = True
+elif mistake == "new-forgets-fields":
+    explore.allocation = lambda s, last: [a for a in _allocation(s, last)
+                                          if not isinstance(a.expr, Update)]
 elif mistake == "update-ignores-aliasing":
     terms.update = _update_ignores_aliasing
 elif mistake == "guard-forgets-right":

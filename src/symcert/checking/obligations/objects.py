@@ -13,12 +13,16 @@ or holds an earlier write), and:
 - B-H1, `field-write-nil` and `field-read-nil` (completeness: no valuation is lost): the
   successor that writes or reads holds exactly where `σ(x) != nil`, the one stuck at `fail`
   (null dereference) exactly where `σ(x) = nil`;
-- B-H1, `field-read`: the read's value is SMT-LIB's `select` of the map at the reference.
+- B-H1, `field-read`: the read's value is SMT-LIB's `select` of the map at the reference;
+- B-H2, `fresh-read` (no dereference of a fresh object, Prop. 2): a read of a new object's field
+  (made by `new`, perhaps written since, through itself or through any reference) does not
+  depend on the input map: the engine's read over two different input maps is equal.
 """
 
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 from symcert.checking.obligations.common import PHI, Draft, Obligation, collect, schematic_store
 from symcert.checking.smtlib import Script, equal
@@ -27,7 +31,9 @@ from symcert.core.state import SymState
 from symcert.core.symbolic import sym_aeval
 from symcert.core.terms import array_term
 from symcert.engine.explore import expand
-from symcert.lang.syntax import AExpr, ArrayExpr, ArrayVar, Assign, Int, Select, Update, Var
+from symcert.lang.syntax import (
+    AExpr, ArrayExpr, ArrayVar, Assign, Int, New, Select, Skip, Stmt, Update, Var,
+)
 
 F = ".f"
 MAP = ArrayVar(F)
@@ -111,4 +117,39 @@ def b_h1_fields() -> list[Obligation]:
                           state, (), ok, value),
                     _nil_exact(Script(), ok, bad, store("y"), "field-read-nil", state)]
         out += collect(f"{refs}+{held}", read)
+    return out
+
+
+
+FRESH: dict[str, tuple[Stmt, ...]] = {
+    "made": (New("y", "C", (F,)),),
+    "made+term": (New("y", "C", (F,)), Assign(F, Update(MAP, Var("w"), Var("v")))),
+    "made+written": (New("y", "C", (F,)), Assign(F, Update(MAP, Var("y"), Var("v")))),
+    "made-two+term": (New("y", "C", (F,)), New("u", "C", (F,)),
+                      Assign(F, Update(MAP, Var("w"), Var("v")))),
+}
+"""What runs before the read `z = y.f`: `y = new C` (class `C(f)`), then a write through an
+input reference `w` that may be any object, through `y` itself, or another new object."""
+
+
+def b_h2_fresh() -> list[Obligation]:
+    """B-H2 for a read of a new object's field, per `FRESH`: `expand` runs the statements, then
+    `z = y.f`, from a store whose map `.f` is the input `.f`, and again from one where it is
+    another input `?g`; the two values of `z` are equal (the read never reaches the input)."""
+    out: list[Obligation] = []
+    for shape, before in FRESH.items():
+        def fresh(before: tuple[Stmt, ...] = before) -> list[Draft]:
+            values = []
+            for base in (MAP, ArrayVar("?g")):
+                state = SymState(PHI, schematic_store(("w", Var("?h5")), ("v", Var("?v5")),
+                                                      (F, base)), Skip())  # type: ignore[arg-type]
+                for p in (*before, Assign("z", Select(MAP, Var("y")))):
+                    (state,) = [t for t in expand(replace(state, prog=p))
+                                if not is_stuck(t.prog)]
+                values.append(state.store("z"))
+            s = Script()
+            return [Draft("B-H2", "fresh-read", s, [],
+                          equal(s.aexpr(values[0]), s.aexpr(values[1])), state, (), state,
+                          values[0])]
+        out += collect(shape, fresh)
     return out
