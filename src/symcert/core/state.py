@@ -177,14 +177,28 @@ def concretize(valuation: Env, store: Store, names: frozenset[str]) -> Env:
     return Env.of({x: aeval(valuation, store(x)) for x in names})
 
 
-def concretize_frames(valuation: Env, frame: Frame[Store] | None) -> Frame[Env] | None:
+def concretize_frames(valuation: Env, frame: Frame[Store] | None,
+                      memo: dict[int, Frame[Env]] | None = None) -> Frame[Env] | None:
     """`V∘Σ` (seed 003 Thm. 3): every frame's local store `τ` replaced by `V∘τ` on the
-    procedure's locals; built bottom-up without recursion."""
-    stack = list(frames(frame))
+    procedure's locals; built bottom-up without recursion.
+
+    :param memo: maps `id(f)` of frames already concretized at `valuation` to their
+        concretization, while those frames stay alive: a step changes the top frame only, so
+        the states of one step share the frames below, each concretized once.
+    """
+    stack: list[Frame[Store]] = []
     out: Frame[Env] | None = None
+    while frame is not None:
+        if memo is not None and id(frame) in memo:
+            out = memo[id(frame)]
+            break
+        stack.append(frame)
+        frame = frame.below
     for f in reversed(stack):
         out = Frame(f.proc, concretize(valuation, f.locals, f.proc.locals), f.target, f.caller,
                     out, f.height)
+        if memo is not None:
+            memo[id(f)] = out
     return out
 
 

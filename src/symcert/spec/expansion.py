@@ -6,14 +6,16 @@ argument, so this module lies below the engine it speaks about."""
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 from symcert.core.concrete import Env, State, beval, head, run_concrete, step, trace
 from symcert.core.entailment import read_facts
 from symcert.core.state import (
-    SymState, concretize, concretize_frames, frames, initial, rules_of, satisfies, state_names,
+    Store, SymState, concretize, concretize_frames, frames, initial, rules_of, satisfies,
+    state_names,
 )
 from symcert.core.guards import assuming
+from symcert.core.frames import Frame
 from symcert.core.terms import free_vars, negate
 from symcert.lang.procedures import table_of
 from symcert.lang.structure import variables
@@ -76,9 +78,11 @@ def expand_monotone(state: SymState, result: Sequence[SymState]) -> bool:
     return all(t.pc.extends(state.pc) and t.pc.length <= state.pc.length + 1 for t in result)
 
 
-def _concrete_of(valuation: Env, s: SymState, names: frozenset[str]) -> State:
+def _concrete_of(valuation: Env, s: SymState, names: frozenset[str],
+                 memo: dict[int, Frame[Env]] | None = None) -> State:
+    """`⟨V∘S, p⟩` with `V∘Σ` (`memo` as in `concretize_frames`)."""
     return State(concretize(valuation, s.store, names), s.prog,
-                 frame=concretize_frames(valuation, s.frame))
+                 frame=concretize_frames(valuation, s.frame, memo))
 
 
 @lemma("W-L2.3")
@@ -120,25 +124,43 @@ def _added(state: SymState, t: SymState) -> tuple[BExpr, ...]:
 
 
 def _local_names(state: SymState, result: Sequence[SymState]) -> frozenset[str]:
+    """The names the one-step checks concretize: the program's, the stores' keys, the symbolic
+    inputs of `state` and its successors (`_term_names`) and their frames' callers' names."""
     out = variables(state.prog)
+    memo: dict[int, frozenset[str]] = {}
+    seen: set[int] = set()
     for s in (state, *result):
-        out |= _term_names(state, s) | frozenset(k for k, _ in s.store.bindings)
-        for f in frames(s.frame):
+        out |= _term_names(state, s, memo, seen) | frozenset(k for k, _ in s.store.bindings)
+    callers: set[int] = set()
+    for s in (state, *result):
+        for f in _unseen(s.frame, callers):
             out |= variables(f.caller)
     return out
 
 
-def _term_names(state: SymState, s: SymState) -> frozenset[str]:
+def _unseen(frame: Frame[Store] | None, seen: set[int]) -> Iterator[Frame[Store]]:
+    """The frames of a stack, top first, down to the first in `seen` (whose stack below was
+    walked already: states of one step share it), each added to `seen`."""
+    for f in frames(frame):
+        if id(f) in seen:
+            return
+        seen.add(id(f))
+        yield f
+
+
+def _term_names(state: SymState, s: SymState, memo: dict[int, frozenset[str]],
+                seen: set[int]) -> frozenset[str]:
     """The symbolic inputs in `s`'s global store, its frames' local stores, and the conjunct it
-    adds to `state`'s path condition."""
+    adds to `state`'s path condition; the frames in `seen` are skipped (`_unseen`) and `memo`
+    is `free_vars`' for all the terms read with it."""
     out: frozenset[str] = frozenset()
     for _, t in s.store.bindings:
-        out |= free_vars(t)
-    for f in frames(s.frame):
+        out |= free_vars(t, memo)
+    for f in _unseen(s.frame, seen):
         for _, t in f.locals.bindings:
-            out |= free_vars(t)
+            out |= free_vars(t, memo)
     for c in _added(state, s):
-        out |= free_vars(c)
+        out |= free_vars(c, memo)
     return out
 
 
@@ -149,7 +171,10 @@ def locals_stay_local(state: SymState, result: Sequence[SymState]) -> bool:
     no local shares its name with a global, and a name that does is not checked)."""
     procs = state.frame.proc.procs if state.frame is not None else table_of(state.prog)
     only_local = procs.only_local()
-    return not only_local or all(not (_term_names(state, t) & only_local) for t in result)
+    memo: dict[int, frozenset[str]] = {}
+    seen: set[int] = set()
+    return not only_local or all(not (_term_names(state, t, memo, seen) & only_local)
+                                 for t in result)
 
 
 @lemma("B-H2")
@@ -193,14 +218,15 @@ def expand_sound_sampled(state: SymState, result: Sequence[SymState]) -> bool:
     for v in sample_valuations(names):
         if not all(beval(v, c) for c in facts):
             continue  # the successors' reads are resolved for the valuations of φ only
-        before = defined(lambda: _concrete_of(v, state, names))
+        memo: dict[int, Frame[Env]] = {}
+        before = defined(lambda: _concrete_of(v, state, names, memo))
         if before is None:
             continue  # no `V ⊨ φ` is undefined on the store (X-A2): nothing to check at V
+        nxt = step(before)
         for t in result:
             if not all(beval(v, c) for c in _added(state, t)):
                 continue
-            nxt = step(before)
-            if nxt is None or nxt != _concrete_of(v, t, names):
+            if nxt is None or nxt != _concrete_of(v, t, names, memo):
                 return False
     return True
 
@@ -216,12 +242,13 @@ def expand_complete_sampled(state: SymState, result: Sequence[SymState]) -> bool
     for v in sample_valuations(names):
         if not all(beval(v, c) for c in facts):
             continue
-        before = defined(lambda: _concrete_of(v, state, names))
+        memo: dict[int, Frame[Env]] = {}
+        before = defined(lambda: _concrete_of(v, state, names, memo))
         nxt = step(before) if before is not None else None
         if nxt is None:
             continue
         if not any(all(beval(v, c) for c in _added(state, t))
-                   and nxt == _concrete_of(v, t, names) for t in result):
+                   and nxt == _concrete_of(v, t, names, memo) for t in result):
             return False
     return True
 
