@@ -190,9 +190,12 @@ def reference(c: Choices, table: Procedures, depth: int = 1, nil: bool = True) -
 
 
 def object_statement(c: Choices, shape: Shape, table: Procedures) -> Stmt:
-    """One of `r = new Node`, `r = <reference>`, `<reference>.next = <reference>`,
-    `<reference>.val = e` (seed 003 §4)."""
+    """One of `r = new Node`, `<reference>.next = new Node`, `r = <reference>`,
+    `<reference>.next = <reference>`, `<reference>.val = e` (seed 003 §4)."""
     kind = c.integer(0, 5) // 2 + c.integer(0, 1)  # a field write, half the time
+    if kind == 0 and c.integer(0, 1):
+        return New(NEXT.name, "Node", (VAL.name, NEXT.name), None, table,
+                   at=reference(c, table, 0, False))
     if kind == 0:
         return New(pick(c, REFS), "Node", (VAL.name, NEXT.name), None, table)
     if kind == 1:

@@ -162,6 +162,8 @@ class New:
     """`name = new cls`, or `var name = new cls` (`local`, in a procedure): a new object of class
     `cls` (seed 003 §4's object creation), distinct from every other object, each of its
     `fields` (their maps' names, `.f`) set to 0 / nil.
+    With `at`, `at.f = new cls`: `name` is the map `.f` of the field written, `at` the path of
+    the object whose field gets the new object; a nil `at` fails (`target`).
     New objects are numbered -1, -2, ... along a run (`ALLOC` counts them), input objects are
     positive and nil is 0, so B-T4's freshness holds by construction."""
 
@@ -172,8 +174,17 @@ class New:
     decl: object = field(default=None, compare=False, repr=False)
     """The program's table of declarations (its classes), as `ArrayVar.decl`."""
     local: bool = False
+    at: AExpr | None = None
+
+    @property
+    def target(self) -> AExpr | None:
+        """The field written, `at.f` (`Select` of the map `.f`), or None for a variable."""
+        return None if self.at is None else Select(ArrayVar(self.name, decl=self.decl), self.at)
 
     def __str__(self) -> str:
+        target = self.target
+        if target is not None:
+            return f"{target} = new {self.cls}"
         return f"{'var ' if self.local else ''}{self.name} = new {self.cls}"
 
 
@@ -184,12 +195,17 @@ field's map has this name."""
 
 def allocation(s: New, last: int) -> list[Assign]:
     """The assignments `x = new C` makes after `last` was the last new object: the counter,
-    every field of the object `last - 1` to 0, then `x`; each semantics runs them with its own
-    assignment rule (one step in all)."""
+    every field of the object `last - 1` to 0, then `x` (for `y.f = new C`, the field write
+    `y.f = last - 1`, which fails where `y` is nil); each semantics runs them in order with its
+    own assignment rule, in one step that fails as a whole (seed 003 §4).
+    The path `y` is evaluated after the fields are cleared, which gives the object Java's order
+    (JLS §15.26.1: `y` first, then `new C`) gives: the new object is reachable from no path."""
     k = Int(last - 1)
+    target: Assign = (Assign(s.name, k) if s.at is None else
+                      Assign(s.name, Update(ArrayVar(s.name, decl=s.decl), s.at, k)))
     return ([Assign(ALLOC, k)]
             + [Assign(f, Update(ArrayVar(f), k, Int(0))) for f in s.fields]
-            + [Assign(s.name, k)])
+            + [target])
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,7 +307,8 @@ def _undefined(s: Stmt) -> str:
     (seed 003 §4), or either."""
     found: set[str] = set()
     todo: list[object] = (list(s.args) if isinstance(s, Call) else
-                          [s.expr] if isinstance(s, (Assign, Return)) else [_condition(s)])
+                          [s.expr] if isinstance(s, (Assign, Return)) else
+                          [s.target] if isinstance(s, New) else [_condition(s)])
     while todo:
         e = todo.pop()
         if type(e) in DIVISIONS:

@@ -265,10 +265,11 @@ def _ins_simple(p: Stmt, s: SymResult, cfg: _Config) -> list[SymResult]:
                 return _ins(p, [s], cfg)
             case Call():
                 return _call(p, s, cfg)
-            case New():  # seed 003 §4: each assignment of `allocation` as Listing 4's
-                for a in allocation(p, _last_object(s)):
+            case New():  # seed 003 §4: each assignment of `allocation` as Listing 4's, the
+                writes = allocation(p, _last_object(s))  # last one (`y.f = new C`) as `Assign`
+                for a in writes[:-1]:
                     s = _assign(s, a.name, a.expr, cfg)
-                return [s]
+                return _ins_simple(writes[-1], s, cfg)
             case Return(e):
                 good, failed = _defined(s, e, cfg)
                 if good is None:
