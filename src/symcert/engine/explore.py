@@ -151,11 +151,11 @@ def _expand(phi: PathCondition, store: Store, frame: Stack, p: Stmt,
                     _by_zero(phi, ok, store, frame, p, depth)]
         case New():  # seed 003 §4: the next new object (a literal: B-T4), its fields 0 / nil
             last = store(ALLOC)
-            inner, done, ok = frame, store, None
             writes = allocation(p, last.value if isinstance(last, Int) else 0)
+            ctx = scope(frame, store)  # `y.f = new C` fails first where y is nil
+            ok = sym_guard(ctx, writes[0].expr) if may_fail_at(p) else None
+            inner, done = frame, store
             for a in writes:
-                if a is writes[-1] and may_fail_at(p):  # `y.f = new C`: y may be nil
-                    ok = sym_guard(scope(inner, done), a.expr)
                 if inner is None:
                     done = sym_update(done, a.name, a.expr)
                 else:

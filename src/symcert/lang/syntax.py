@@ -195,17 +195,19 @@ field's map has this name."""
 
 def allocation(s: New, last: int) -> list[Assign]:
     """The assignments `x = new C` makes after `last` was the last new object: the counter,
-    every field of the object `last - 1` to 0, then `x` (for `y.f = new C`, the field write
-    `y.f = last - 1`, which fails where `y` is nil); each semantics runs them in order with its
-    own assignment rule, in one step that fails as a whole (seed 003 §4).
-    The path `y` is evaluated after the fields are cleared, which gives the object Java's order
-    (JLS §15.26.1: `y` first, then `new C`) gives: the new object is reachable from no path."""
+    every field of the object `last - 1` to 0, then `x`; each semantics runs them in order with
+    its own assignment rule, in one step (seed 003 §4).
+    `y.f = new C` writes the field first, `.f = (.f with last - 1 ↦ 0 when C has f)[y ↦ last
+    - 1]`, then the counter and C's other fields: `y` is evaluated before anything changes, as
+    Java does (JLS §15.26.1: `y`, then `new C`), and where it is nil the step fails before it
+    changes anything."""
     k = Int(last - 1)
-    target: Assign = (Assign(s.name, k) if s.at is None else
-                      Assign(s.name, Update(ArrayVar(s.name, decl=s.decl), s.at, k)))
-    return ([Assign(ALLOC, k)]
-            + [Assign(f, Update(ArrayVar(f), k, Int(0))) for f in s.fields]
-            + [target])
+    resets = [Assign(f, Update(ArrayVar(f), k, Int(0))) for f in s.fields]
+    if s.at is None:
+        return [Assign(ALLOC, k)] + resets + [Assign(s.name, k)]
+    written = next((r.expr for r in resets if r.name == s.name), ArrayVar(s.name, decl=s.decl))
+    return ([Assign(s.name, Update(written, s.at, k)), Assign(ALLOC, k)]  # type: ignore[arg-type]
+            + [r for r in resets if r.name != s.name])
 
 
 @dataclass(frozen=True, slots=True)

@@ -266,10 +266,12 @@ def _ins_simple(p: Stmt, s: SymResult, cfg: _Config) -> list[SymResult]:
             case Call():
                 return _call(p, s, cfg)
             case New():  # seed 003 §4: each assignment of `allocation` as Listing 4's, the
-                writes = allocation(p, _last_object(s))  # last one (`y.f = new C`) as `Assign`
-                for a in writes[:-1]:
-                    s = _assign(s, a.name, a.expr, cfg)
-                return _ins_simple(writes[-1], s, cfg)
+                writes = allocation(p, _last_object(s))  # first (`y.f = new C`) as `Assign`
+                out = _ins_simple(writes[0], s, cfg)
+                for a in writes[1:]:
+                    out = [_assign(t, a.name, a.expr, cfg) if t.behaviour is Behaviour.NORMAL
+                           else t for t in out]
+                return out
             case Return(e):
                 good, failed = _defined(s, e, cfg)
                 if good is None:
