@@ -37,9 +37,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     from symcert.lang.errors import EXIT_UNDECIDED, InputError
     from symcert.checking.oracles import is_probably_exhaustive, is_probably_precise
-    from symcert.solver.z3backend import Solver
-    from symcert.lang.errors import Unsupported
-    from symcert.lang.procedures import allocates, arrays
+    from symcert.solver.z3backend import solver_for
     from symcert.lang.structure import inputs
     from symcert.checking.transitions import expand_step, interpreter, stream, unroll
 
@@ -49,16 +47,10 @@ def main(args: argparse.Namespace) -> int:
             raise InputError(f"symcert oracle: {flag} must be at least {least}: {value}")
     name = source_name(args.file)
     program = read_program(args)
-    if arrays(program) or allocates(program):
-        raise Unsupported("symcert oracle: arrays and objects are not supported by the oracles "
-                          "yet (the program uses "
-                          f"{', '.join(sorted(arrays(program))) or 'new objects'}; a field `f` "
-                          "is the map .f); `symcert campaign` checks array programs against "
-                          "the concrete interpreter")
-    transitions = [expand_step, stream(args.max_states, Solver()),
-                   interpreter(args.loop_limit, Solver())]
+    transitions = [expand_step, stream(args.max_states, solver_for(program)),
+                   interpreter(args.loop_limit, solver_for(program))]
     if args.unroll is not None:
-        transitions.append(unroll(args.unroll, Solver()))
+        transitions.append(unroll(args.unroll, solver_for(program)))
     names = ", ".join(sorted(inputs(program))) or "none"
     print(f"{name}: {args.runs} random inputs per check (seed {args.seed}); inputs: {names}")
     found = False
