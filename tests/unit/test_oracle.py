@@ -35,7 +35,7 @@ from symcert.core.state import PathCondition, Store, SymState, initial, rule_cou
 from symcert.engine.explore import expand
 from symcert.lang.parser import parse, parse_file
 from symcert.lang.syntax import Add, Assign, Bool, Int, Skip, Var
-from symcert.solver.z3backend import Solver
+from symcert.solver.z3backend import Solver, solver_for
 
 EX = Path(__file__).resolve().parents[2] / "examples"
 
@@ -255,9 +255,11 @@ def test_cli_oracle_checks_the_array_and_object_case_studies(capsys, name):
         "    exhaustive: held on 2 inputs", "    precise: held on 2 inputs"] * 3
 
 
-def test_a_planted_heap_update_that_ignores_aliasing_is_caught(monkeypatch, capsys):
+def test_a_planted_heap_update_that_ignores_aliasing_is_caught(monkeypatch):
     """A field or cell write that drops the earlier writes at other indices (B-H1 ignored) is
-    caught by the oracles from random input heaps and arrays: exit 1 with the input."""
+    caught by the oracles of `run` from random input heaps and arrays (one `expand` step from
+    the start reaches no write). (The
+    seed-004 interpreter shares the term algebra: with contracts on, its M-P3 contract stops it.)"""
     from symcert.core import terms
     from symcert.lang.syntax import Update
 
@@ -270,5 +272,8 @@ def test_a_planted_heap_update_that_ignores_aliasing_is_caught(monkeypatch, caps
 
     monkeypatch.setattr(terms, "update", wrong)
     for name in ("alias_nil", "swap"):
-        assert main(["oracle", f"{EX}/{name}.imp", "--runs", "20"]) == 1
-        assert "NO, counterexample: input {" in capsys.readouterr().out
+        p = parse_file(f"{EX}/{name}.imp")
+        t = stream(1000, solver_for(p))
+        found = [test(t, p, 20, 0).counterexample
+                 for test in (is_probably_exhaustive, is_probably_precise)]
+        assert any(isinstance(c, Counterexample) for c in found), name

@@ -161,8 +161,8 @@ class _Build(Transformer[Token, Stmt]):
         """`x.f = new C` (seed 003 §4): `New` of the map of `f`, written at `x`."""
         self._grow(1, _at(c))
         target: Select = c[0]
-        return New(target.array.name, str(c[2]), self._fields(c[2]), target.pos,  # type: ignore[union-attr]
-                   self.procs, at=target.index)
+        field = target.array.name  # type: ignore[union-attr]
+        return New(field, str(c[2]), self._fields(c[2]), target.pos, self.procs, at=target.index)
 
     def _fields(self, cls: Token) -> tuple[str, ...]:
         """The maps of the fields of class `cls`, declared before."""

@@ -1,7 +1,8 @@
 """`symcert oracle FILE`: test exhaustiveness and precision of the engine's transitions on random
 inputs (seed 001, T-D2, T-D3, T-O1).
 
-From `⟨true, id, FILE⟩`, each transition is checked on N random inputs: one `expand` step, the
+From `⟨true, id, FILE⟩`, each transition is checked on N random inputs (arrays' cells and input
+heaps included, seed 003 §4-5; the solver takes the program's valid heaps): one `expand` step, the
 stream `run` (cut after --max-states states; leaves and frontier), the seed-004 interpreter
 (results at its loop limit have no known meaning and are skipped), and with --unroll K the
 big-step execution that unrolls each loop K times and drops the rest (precise, not exhaustive:
