@@ -245,3 +245,13 @@ def test_the_engines_agree_on_field_writes_of_new_objects():
         sigmas = [random_input(choices, p, OBJECT_SHAPE) for _ in range(4)]
         checks = ("main", "verdicts", "interp", "alias")
         assert check_program(p, sigmas, solver_for(p), checks) is None
+
+
+def test_a_macro_that_makes_an_object_assigns_its_argument():
+    """`x = new C` in a macro assigns the argument, as `x = e` does; a field write in a macro,
+    of a new object too, is rejected as any field write there is (PyWiSE macros, seed 003 §4)."""
+    p = parse(NODE + "macro make(r) begin r = new Node end\nmake(q); assert q != nil")
+    assert str(p) == "q = new Node;\nassert q != nil"
+    for body in ("r.next = nil", "r.next = new Node"):
+        with pytest.raises(ParseError, match="macro `m` uses `.next`"):
+            parse(NODE + f"macro m(r) begin {body} end\nm(q)")
