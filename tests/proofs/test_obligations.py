@@ -58,7 +58,8 @@ def _replay(*args: str, script: str | None = None) -> subprocess.CompletedProces
 
 def test_every_statement_class_has_its_rules() -> None:
     """RULES names one rule per successor the code's rule_count gives each statement class:
-    a statement whose expression may divide by zero has its `-by-zero` rule too (X-A2)."""
+    a statement whose expression may divide by zero has its `-by-zero` rule too (X-A2), and
+    so has `x.f = new C` (x may be nil)."""
     assert set(RULES) == set(get_args(Stmt))
     b = Cmp("<", Var("x"), Int(0))
     d = Cmp("<", Div(Var("x"), Var("y")), Int(0))
@@ -68,7 +69,7 @@ def test_every_statement_class_has_its_rules() -> None:
                While: (While(b, Skip()), While(d, Skip())), Assert: (Assert(b), Assert(d)),
                Call: (Call("f", (Var("x"),)), Call("f", (Var("x"), Mod(Var("x"), Var("y"))))),
                Return: (Return(Var("x")), Return(Div(Var("x"), Var("y")))),
-               New: (New("x", "C", (".f",)), New("x", "C", (".f",)))}
+               New: (New("x", "C", (".f",)), New(".f", "C", (".f",), at=Var("x")))}
     for cls, (p, dividing) in samples.items():
         names = [r for r in RULES[cls] if r not in ("skip", "fail")]
         assert rule_count(dividing) == len(names), cls
@@ -101,12 +102,13 @@ def test_missing_names_every_gap() -> None:
     assert "W-L2.3 assume-blocked" in gaps and "W-L2.2 assume-pass" in gaps
     assert "W-L2.3 call" in gaps and "W-L2.5 return-by-zero" in gaps
     assert "W-L2.5 return-end" in gaps and "W-L2.3 assign-local" in gaps and "W-L2.2 var" in gaps
-    # 21 stepping rules (7 of them by zero, one blocking, seed 003 §4's `new`) and seed 003's 4
+    # 22 stepping rules (8 of them by zero, one blocking, seed 003 §4's `new` and `new-by-zero`,
+    # `x.f = new C` at nil) and seed 003's 4
     # in a procedure x 3 lemmas, skip and fail x 2; B-L1 and X-A2 per case; G-M1 per operation
     # of IMP and of a defined language; X-A1 (3); W-L2.1, M-S1 (2), M-Q1 (2); B-A1 (update,
     # congruence) and B-H3 (resolve) of arrays; B-H1's field rules (4); G-L2 and G-L3 per rule
     # of imp.sem and gcl.sem
-    assert len(gaps) == 3 * (21 + 4) + 2 * 2 + 2 * len(EXPR_CASES) + len(OPERATIONS) \
+    assert len(gaps) == 3 * (22 + 4) + 2 * 2 + 2 * len(EXPR_CASES) + len(OPERATIONS) \
         + len(DEFINABLE) + 3 + 5 + 3 + 4 + 2 * len(rules_needed())
     ob = Obligation("W-L2.3/assign/demo", "W-L2.3", "assign", "", "")
     assert "W-L2.3 assign" not in missing([ob])

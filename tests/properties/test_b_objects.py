@@ -21,6 +21,8 @@ PROGRAMS = [parse_file(str(EXAMPLES / f"{name}.imp"))
                          "list_reverse_buggy", "alias_nil", "alias_nil_buggy")]
 PROGRAMS.append(parse("class Node(val, next)\nassume p != nil; c = p.next; "
                       "if c != nil then assert c.val != 7 else skip fi"))
+PROGRAMS.append(parse("class Node(val, next)\np.next = new Node; p.next.next = new Node; "
+                      "q.next = p.next; head = q.next.next; head.val = v"))  # `x.f = new C`
 OBJECTS = (1, 2, 3)
 REFERENCE = st.integers(0, 3)
 heaps = st.builds(
@@ -46,7 +48,7 @@ def test_ghost_runs_from_input_heaps_are_the_concrete_runs(p, heap):
 def test_an_input_that_names_a_new_object_is_caught():
     """B-T4's check is not vacuous: a ghost input whose reference is a new object's number
     breaks the distinctness the semantics relies on, and is reported."""
-    p = PROGRAMS[-2]  # alias_nil_buggy
+    p = PROGRAMS[-3]  # alias_nil_buggy
     bad = Env.of({"p": -1, "q": 1})
     states = ghost_run(p, bad, 50)
     concrete = list(trace(State(bad, p), 50))

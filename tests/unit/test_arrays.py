@@ -181,14 +181,6 @@ def test_tests_command_writes_array_cells_and_a_runnable_pytest_file(capsys, tmp
     assert done.returncode == 0 and "2 passed" in done.stdout, done.stdout + done.stderr
 
 
-def test_oracle_says_arrays_are_not_supported_yet(capsys, tmp_path):
-    prog = tmp_path / "o.imp"
-    prog.write_text("a[0] = 1")
-    code, _, err = run_cli(capsys, "oracle", str(prog))
-    assert code == 65
-    assert "symcert oracle: arrays and objects are not supported by the oracles yet" in err
-
-
 def test_a_macro_parameter_used_as_an_array_is_replaced_by_the_array_argument():
     p = parse("macro set(a, i, v) begin a[i] = v end\n"
               "macro get(a, i, r) begin r = a[i] end\nset(b, 1, 2); get(b, 1, x)")

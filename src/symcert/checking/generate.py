@@ -65,6 +65,7 @@ from symcert.lang.syntax import (
     Update,
     Var,
     While,
+    is_field,
 )
 
 T = TypeVar("T")
@@ -190,9 +191,12 @@ def reference(c: Choices, table: Procedures, depth: int = 1, nil: bool = True) -
 
 
 def object_statement(c: Choices, shape: Shape, table: Procedures) -> Stmt:
-    """One of `r = new Node`, `r = <reference>`, `<reference>.next = <reference>`,
-    `<reference>.val = e` (seed 003 §4)."""
+    """One of `r = new Node`, `<reference>.next = new Node`, `r = <reference>`,
+    `<reference>.next = <reference>`, `<reference>.val = e` (seed 003 §4)."""
     kind = c.integer(0, 5) // 2 + c.integer(0, 1)  # a field write, half the time
+    if kind == 0 and c.integer(0, 1):
+        return New(NEXT.name, "Node", (VAL.name, NEXT.name), None, table,
+                   at=reference(c, table, 0, False))
     if kind == 0:
         return New(pick(c, REFS), "Node", (VAL.name, NEXT.name), None, table)
     if kind == 1:
@@ -206,10 +210,30 @@ def object_statement(c: Choices, shape: Shape, table: Procedures) -> Stmt:
 def heap(c: Choices, shape: Shape) -> dict[str, Value]:
     """An input heap: each reference nil or one of `OBJECTS`, each object's `next` too (so
     references often alias and lists may be cyclic), its `val` in `[-value, value]`."""
-    out: dict[str, Value] = {x: c.integer(0, len(OBJECTS)) for x in REFS}
-    out[NEXT.name] = Cells.of({o: c.integer(0, len(OBJECTS)) for o in OBJECTS})
-    out[VAL.name] = Cells.of({o: c.integer(-shape.value, shape.value) for o in OBJECTS})
-    return out
+    refs = frozenset((*REFS, NEXT.name))
+    return inputs_of(c, shape, (*REFS, NEXT.name, VAL.name), frozenset(), refs)
+
+
+def inputs_of(c: Choices, shape: Shape, names: Sequence[str], arrays: frozenset[str],
+              references: frozenset[str]) -> dict[str, Value]:
+    """A valuation of a program's inputs `names`, variables first, then fields' maps (seed 003
+    §4-5): a reference (in `references`) nil or one of `OBJECTS`, an array (in `arrays`) its
+    cells `CELLS`, a field's map `.f` its cells at `OBJECTS` (references or integers), any
+    other variable in `[-value, value]` (`heap` for any program)."""
+    values: dict[str, Value] = {}
+    for x in sorted(names, key=is_field):
+        if is_field(x):
+            values[x] = Cells.of({o: _value(c, shape, x in references) for o in OBJECTS})
+        elif x in arrays:
+            values[x] = Cells.of({i: _value(c, shape, False) for i in CELLS})
+        else:
+            values[x] = _value(c, shape, x in references)
+    return values
+
+
+def _value(c: Choices, shape: Shape, reference: bool) -> int:
+    """A reference (nil or one of `OBJECTS`) or an integer in `[-value, value]`."""
+    return c.integer(0, len(OBJECTS)) if reference else c.integer(-shape.value, shape.value)
 
 
 CELLS = range(-2, 3)

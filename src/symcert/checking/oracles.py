@@ -18,10 +18,12 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from symcert.checking.generate import RandomChoices, Shape, inputs_of
 from symcert.checking.transitions import DEFAULT_FUEL, Transition, meanings, show
 from symcert.core.concrete import Env
 from symcert.core.concrete import Final
 from symcert.core.state import SymState, initial
+from symcert.lang.procedures import arrays, references
 from symcert.lang.structure import inputs
 from symcert.lang.syntax import Stmt
 from symcert.spec.switch import lemma
@@ -138,22 +140,26 @@ def precise_at(t: Transition, inputs_: tuple[SymState, ...], sigma: Env) -> bool
     return not isinstance(check_precision(t, inputs_, sigma), Counterexample)
 
 
-def random_input(names: frozenset[str], rng: random.Random) -> Env:
-    """A random store for `names`: values in [-100, 100] (the seed's range), or in [-10, 10]
-    half of the time, so that small guards and loop bounds are hit too."""
+def random_input(names: frozenset[str], rng: random.Random, arrays: frozenset[str] = frozenset(),
+                 references: frozenset[str] = frozenset()) -> Env:
+    """A random store for `names`: integers in [-100, 100] (the seed's range), or in [-10, 10]
+    half of the time, so that small guards and loop bounds are hit too; the arrays' cells and
+    the input heap (`references`, fields' maps) as the campaign draws them (seed 003 §4-5:
+    `generate.inputs_of`, a valid heap)."""
     bound = rng.choice((10, 100))
-    return Env.of({x: rng.randint(-bound, bound) for x in sorted(names)})
+    return Env.of(inputs_of(RandomChoices(rng), Shape(value=bound), sorted(names), arrays,
+                            references))
 
 
 def _probably(check: Callable[..., Counterexample | Undecided | None], t: Transition, p: Stmt,
               runs: int, seed: int, fuel: int) -> Trials:
     rng = random.Random(seed)
-    names = inputs(p)
+    names, kinds = inputs(p), (arrays(p), references(p))
     start = (initial(p),)
     outputs = t(start)
     decided = 0
     for _ in range(runs):
-        sigma = random_input(names, rng)
+        sigma = random_input(names, rng, *kinds)
         result = check(t, start, sigma, fuel, outputs)
         if isinstance(result, Counterexample):
             return Trials(result, runs, decided + 1)

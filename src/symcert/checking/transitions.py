@@ -19,18 +19,19 @@ The transitions given here, each a function from the input states `I` to the out
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable
 
-from symcert.core.concrete import Ending, Env, Final, run_to_end
+from symcert.core.concrete import Cells, Ending, Env, Final, run_to_end
 from symcert.core.state import (
-    SymState, concretize, concretize_frames, rules_of, satisfies, state_names,
+    SymState, concretize, concretize_frames, initial, rules_of, satisfies, state_names,
 )
 from symcert.core.terms import disj
 from symcert.engine.explore import run, successors
 from symcert.lang.structure import inputs
-from symcert.lang.syntax import BExpr, Bool, Cmp, Int, Var
+from symcert.lang.syntax import BExpr, Bool, Cmp, Int, Stmt, Var
 from symcert.seed004.interp import concretize_result, exec_symbolic
+from symcert.seed004.results import SymResult
 from symcert.seed004.natural import ENDINGS, Behaviour
 from symcert.solver.z3backend import Sat, Solver
 
@@ -169,10 +170,12 @@ def meanings(states: Iterable[Any], sigma: Env, fuel: int,
 
 @dataclass(frozen=True)
 class Result:
-    """An output of the seed-004 interpreter: a result state and the program's inputs."""
+    """An output of the seed-004 interpreter: a result state, the program's inputs and the
+    program."""
 
     result: Any
     declared: frozenset[str]
+    program: Stmt
 
     def __str__(self) -> str:
         return f"result {self.result}"
@@ -192,6 +195,10 @@ def interpreter(n: int, solver: Solver | None = None) -> Transition:
     `σ` on the inputs (the fresh variables are existential), asked to the solver: a first model,
     then any model with another final store. LOOP_LIMIT, CALL_LIMIT and UNBOUND_VAR results have
     no final state: their meaning is unknown (None), so they never give a counterexample.
+    The solver cannot pin an input array (or a field's map) to `σ`'s, since a path condition
+    has no array literal; where `σ` has one, `ρ` is the ghost interpretation of the same result
+    in the interpreter's ghost run from `σ` (M-I1: `σ` extended along the path, M-E1), its
+    meaning `{ρ∘σ'}` if `ρ ⊨ C'`, else `{}` (seed 004 M-P3, M-P4).
 
     :param n: the loop limit.
     :param solver: decides the constraints (a fresh default one if None).
@@ -201,15 +208,38 @@ def interpreter(n: int, solver: Solver | None = None) -> Transition:
     def outputs(inputs_: tuple[SymState, ...]) -> tuple[Any, ...]:
         out: list[Any] = []
         for s in inputs_:
-            if s.pc.length or s.store.bindings:
+            if s.pc.length or s.store != initial(s.prog).store:
                 raise ValueError("the seed-004 interpreter starts from ⟨true, id, p⟩ only")
-            out.extend(Result(r, inputs(s.prog)) for r in exec_symbolic(s.prog, n, solver))
+            out.extend(Result(r, inputs(s.prog), s.prog)
+                       for r in exec_symbolic(s.prog, n, solver))
         return tuple(out)
 
+    ghosts: dict[tuple[Stmt, Env], tuple[SymResult, ...]] = {}
+
     def meaning(o: Any, sigma: Env, fuel: int) -> Meaning:
-        return _result_meaning(o.result, o.declared, sigma, solver)
+        if not any(isinstance(v, Cells) for _, v in sigma.bindings):
+            return _result_meaning(o.result, o.declared, sigma, solver)
+        if (o.program, sigma) not in ghosts:
+            ghosts.clear()  # the oracles ask every output's meaning at one `σ`, then the next
+            ghosts[o.program, sigma] = exec_symbolic(o.program, n, solver, ghost=sigma)
+        return _ghost_meaning(o.result, ghosts[o.program, sigma])
 
     return Transition(f"seed-004 interpreter (loop limit {n})", outputs, meaning)
+
+
+def _ghost_meaning(r: SymResult, ghosted: tuple[SymResult, ...]) -> Meaning:
+    """The meaning of result `r` from the ghost run's twin of `r` (`interpreter`): None when
+    there is none or it has no final state."""
+    for g in ghosted:
+        if replace(g, ghost=None) != r or g.ghost is None:
+            continue
+        rho = g.ghost.as_env()
+        if r.behaviour is Behaviour.BLOCKED or not satisfies(rho, r.pc):
+            return frozenset()
+        if r.behaviour not in ENDINGS:
+            return None
+        return frozenset({Final(concretize_result(g, rho).env, ENDINGS[r.behaviour])})
+    return None
 
 
 def _result_meaning(r: Any, declared: frozenset[str], sigma: Env, solver: Solver) -> Meaning:

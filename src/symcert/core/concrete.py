@@ -182,9 +182,12 @@ class Values:
         return array(index)
 
     def update(self, array: Cells, index: int, value: int) -> Cells:
-        if index == 0 and type(array) is FieldMap:
+        if type(array) is not FieldMap:
+            return array.set(index, value)
+        if index == 0:
             raise NilDereference
-        return array.set(index, value)
+        done = array.set(index, value)  # still a field's map: nil has no cell in it
+        return FieldMap(done.cells, done.default)
 
     def cmp(self, op: str, a: int, b: int) -> bool:
         return COMPARE[op](a, b)

@@ -25,7 +25,7 @@ from symcert.core import terms
 from symcert.core.terms import Formula, Term
 from symcert.lang.sharing import ARITY, FIELDS
 from symcert.lang.syntax import (
-    DIVISIONS, AExpr, And, ArrayVar, Assert, Assign, Assume, BExpr, Bool, Call, If, Int,
+    DIVISIONS, AExpr, And, ArrayVar, Assert, Assign, Assume, BExpr, Bool, Call, If, Int, New,
     Return, Stmt, Update, While, field_of, is_field,
 )
 
@@ -129,6 +129,8 @@ def may_fail_at(s: Stmt) -> bool:
             return may_fail(e)
         case Call(_, args):
             return any(map(may_fail, args))
+        case New(at=at):  # `at.f = new C` fails where `at` is nil (seed 003 §4)
+            return at is not None
     return False
 
 

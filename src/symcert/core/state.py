@@ -276,9 +276,9 @@ def rule_count(p: Stmt, in_procedure: bool = False) -> int:
             return int(in_procedure)  # the end of a procedure's body returns 0
         case Fail():
             return 0
-        case Seq() | New():
+        case Seq():
             return 1
-        case Assign() | Assume() | Call() | Return():
+        case Assign() | Assume() | Call() | Return() | New():
             return 1 + may_fail_at(p)  # X-A2: and `fail` where a divisor may be 0
         case If() | While() | Assert():
             return 2 + may_fail_at(p)

@@ -32,7 +32,7 @@ from typing import Callable, Iterable, Iterator
 from symcert.core.concrete import Valuations, beval, head
 from symcert.core.frames import Frame, after, assign, enter, leave, scope
 from symcert.core.state import PathCondition, Store, SymState
-from symcert.core.guards import assuming, may_fail
+from symcert.core.guards import assuming, may_fail, may_fail_at
 from symcert.core.symbolic import sym_aeval, sym_beval, sym_guard, sym_update
 from symcert.core.terms import conj, negate
 from symcert.engine.alias import ALIAS, Alias, resolve_reads, split
@@ -153,14 +153,20 @@ def _expand(phi: PathCondition, store: Store, frame: Stack, p: Stmt,
                     _by_zero(phi, ok, store, frame, p, depth)]
         case New():  # seed 003 §4: the next new object (a literal: B-T4), its fields 0 / nil
             last = store(ALLOC)
-            inner = frame
-            for a in allocation(p, last.value if isinstance(last, Int) else 0):
+            writes = allocation(p, last.value if isinstance(last, Int) else 0)
+            ctx = scope(frame, store)  # `y.f = new C` fails first where y is nil
+            ok = sym_guard(ctx, writes[0].expr) if may_fail_at(p) else None
+            inner, done = frame, store
+            for a in writes:
                 if inner is None:
-                    store = sym_update(store, a.name, a.expr)
+                    done = sym_update(done, a.name, a.expr)
                 else:
-                    inner, store = assign(inner, store, a.name,
-                                          sym_aeval(scope(inner, store), a.expr))
-            return [SymState(phi, store, Skip(), depth, frame=inner)]
+                    inner, done = assign(inner, done, a.name,
+                                         sym_aeval(scope(inner, done), a.expr))
+            if ok is None:
+                return [SymState(phi, done, Skip(), depth, frame=inner)]
+            return [SymState(phi.extend(ok), done, Skip(), depth, frame=inner),  # `y.f = new C`
+                    _by_zero(phi, ok, store, frame, p, depth)]
         case Seq(p1, q):
             first = head(p1)
             if isinstance(first, (Call, Return)):

@@ -86,10 +86,6 @@ class SourceError(Exception):
         self.message, self.pos, self.kind = message, pos, kind
 
 
-class Unsupported(SymcertError):
-    """A program the command cannot handle yet, such as arrays in `symcert oracle` (exit 65)."""
-
-
 class InputError(SymcertError):
     """A malformed command-line input such as `--input x=abc`."""
 

@@ -14,7 +14,8 @@ from typing import Any
 from symcert.lang.errors import SourceError, cut, quote
 from symcert.lang.structure import children, levels, size, with_children
 from symcert.lang.syntax import (
-    AExpr, ArrayVar, Assign, Bool, Call, Fail, Int, Pos, Seq, Skip, Stmt, Var, seq_of, spine,
+    AExpr, ArrayVar, Assign, Bool, Call, Fail, Int, New, Pos, Seq, Skip, Stmt, Var, seq_of,
+    spine,
 )
 
 
@@ -47,8 +48,9 @@ def define(name: str, params: list[str], body: Stmt, where: Pos, max_depth: int,
                 reads[node.name] += 1
             elif isinstance(node, ArrayVar):
                 assigned.add(node.name)
-            elif isinstance(node, Assign) or isinstance(node, Call) and node.target is not None:
-                assigned.add(node.name if isinstance(node, Assign) else node.target)
+            elif (isinstance(node, (Assign, New))
+                  or isinstance(node, Call) and node.target is not None):
+                assigned.add(node.target if isinstance(node, Call) else node.name)
     stray = sorted((assigned | reads.keys()) - set(params))
     if stray:
         raise SourceError(f"macro {quote(name)} uses {quote(stray[0])}, which is not one "
@@ -85,7 +87,7 @@ def expand(macro: Macro, args: list[AExpr], name: str, where: Pos) -> Stmt:
                 return node
             case Seq():
                 return seq_of([sub(s) for s in spine(node)])
-            case Assign(x):
+            case Assign(x) | New(x):  # `x.f = new C` has the map `.f`: rejected by `define`
                 node = replace(node, name=target(x))
             case Call(target=str(x)):
                 node = replace(node, target=target(x))

@@ -109,7 +109,9 @@ def _stmt(kinds: _Kinds, s: Stmt, proc: str | None, procs: dict[str, object]) ->
                 todo.append(body)
             case Assert(b) | Assume(b):
                 _bool(kinds, b)
-            case New(x):
+            case New(x, at=at):  # `x = new C`, or `at.f = new C` (x the map `.f`)
+                if at is not None:
+                    _require(kinds, at, REF)
                 kinds.unify(("", x, where), (REF, None, where), where)
             case Assign(x, e):
                 written = array_write(s)

@@ -155,13 +155,23 @@ class _Build(Transformer[Token, Stmt]):
 
     def new(self, c: list[Any]) -> Stmt:
         self._grow(1, _at(c))
-        fields = dict(self.procs.classes).get(str(c[2]))
+        return New(sys.intern(str(c[0])), str(c[2]), self._fields(c[2]), _at(c), self.procs)
+
+    def field_new(self, c: list[Any]) -> Stmt:
+        """`x.f = new C` (seed 003 §4): `New` of the map of `f`, written at `x`."""
+        self._grow(1, _at(c))
+        target: Select = c[0]
+        field = target.array.name  # type: ignore[union-attr]
+        return New(field, str(c[2]), self._fields(c[2]), target.pos, self.procs, at=target.index)
+
+    def _fields(self, cls: Token) -> tuple[str, ...]:
+        """The maps of the fields of class `cls`, declared before."""
+        fields = dict(self.procs.classes).get(str(cls))
         if fields is None:
             known = ", ".join(name for name, _ in self.procs.classes) or "none"
-            raise SourceError(f"unknown class {quote(c[2])} (classes declared: {known}; a class "
-                              "is declared before it is used)", _tpos(c[2]))
-        return New(sys.intern(str(c[0])), str(c[2]), tuple(map(field_map, fields)), _at(c),
-                   self.procs)
+            raise SourceError(f"unknown class {quote(cls)} (classes declared: {known}; a class "
+                              "is declared before it is used)", _tpos(cls))
+        return tuple(map(field_map, fields))
 
     def local_new(self, c: list[Any]) -> Stmt:
         made = self.new(c[1:])

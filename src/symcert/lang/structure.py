@@ -101,8 +101,9 @@ def _variables(p: Node, callees: bool) -> frozenset[str]:
             case Assign(x, e):
                 found.add(x)
                 todo.append(e)
-            case New(x, _, maps):  # and the fields' maps it writes (seed 003 §4)
+            case New(x, _, maps, at=at):  # and the fields' maps it writes (seed 003 §4)
                 found.update((x, *maps))
+                todo.extend([at] if at is not None else [])
             case Call(_, args, target):  # and the globals its program's procedures use
                 found.update([target] if target is not None else [])
                 found.update(_globals(node) if callees else ())
@@ -158,8 +159,9 @@ def _inputs(p: Stmt, assigned: frozenset[str]) -> tuple[frozenset[str], frozense
             case Assign(x, e):
                 read |= variables(e) - assigned
                 assigned |= {x}
-            case New(x, _, maps):  # its fields' maps keep their other cells
-                read |= frozenset(maps) - assigned
+            case New(x, _, maps, at=at):  # its fields' maps keep their other cells
+                written = frozenset() if at is None else variables(at) | {x}  # `at.f = new C`
+                read |= (frozenset(maps) | written) - assigned
                 assigned |= {x}
             case Assert(b) | Assume(b) | Return(b):
                 read |= variables(b) - assigned

@@ -162,6 +162,8 @@ class New:
     """`name = new cls`, or `var name = new cls` (`local`, in a procedure): a new object of class
     `cls` (seed 003 §4's object creation), distinct from every other object, each of its
     `fields` (their maps' names, `.f`) set to 0 / nil.
+    With `at`, `at.f = new cls`: `name` is the map `.f` of the field written, `at` the path of
+    the object whose field gets the new object; a nil `at` fails (`target`).
     New objects are numbered -1, -2, ... along a run (`ALLOC` counts them), input objects are
     positive and nil is 0, so B-T4's freshness holds by construction."""
 
@@ -172,8 +174,17 @@ class New:
     decl: object = field(default=None, compare=False, repr=False)
     """The program's table of declarations (its classes), as `ArrayVar.decl`."""
     local: bool = False
+    at: AExpr | None = None
+
+    @property
+    def target(self) -> AExpr | None:
+        """The field written, `at.f` (`Select` of the map `.f`), or None for a variable."""
+        return None if self.at is None else Select(ArrayVar(self.name, decl=self.decl), self.at)
 
     def __str__(self) -> str:
+        target = self.target
+        if target is not None:
+            return f"{target} = new {self.cls}"
         return f"{'var ' if self.local else ''}{self.name} = new {self.cls}"
 
 
@@ -184,12 +195,19 @@ field's map has this name."""
 
 def allocation(s: New, last: int) -> list[Assign]:
     """The assignments `x = new C` makes after `last` was the last new object: the counter,
-    every field of the object `last - 1` to 0, then `x`; each semantics runs them with its own
-    assignment rule (one step in all)."""
+    every field of the object `last - 1` to 0, then `x`; each semantics runs them in order with
+    its own assignment rule, in one step (seed 003 §4).
+    `y.f = new C` writes the field first, `.f = (.f with last - 1 ↦ 0 when C has f)[y ↦ last
+    - 1]`, then the counter and C's other fields: `y` is evaluated before anything changes, as
+    Java does (JLS §15.26.1: `y`, then `new C`), and where it is nil the step fails before it
+    changes anything."""
     k = Int(last - 1)
-    return ([Assign(ALLOC, k)]
-            + [Assign(f, Update(ArrayVar(f), k, Int(0))) for f in s.fields]
-            + [Assign(s.name, k)])
+    resets = [Assign(f, Update(ArrayVar(f), k, Int(0))) for f in s.fields]
+    if s.at is None:
+        return [Assign(ALLOC, k)] + resets + [Assign(s.name, k)]
+    written = next((r.expr for r in resets if r.name == s.name), ArrayVar(s.name, decl=s.decl))
+    return ([Assign(s.name, Update(written, s.at, k)), Assign(ALLOC, k)]  # type: ignore[arg-type]
+            + [r for r in resets if r.name != s.name])
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,7 +309,8 @@ def _undefined(s: Stmt) -> str:
     (seed 003 §4), or either."""
     found: set[str] = set()
     todo: list[object] = (list(s.args) if isinstance(s, Call) else
-                          [s.expr] if isinstance(s, (Assign, Return)) else [_condition(s)])
+                          [s.expr] if isinstance(s, (Assign, Return)) else
+                          [s.target] if isinstance(s, New) else [_condition(s)])
     while todo:
         e = todo.pop()
         if type(e) in DIVISIONS:

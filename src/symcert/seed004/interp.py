@@ -265,10 +265,13 @@ def _ins_simple(p: Stmt, s: SymResult, cfg: _Config) -> list[SymResult]:
                 return _ins(p, [s], cfg)
             case Call():
                 return _call(p, s, cfg)
-            case New():  # seed 003 §4: each assignment of `allocation` as Listing 4's
-                for a in allocation(p, _last_object(s)):
-                    s = _assign(s, a.name, a.expr, cfg)
-                return [s]
+            case New():  # seed 003 §4: each assignment of `allocation` as Listing 4's, the
+                writes = allocation(p, _last_object(s))  # first (`y.f = new C`) as `Assign`
+                out = _ins_simple(writes[0], s, cfg)
+                for a in writes[1:]:
+                    out = [_assign(t, a.name, a.expr, cfg) if t.behaviour is Behaviour.NORMAL
+                           else t for t in out]
+                return out
             case Return(e):
                 good, failed = _defined(s, e, cfg)
                 if good is None:

@@ -177,14 +177,15 @@ RULES: dict[type, tuple[str, ...]] = {
     Seq: ("seq-skip", "seq"),
     Call: ("call", "call-by-zero"),
     Return: ("return", "return-by-zero"),
-    New: ("new",),
+    New: ("new", "new-by-zero"),
 }
 """The rules of Figs. 2-3 by statement class; `skip` and `fail` name the absence of a step,
 `<statement>-by-zero` the step to `fail` of a statement that divides by zero (X-A2),
 `assume-blocked` an `assume` whose false condition blocks the run (X-U1); `call` and `return`
 are seed 003 §3's procedure call and return (the call pushes a frame, statement or assigned;
 `return e` pops it, its value assigned to the call's target); `new` is seed 003 §4's object
-creation (a field's read and write are assignments, `assign` and `assign-by-zero` at nil)."""
+creation, `new-by-zero` its step to `fail` when written to a field of nil (`x.f = new C`; a
+field's read and write are assignments, `assign` and `assign-by-zero` at nil)."""
 
 FRAME_RULES: dict[type, tuple[str, ...]] = {
     Skip: ("return-end",),

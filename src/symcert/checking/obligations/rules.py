@@ -84,6 +84,7 @@ def statement_variants() -> list[tuple[str, Stmt, Store, tuple[str, ...]]]:
         out.append((f"assume/{sh}", Assume(b), S_X, names))
     out.append(("seq-skip", Seq(Skip(), Q), S_X, (X, Y)))
     out.append(("new", New(X, "C", (".f",)), S_X, (X, Y)))  # seed 003 §4
+    out.append(("new-field", New(".f", "C", (".f",), at=Var(X)), S_X, (X, Y)))  # `x.f = new C`
     atom = B_SHAPES["atom"](1)
     firsts: list[tuple[str, Stmt, Store, tuple[str, ...]]] = [
         ("assign", Assign(X, Var("?e")), schematic_store((X, Var("?sx")), ("?e", Var("?t1"))),

@@ -1,7 +1,8 @@
 """`symcert oracle FILE`: test exhaustiveness and precision of the engine's transitions on random
 inputs (seed 001, T-D2, T-D3, T-O1).
 
-From `⟨true, id, FILE⟩`, each transition is checked on N random inputs: one `expand` step, the
+From `⟨true, id, FILE⟩`, each transition is checked on N random inputs (arrays' cells and input
+heaps included, seed 003 §4-5; the solver takes the program's valid heaps): one `expand` step, the
 stream `run` (cut after --max-states states; leaves and frontier), the seed-004 interpreter
 (results at its loop limit have no known meaning and are skipped), and with --unroll K the
 big-step execution that unrolls each loop K times and drops the rest (precise, not exhaustive:
@@ -37,9 +38,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     from symcert.lang.errors import EXIT_UNDECIDED, InputError
     from symcert.checking.oracles import is_probably_exhaustive, is_probably_precise
-    from symcert.solver.z3backend import Solver
-    from symcert.lang.errors import Unsupported
-    from symcert.lang.procedures import allocates, arrays
+    from symcert.solver.z3backend import solver_for
     from symcert.lang.structure import inputs
     from symcert.checking.transitions import expand_step, interpreter, stream, unroll
 
@@ -49,16 +48,10 @@ def main(args: argparse.Namespace) -> int:
             raise InputError(f"symcert oracle: {flag} must be at least {least}: {value}")
     name = source_name(args.file)
     program = read_program(args)
-    if arrays(program) or allocates(program):
-        raise Unsupported("symcert oracle: arrays and objects are not supported by the oracles "
-                          "yet (the program uses "
-                          f"{', '.join(sorted(arrays(program))) or 'new objects'}; a field `f` "
-                          "is the map .f); `symcert campaign` checks array programs against "
-                          "the concrete interpreter")
-    transitions = [expand_step, stream(args.max_states, Solver()),
-                   interpreter(args.loop_limit, Solver())]
+    transitions = [expand_step, stream(args.max_states, solver_for(program)),
+                   interpreter(args.loop_limit, solver_for(program))]
     if args.unroll is not None:
-        transitions.append(unroll(args.unroll, Solver()))
+        transitions.append(unroll(args.unroll, solver_for(program)))
     names = ", ".join(sorted(inputs(program))) or "none"
     print(f"{name}: {args.runs} random inputs per check (seed {args.seed}); inputs: {names}")
     found = False
