@@ -30,7 +30,7 @@ from symcert.checking.agreement import DERIVED_STATES  # noqa: E402
 from symcert.engine.verdict import Budget, check  # noqa: E402
 from symcert.lang.errors import SymcertError  # noqa: E402
 from symcert.lang.parser import parse  # noqa: E402
-from symcert.seed002.bugfinder import LangBudget, Language  # noqa: E402
+from symcert.seed002.bugfinder import LangBudget, Language, input_range  # noqa: E402
 from symcert.seed002.bugfinder import check as lang_check  # noqa: E402
 
 MAX_STATES = 100_000
@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
         except SymcertError:
             continue  # a construct imp.sem does not define (macros)
         runs = [lambda: check(parse(source), hand_budget),
-                lambda: lang_check(imp, term, derived_budget)]
+                lambda: lang_check(imp, term, derived_budget, input_range(source))]
         results = [None, None]
         for i in ((0, 1) if turn % 2 == 0 else (1, 0)):
             results[i] = runs[i]()

@@ -73,6 +73,7 @@ def test_valuation_commutes_with_map_operations(bindings, x, v, env):
     assert {k: aeval(theta, t) for k, t in updated.bindings} == {**d, x: aeval(theta, v)}
     assert DATA_OPS["==Id"].fn(None, Id(x), Id("a")) == Bool(x == "a")
     assert DATA_OPS["=/=Id"].fn(None, Id(x), Id("a")) == Bool(x != "a")
+    assert DATA_OPS["field"].fn(None, Id(x)) == Id("." + x)  # seed 003 §4: the map `.x`
 
 
 @given(st.dictionaries(st.sampled_from(NAMES), int_terms()),

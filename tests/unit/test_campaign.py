@@ -28,6 +28,7 @@ from symcert.core.state import SymState
 from symcert.core import terms
 from symcert.core.symbolic import sym_aeval
 from symcert.lang.parser import parse
+from symcert.lang.procedures import show_program
 from symcert.lang.structure import variables
 from symcert.lang.syntax import Add, Int, Not, Skip, Update, While
 from symcert.solver.z3backend import Solver
@@ -177,12 +178,14 @@ def test_a_program_over_its_budget_is_counted_not_checked(monkeypatch):
 
 def test_the_derived_engine_check(monkeypatch):
     """`--checks derived` compares seed 002's IMP engine with the hand-written one on every
-    program, procedures and arrays included (agreement.py), and turns a difference into a
-    disagreement."""
+    program, procedures, arrays and objects included (agreement.py), and turns a difference into
+    a disagreement."""
     import symcert.checking.campaign as c
 
     report = campaign(40, 3, None, ("derived",))
     assert report.programs == 40 and not report.counts
+    report = campaign(10, 7, None, ("derived",), objects=True)
+    assert report.programs == 10 and not report.counts
     seen = []
 
     def planted(p, sigma, fuel, max_states):  # type: ignore[no-untyped-def]
@@ -193,6 +196,23 @@ def test_the_derived_engine_check(monkeypatch):
     proc = parse("proc f(a) begin return a end x = f(1); b[x] = 2")
     found = c.check_derived(proc, [Env(), Env()], Solver())
     assert found is not None and found.detail == "planted" and seen == [c.MAX_STATES]
+
+
+def test_a_wrong_new_rule_of_imp_sem_is_caught_on_object_programs(monkeypatch):
+    """imp.sem's [new] planted to number new objects from 0, so the first is nil (seed 003 §4,
+    B-T4 broken), is caught by `--checks derived --objects` (seed 7) and minimised to a `new`."""
+    from symcert.checking import agreement
+    from symcert.seed002.bugfinder import Language
+    from symcert.seed002.semfile import find_language, parse_definition
+
+    text = find_language("imp").read_text(encoding="utf-8")
+    wrong = text.replace("(0 -Int (lookup(O, count) +Int 1))", "(0 -Int lookup(O, count))")
+    assert wrong != text
+    monkeypatch.setattr(agreement, "_IMP", [Language.of(parse_definition(wrong, "imp.sem"))])
+    report = campaign(40, 7, None, ("derived",), objects=True)
+    assert report.counts
+    (found,) = report.minimised.values()
+    assert "new Node" in show_program(found.program)
 
 
 def test_cli_campaign(capsys):

@@ -35,9 +35,11 @@ def test_imp_has_the_seeds_rules_and_the_generated_ones():
     strict = sum(len(p.strict) for p in IMP.productions)
     assert sum(r.kind == "heat" for r in IMP.rules) == strict
     assert sum(r.kind == "cool" for r in IMP.rules) == strict
-    assert [c.name for c in IMP.cells] == ["k", "env", "arrays", "frame", "next", "procs"]
-    assert [c.sort for c in IMP.cells] == ["K", "Map", "Arrays", "Map", "Map", "Procs"]
-    assert same(IMP.cells[-1].init, App(".Procs"))
+    assert [c.name for c in IMP.cells] == ["k", "env", "arrays", "frame", "next", "procs",
+                                           "classes", "objects"]
+    assert [c.sort for c in IMP.cells] == ["K", "Map", "Arrays", "Map", "Map", "Procs",
+                                           "Classes", "Map"]
+    assert same(IMP.cells[5].init, App(".Procs")) and same(IMP.cells[6].init, App(".Classes"))
     assert IMP.symbolic_sorts == {"Int", "Bool", "Array"}
     assert IMP.result_sorts == {"Int", "Bool"}
 

@@ -4,9 +4,10 @@ independent checker for W-T3.1 and W-T2.2/W-T2.3.
 The derived engine is seed 002's: the rules of the shipped `imp.sem` (concrete, Def. 2) and
 `L^sym` derived from them (§4.3), run by `seed002.rewrite`; the hand-written engine is seed 000's
 `core.concrete` (Fig. 2), `engine.explore.expand` (Fig. 3) and `engine.verdict.check`. For a
-program without macros (procedures and arrays included) and an input `V`, `compare` computes
-four outcomes (how the run ends, normally, at `fail` or blocked by `assume`, and the final store
-of the program's global variables without zeros, arrays as their cells):
+program without macros (procedures, arrays and objects included) and an input `V`, `compare`
+computes four outcomes (how the run ends, normally, at `fail` or blocked by `assume`, and the
+final store of the program's global variables without zeros, arrays and fields' maps `.f` as
+their cells):
 
 1. the hand-written concrete run from `V`;
 2. the derived concrete run from `V` (the rules of `L`);
@@ -39,7 +40,9 @@ from symcert.core.state import PathCondition, concretize, initial as sym_state
 from symcert.engine.explore import expand
 from symcert.engine.verdict import Budget, Kind
 from symcert.engine.verdict import check as hand_written_check
+from symcert.lang.expressions import is_field
 from symcert.lang.procedures import show_program
+from symcert.lang.structure import variables
 from symcert.lang.syntax import Fail, Skip, Stmt
 from symcert.seed002.bugfinder import LangBudget, Language
 from symcert.seed002.bugfinder import check as derived_check
@@ -47,7 +50,7 @@ from symcert.seed002.rewrite import Config, Engine, initial, program_ids
 from symcert.seed002.simulation import Semantics, valuate
 from symcert.seed002.symbolic import sym_initial
 from symcert.seed002.terms import App, kitems
-from symcert.solver.z3backend import Sat
+from symcert.solver.z3backend import Sat, solver_for
 
 __all__ = ["Agreement", "Outcome", "compare", "imp"]
 
@@ -137,7 +140,7 @@ def compare(program: Stmt, inputs: Env, fuel: int = 20_000,
     lang = imp()
     text = show_program(program)
     term = lang.parse(text)
-    names = program_ids(term)
+    names = program_ids(term) + sorted(x for x in variables(program) if is_field(x))
     values = {x: inputs(x) for x in names}
     sem = Semantics(Engine(lang.concrete), Engine(lang.symbolic, _Undecided()))
     final = run_to_end(inputs, program, fuel)
@@ -149,7 +152,8 @@ def compare(program: Stmt, inputs: Env, fuel: int = 20_000,
     if max_states is None:
         return agreement
     h = hand_written_check(program, Budget(max_states)).kind
-    d = derived_check(lang, term, LangBudget(max_states * DERIVED_STATES)).kind
+    d = derived_check(lang, term, LangBudget(max_states * DERIVED_STATES),
+                      solver_for(program)).kind
     return Agreement(text, inputs, hand, derived, agreement.hand_symbolic,
                      agreement.derived_symbolic, h, d)
 
@@ -160,7 +164,7 @@ def _nonzero(values: dict[str, Value]) -> tuple[tuple[str, Value], ...]:
 
 def _outcome(lang: Language, cfg: Config) -> Outcome:
     """How a stuck configuration of `L` ended, and its store: the environment's integers
-    (an array's name there is 0) and the arrays."""
+    (an array's name there is 0) and the arrays (fields' maps `.f` among them)."""
     d = lang.concrete
     k = list(kitems(cfg.cells[d.cell_index["k"]]))
     store = _nonzero({**{x: v.value for x, v in cfg.cells[d.cell_index["env"]].bindings},

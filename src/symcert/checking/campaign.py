@@ -230,7 +230,7 @@ def _feasible_bug(pcs: list[PathCondition], solver: Solver) -> bool | None:
 def check_derived(p: Stmt, sigmas: list[Env], solver: Solver) -> Disagreement | None:
     """The IMP engine derived from the shipped `imp.sem` (seed 002) against the hand-written one
     at each input, and their verdicts at the first (agreement.py: pointwise, modulo the
-    derived semantics' finer splitting), procedures and arrays included."""
+    derived semantics' finer splitting), procedures, arrays and objects included."""
     for i, sigma in enumerate(sigmas):
         found = compare(p, sigma, FUEL, MAX_STATES if i == 0 else None)
         if not found.agree:

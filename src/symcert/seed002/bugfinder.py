@@ -36,7 +36,8 @@ from symcert.engine.explore import Strategy
 from symcert.engine.verdict import (
     Cause, Kind, Observer, Quiet, Reason, solver_unknown, well_formed,
 )
-from symcert.lang.errors import EXIT_BUG, EXIT_OK, EXIT_UNDECIDED, LimitError
+from symcert.lang.errors import EXIT_BUG, EXIT_OK, EXIT_UNDECIDED, LimitError, SymcertError
+from symcert.lang.parser import parse as parse_imp
 from symcert.lang.syntax import Bool
 from symcert.seed002.definition import Definition, DefinitionError
 from symcert.seed002.derive import derive
@@ -45,10 +46,10 @@ from symcert.seed002.rewrite import Config, Context, Engine, initial, program_id
 from symcert.seed002.semfile import find_language, load, parse_program
 from symcert.seed002.symbolic import Trail, labels_of, sym_initial
 from symcert.seed002.terms import App, subterms
-from symcert.solver.z3backend import Sat, Solver
+from symcert.solver.z3backend import Sat, Solver, solver_for
 
 __all__ = ["Language", "LangBudget", "LangBug", "LangCheck", "LangVerdict", "ReplayMismatch",
-           "check", "replay", "stuck_condition"]
+           "check", "input_range", "replay", "stuck_condition"]
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,8 @@ class Language:
 
 @dataclass(frozen=True, slots=True)
 class LangBug:
-    """A confirmed bug: the input (a model `ϑ` of `condition`, an array's cells those the
+    """A confirmed bug: the input (a model `ϑ` of `condition` on the program's identifiers and
+    the arrays the formula reads, a field's map `.f` included, an array's cells those the
     formula reads, others 0: `core.state.witness_input`), the rule labels `β` of the path,
     the symbolic configuration where it was found, and the concrete stuck configuration that
     the replay along `β` reached, its `failing` construct on top of `k`."""
@@ -278,7 +280,7 @@ class LangCheck:
             self.unconfirmed += 1
             return None
         chosen = witness_input(model, formula)
-        inputs = {x: chosen(x) for x in program_ids(self.program)}
+        inputs = {**{x: chosen(x) for x in program_ids(self.program)}, **dict(chosen.bindings)}
         labels = labels_of(trail)
         final = replay(self.lang, self.program, inputs, labels)
         head = _head(self.lang.concrete, final)
@@ -311,6 +313,17 @@ def _head(d: Definition, cfg: Config | None) -> App | None:
         return None
     k = cfg.cells[d.cell_index["k"]]
     return k.head if k is not None and isinstance(k.head, App) else None
+
+
+def input_range(text: str) -> Solver:
+    """A solver for the program `text` whose input references range over nil and the input
+    objects (seed 003 §4, B-T4), as `symcert run`'s (`solver_for`): a `.sem` file declares no
+    kinds, so symcert's IMP says which names are references (`lang.objects`); none when `text`
+    is not an IMP program (another language's)."""
+    try:
+        return solver_for(parse_imp(text))
+    except SymcertError:
+        return Solver()
 
 
 def check(lang: Language, program: Any, budget: LangBudget = LangBudget(),

@@ -16,7 +16,7 @@ number, an Id a name (`[A-Za-z_][A-Za-z0-9_]*`), a Bool `true` or `false`.
 - Rule terms (in `.sem` files): the same nonterminals plus the declared variables (one
   terminal per sort, so that `I1` lexes as an Int variable), data operations (`+Int`,
   `<=Int`, `notBool`, `andBool`, `==Bool`, `lookup(M, X)`, `update(M, X, I)`, `select(A, I)`,
-  `store(A, I, V)`, `lookupArray(R, X)`, `updateArray(R, X, A)`, ...), cells
+  `store(A, I, V)`, `lookupArray(R, X)`, `updateArray(R, X, A)`, `field(F)`, ...), cells
   `<c> … </c>` with `=>`, `~>`, `.` and `...`, and `requires`; Earley, since a term may belong
   to several sorts (an Id variable is also an AExp).
 """
@@ -73,6 +73,7 @@ _DATA_GRAMMAR = r"""
             | "(" d_bool ")"
             @bool_vars@
 ?d_id: NAME -> lit_id
+     | "field" "(" d_id ")" -> op_field
      @id_vars@
 ?d_map: ".Map" -> lit_map
       | "update" "(" d_map "," d_id "," d_int ")" -> op_update
@@ -95,6 +96,7 @@ _OP_ALIASES = {
     "ne_id": "=/=Id", "lookup": "lookup", "update": "update", "select": "select",
     "store": "store", "lookup_array": "lookupArray", "update_array": "updateArray",
     "lookup_in": "lookupIn", "update_bound": "updateBound", "update_free": "updateFree",
+    "field": "field",
 }
 assert set(_OP_ALIASES.values()) <= DATA_OPS.keys()
 

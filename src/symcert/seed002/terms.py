@@ -356,6 +356,7 @@ DATA_OPS: dict[str, DataOp] = {op.name: op for op in (
            infix=False),
     DataOp("updateArray", (ARRAYS, ID, ARRAY), ARRAYS, lambda c, m, x, v: m.update(x.name, v),
            "updateArray", infix=False),
+    DataOp("field", (ID,), ID, lambda c, f: Id("." + f.name), "field", infix=False),
     DataOp("∧Fol", (FOL, BOOL), FOL, _conj_fol, "∧"),
     DataOp("unsat", (FOL,), BOOL, _unsat, "unsat", infix=False),
 )}
@@ -365,7 +366,8 @@ keep a zero divisor away); `lookup` of an unbound identifier is 0; a procedure's
 `τ ∪ σ` (seed 003 §3) reads `lookupIn(τ, σ, x)` (`τ`'s binding of `x` if any, else `σ`'s) and
 writes `updateBound(τ, x, v)` and `updateFree(τ, σ, x, v)` (the one that binds `x`, `τ`
 first); `select` and `store` are
-`core.terms`'s on update sequences (B-A1, B-H3), and compute on concrete arrays."""
+`core.terms`'s on update sequences (B-A1, B-H3), and compute on concrete arrays; `field(f)` is
+the name `.f` of field `f`'s map, an array no program can name (seed 003 §4, `lang.syntax`'s)."""
 
 EQUALITY = {INT: "==Int", BOOL: "==Bool", ID: "==Id"}
 """The equality `_=_` of each data sort (§4.3: assumed to exist for all data sorts)."""

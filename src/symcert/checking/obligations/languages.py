@@ -10,9 +10,9 @@ translation), equality of names for Id, and for maps the finite function that `l
 and `update` overrides, with 0 for an unbound identifier; for the scope `τ ∪ σ` of seed 003 §3
 (`lookupIn`, `updateBound`, `updateFree`) the same functions, `τ` first; for arrays (seed 003
 §5) SMT-LIB's `select` and `store`, and the arrays of a program a finite function to them whose
-unbound names read their input array. The operations over Fol (`∧Fol`,
-`unsat`) are the derivation's, not a definition's: `unsat` is no homomorphism (only its
-soundness is needed, Remark 1), and `∧Fol` is stated by G-C1's contracts.
+unbound names read their input array; `field(f)` (seed 003 §4) is the name `.f`. The operations
+over Fol (`∧Fol`, `unsat`) are the derivation's, not a definition's: `unsat` is no homomorphism
+(only its soundness is needed, Remark 1), and `∧Fol` is stated by G-C1's contracts.
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ MEANING: dict[str, Callable[..., Any]] = {
     "store": lambda a, i, v: f"(store {a} {i} {v})",
     "lookupArray": lambda r, x, input_: r.get(x, input_),
     "updateArray": lambda r, x, a: {**r, x: a},
+    "field": lambda f: "." + f,
 }
 """`f^D` on valuated arguments: SMT text for Int and Bool, a name for Id, `Map` for maps."""
 
@@ -92,6 +93,7 @@ _COMBOS: dict[str, list[tuple[str, ...]]] = {
     "store": [(a, i) for a in ARRAY_SHAPES for i in INDICES],
     "lookupArray": [(r,) for r in _ARRAYS],
     "updateArray": [(r, a) for r in _ARRAYS for a in ARRAY_SHAPES],
+    "field": [("name",)],
 }
 """The argument shapes of the operations for procedures and arrays."""
 
@@ -140,6 +142,10 @@ def _draft(name: str, combo: tuple[str, ...]) -> list[Draft]:
         return [_array_draft(s, name, combo)]
     if MAP in op.args:
         return [_map_draft(s, name, combo)]
+    if op.result == ID:
+        named = op.fn(None, Id(X))
+        return [Draft("G-M1", rule_name(name), s, [],
+                      "true" if named == Id(MEANING[name](X)) else "false")]
     if op.args[0] == ID:
         args: list[Any] = [Id(X), Id(X if combo == ("same",) else Y)]
         value = op.fn(None, *args)

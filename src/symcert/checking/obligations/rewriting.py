@@ -110,13 +110,13 @@ class _Instance:
         if sort == ARRAY:
             return _array(shape.removeprefix("store-"), f"a{i}", i)
         if sort == ARRAYS:
-            if shape == "unbound":
+            if shape == "unbound":  # ϑ of an unbound name's input array is that array
                 return (ArraysValue(((Y, ArrayVar(f"?b{i}")),), True),
-                        ArraysValue(((X, ArrayVar(X)), (Y, ArrayVar(f"?b{i}")))))
+                        ArraysValue(((Y, ArrayVar(f"?b{i}")),), True))
             a, b = _array(shape.removeprefix("stored-") if shape != "bound" else "input",
                           f"a{i}", i)
             return (ArraysValue(((X, a), (Y, ArrayVar(f"?b{i}"))), True),
-                    ArraysValue(((X, b), (Y, ArrayVar(f"?b{i}")))))
+                    ArraysValue(((X, b), (Y, ArrayVar(f"?b{i}"))), True))
         keys = ("x", "y") if shape == "bound" else ("y",)
         return (MapValue(tuple((k, Var(f"?{k}{i}")) for k in keys)),
                 MapValue(tuple((k, Int(snum(f"?{k}{i}"))) for k in keys)))  # type: ignore[arg-type]

@@ -86,7 +86,7 @@ def run_lang(args: argparse.Namespace) -> int:
     from symcert.cli.commands.verdicts import print_done, shown_reason, stop_reason
     from symcert.engine.verdict import Kind
     from symcert.seed002.bugfinder import (
-        LangBudget, LangCheck, Language, LangVerdict,
+        LangBudget, LangCheck, Language, LangVerdict, input_range,
     )
     from symcert.seed002.semfile import find_language
 
@@ -106,7 +106,7 @@ def run_lang(args: argparse.Namespace) -> int:
         text = read_text(args)
         deadline.enter(f"parsing {name}")
         program = lang.parse(text, name, args.max_program_size)
-        check = LangCheck(lang, program, budget, start=start)
+        check = LangCheck(lang, program, budget, input_range(text), start=start)
         verdict = check.run(_Reporter(deadline, lang, name, args.json))
     except (BudgetExceeded, MemoryError) as stop:
         reason = stop_reason(stop, deadline)
