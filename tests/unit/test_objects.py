@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from symcert import check
+from symcert import Budget, check
 from symcert.checking.campaign import OBJECT_SHAPE, check_program, random_input
 from symcert.checking.generate import RandomChoices
 from symcert.cli.main import main
@@ -255,3 +255,18 @@ def test_a_macro_that_makes_an_object_assigns_its_argument():
     for body in ("r.next = nil", "r.next = new Node"):
         with pytest.raises(ParseError, match="macro `m` uses `.next`"):
             parse(NODE + f"macro m(r) begin {body} end\nm(q)")
+
+
+def test_a_witness_holds_no_field_of_a_new_object():
+    """The assertion fails when `x == y`; the path condition reads `.next` at `y.next`, which
+    the model may value at the new object `-1`. Its cell there is no input (`new` wrote it:
+    B-H2): the witness holds only input objects' cells, and the replay still fails."""
+    p = parse("class Node(val, next)\nt = new Node; y.next = t; x.next.next = t;\n"
+              "assert y.next.next == nil")
+    v = check(p, Budget(max_states=100, all_bugs=True))
+    bug = next(b for b in v.bugs if "assertion" in b.describe())
+    cells = [i for name, value in bug.input.bindings if isinstance(value, Cells)
+             for i, _ in value.cells]
+    assert cells and all(i > 0 for i in cells)
+    final = run_to_end(bug.input, p, 1000)
+    assert final is not None and final.ending is Ending.FAIL and final.where == bug.failing.pos

@@ -36,6 +36,7 @@ from symcert.lang.syntax import (
     Stmt,
     Var,
     While,
+    is_field,
 )
 from symcert.lang.sharing import shape
 from symcert.spec.concretization import concretize_pointwise
@@ -218,8 +219,10 @@ def satisfies(valuation: Env, pc: PathCondition) -> bool:
 def witness_input(model: Env, pc: PathCondition) -> Env:
     """The concrete input a model of `pc` stands for: its integers, and of each input array only
     the cells `pc` reads, each read's index valued by the model (B-A1), every other cell 0 (a
-    solver's array may have another default, which no concrete input has). `pc` reads nothing
-    else, so the concrete run from this input takes the path of `pc` (W-T3.5)."""
+    solver's array may have another default, which no concrete input has), but a field's cell
+    at a new object (a negative index): the program wrote it when it made the object (B-H2), so
+    the run never reads it from the input. `pc` reads nothing else, so the concrete run from
+    this input takes the path of `pc` (W-T3.5)."""
     values = {k: v for k, v in model.bindings if not isinstance(v, Cells)}
     cells: dict[str, dict[int, int]] = {}
     for name, index in reads(pc.conjuncts()):
@@ -227,6 +230,8 @@ def witness_input(model: Env, pc: PathCondition) -> Env:
             at = aeval(model, index)
         except ZeroDivisionError:  # behind a short-circuit the evaluation does not reach
             continue
+        if at < 0 and is_field(name):
+            continue  # a new object's field: written before any read (B-H2), no input
         array = model(name)
         cells.setdefault(name, {})[at] = array(at) if isinstance(array, Cells) else 0
     return Env.of({**values, **{name: Cells.of(c) for name, c in cells.items()}})

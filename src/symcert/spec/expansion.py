@@ -205,6 +205,13 @@ def no_fresh_dereference(state: SymState, result: Sequence[SymState]) -> bool:
     return True
 
 
+def _satisfies_facts(v: Env, facts: list[BExpr]) -> bool:
+    """Whether `V` satisfies the literals `read_facts` took from `φ`; a literal undefined at `V`
+    (one `φ` reads only under its guard, say `p != nil` before `p.next`) is not satisfied: such
+    a `V` is no valuation of `φ`."""
+    return bool(defined(lambda: all(beval(v, c) for c in facts)))
+
+
 @lemma("W-L2.3", "W-T3.1", "B-T3", "B-H3")
 def expand_sound_sampled(state: SymState, result: Sequence[SymState]) -> bool:
     """The runtime spot check of W-L2.3, at three fixed valuations, in its local form: for
@@ -216,7 +223,7 @@ def expand_sound_sampled(state: SymState, result: Sequence[SymState]) -> bool:
     names = _local_names(state, result)
     facts = read_facts(state)
     for v in sample_valuations(names):
-        if not all(beval(v, c) for c in facts):
+        if not _satisfies_facts(v, facts):
             continue  # the successors' reads are resolved for the valuations of φ only
         memo: dict[int, Frame[Env]] = {}
         before = defined(lambda: _concrete_of(v, state, names, memo))
@@ -240,7 +247,7 @@ def expand_complete_sampled(state: SymState, result: Sequence[SymState]) -> bool
     names = _local_names(state, result)
     facts = read_facts(state)
     for v in sample_valuations(names):
-        if not all(beval(v, c) for c in facts):
+        if not _satisfies_facts(v, facts):
             continue
         memo: dict[int, Frame[Env]] = {}
         before = defined(lambda: _concrete_of(v, state, names, memo))
