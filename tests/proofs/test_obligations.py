@@ -50,7 +50,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _replay(*args: str, script: str | None = None) -> subprocess.CompletedProcess[str]:
+    """The replay command's run; with `script` (a planted wrong rule, `WRONG`), by z3 alone: a
+    refutation needs one prover's model (the record holds both provers' answers)."""
     command = [sys.executable, script] if script else [sys.executable, "-m", "symcert.checking.obligations"]
+    if script:
+        args = (*args, "--prover", "z3")
     env = {**os.environ, "SYMCERT_CONTRACTS": "0"}
     return subprocess.run([*command, *args], cwd=ROOT, env=env, capture_output=True, text=True,
                           timeout=1200, check=False)  # 12,768 replays: 3-5 min beside a worker
