@@ -71,7 +71,8 @@ def main(args: argparse.Namespace) -> int:
                     vacuous += verdict.decided == 0
                     note = (f" ({skipped} skipped: a run exceeded its step budget or loop limit)"
                             if skipped else "")
-                    print(f"    {prop}: held on {verdict.decided} inputs{note}")
+                    inputs = "input" if verdict.decided == 1 else "inputs"
+                    print(f"    {prop}: held on {verdict.decided} {inputs}{note}")
     except BudgetExceeded:
         print(f"{name}: undecided: {args.budget.reason()}")
         return 1 if found else EXIT_UNDECIDED
