@@ -120,7 +120,6 @@ def b_h1_fields() -> list[Obligation]:
     return out
 
 
-
 FRESH: dict[str, tuple[Stmt, ...]] = {
     "made": (New("y", "C", (F,)),),
     "made+term": (New("y", "C", (F,)), Assign(F, Update(MAP, Var("w"), Var("v")))),
