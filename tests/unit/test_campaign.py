@@ -278,3 +278,14 @@ def test_the_alias_check_agrees_and_catches_a_split_without_the_disequal_case(mo
     _plant_split_without_the_disequal_case(monkeypatch)
     report = campaign(300, seed=7, seconds=None, checks=("alias",), objects=objects)
     assert report.disagreement is not None, report
+
+
+def test_a_field_written_back_to_zero_leaves_no_map_in_the_final_store():
+    """Found by `--checks derived --objects` (seed 531): after `t.next = 0` from `t = @1` the
+    hand-written concrete run kept `.next` as a field's map of 0s, the derived one no `.next`:
+    equal maps are equal values, so a map of 0s is unbound, a field's as any array's."""
+    from symcert.solver.z3backend import solver_for
+    p = parse("class Node(val, next)\nt.next = 0")
+    final = run_to_end(Env.of({"t": 1}), p, 100)
+    assert final is not None and final.env == Env.of({"t": 1})
+    assert check_program(p, [Env.of({"t": 1})], solver_for(p), ("derived",)) is None

@@ -101,10 +101,10 @@ class Env:
 
     @staticmethod
     def of(values: Mapping[str, Value]) -> Env:
-        """Build an environment; bindings to 0 and to `NO_CELLS` are dropped so equal maps are
-        equal values."""
+        """Build an environment; bindings to 0 and to `NO_CELLS` (a field's map of 0s too) are
+        dropped so equal maps are equal values."""
         return Env(tuple(sorted((k, v) for k, v in values.items()
-                                if v != 0 and (type(v) is not Cells or v != NO_CELLS))))
+                                if v != 0 and (not isinstance(v, Cells) or v != NO_CELLS))))
 
     def __call__(self, name: str) -> Value:
         for k, v in self.bindings:
