@@ -4,6 +4,8 @@ hold no undecided read; a split that forgets the `i != j` case is caught."""
 
 from __future__ import annotations
 
+import itertools
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,8 @@ from icontract.errors import ViolationError
 
 from symcert import Budget, check
 from symcert.cli.main import main
-from symcert.core.state import initial
+from symcert.core.concrete import Cells, Env
+from symcert.core.state import initial, satisfies
 from symcert.engine import alias
 from symcert.engine.alias import Alias, aliasing
 from symcert.engine.explore import expand, run
@@ -127,3 +130,41 @@ def test_a_split_without_the_disequal_case_is_caught(monkeypatch):
         except ViolationError:
             kind = None  # contracts on: W-L2.5 caught it first
     assert kind is not check(parse(src), Budget(max_states=100)).kind is Kind.BUG
+
+
+GUARDED_READ = """class Node(val, next)
+assume r != nil; r.val = 1;
+if s != nil and s.val == 0 and t.next.val == 1 then x = 1 else x = 2 fi;
+assert x == 2"""
+"""The read `t.next.val` sits behind a short-circuit `and`: where `s` is nil or `s.val != 0`
+it is not evaluated, and `t` may be nil there."""
+
+
+def _heaps():
+    """Every input heap over the objects 1, 2: `r, s, t` nil or one of them, each object's
+    `val` 0 or 1 and `next` nil or an object."""
+    for r, s, t, v1, v2, n1, n2 in itertools.product((0, 1, 2), (0, 1, 2), (0, 1, 2), (0, 1),
+                                                      (0, 1), (0, 1, 2), (0, 1, 2)):
+        yield Env.of({"r": r, "s": s, "t": t, ".val": Cells.of({1: v1, 2: v2}),
+                      ".next": Cells.of({1: n1, 2: n2})})
+
+
+def test_a_split_literal_is_defined_where_its_read_is_not_reached():
+    """The alias question `r == t.next` of the guarded read is split into
+    `not t != 0 or r == t.next` and `t != 0 and r != t.next`. Every path condition of the split
+    tree reads concretely at every input heap (the unguarded literal dereferenced nil where
+    `t` is: `campaign --checks alias --objects`, seed 622), and at each depth a heap satisfies
+    exactly as many states as in the default strategy's tree (one while its run goes on):
+    the cases partition the heaps."""
+    p = parse(GUARDED_READ)
+    terms = _states(p)
+    with aliasing(Alias.SPLIT):
+        split = _states(p)
+    added = {str(c) for s in split for c in s.pc.conjuncts()}
+    assert any("(not t != 0 or r == t.next)" in c for c in added)
+    assert any("(t != 0 and not r == t.next)" in c for c in added)
+    assert len(split) > len(terms)
+    for heap in _heaps():
+        held = Counter(s.depth for s in split if satisfies(heap, s.pc))
+        assert held == Counter(s.depth for s in terms if satisfies(heap, s.pc)), heap
+        assert set(held.values()) == {1}

@@ -289,3 +289,25 @@ def test_a_field_written_back_to_zero_leaves_no_map_in_the_final_store():
     final = run_to_end(Env.of({"t": 1}), p, 100)
     assert final is not None and final.env == Env.of({"t": 1})
     assert check_program(p, [Env.of({"t": 1})], solver_for(p), ("derived",)) is None
+
+
+def test_a_split_reads_no_alias_literal_through_nil():
+    """Found by `--checks alias --objects` (seed 622), reduced by hand: `--alias split` added
+    `r == t.next` for the read `t.next.val` behind a short-circuit `and`, and evaluating it
+    concretely where `t` is nil (all inputs 0) raised; each literal now carries the guard of
+    its indices (engine/alias.py)."""
+    from symcert.checking.campaign import OBJECT_SOLVER_REFERENCES
+    p = parse("class Node(val, next)\nr.val = x;\n"
+              "if 3 != s.val and 2 < t.next.val then skip else skip fi")
+    solver = Solver(references=OBJECT_SOLVER_REFERENCES)
+    assert check_program(p, [Env.of({})], solver, ("alias",)) is None
+
+
+def test_a_disagreement_shows_the_whole_program():
+    """The minimised program is printed with its classes and procedures, so that it runs as
+    printed (it showed the main statement only: `x = p(1, 0)` without `p`)."""
+    p = parse("class Node(val, next)\nproc p(d, a) begin return d end\nx = p(1, 0)")
+    shown = str(Disagreement("main", p, Env.of({}), ""))
+    assert "class Node(val, next)" in shown and "proc p(d, a)" in shown
+    program = shown.split("program:\n", 1)[1]
+    assert parse("\n".join(line[4:] for line in program.splitlines())) == p

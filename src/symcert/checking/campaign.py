@@ -42,6 +42,7 @@ from symcert.core.concrete import Cells, Env
 from symcert.core.state import PathCondition, SymState, initial, rules_of
 from symcert.engine.alias import ALIAS, Alias, aliasing
 from symcert.engine.verdict import Budget, Kind, Verdict, check
+from symcert.lang.procedures import show_program
 from symcert.lang.structure import children, inputs, with_children
 from symcert.lang.syntax import AExpr, ArrayVar, BExpr, Bool, Int, Node, Skip, Stmt, Update
 from symcert.seed004.interp import (
@@ -73,7 +74,7 @@ class Disagreement:
         store = self.input.show("inputs")
         what = f"{self.kind}: {self.detail}" if self.detail else self.kind
         return (f"{what}\n  input: {store}\n  program:\n"
-                + "\n".join("    " + line for line in str(self.program).splitlines()))
+                + "\n".join("    " + line for line in show_program(self.program).splitlines()))
 
 
 # --- random programs -------------------------------------------------------------------------

@@ -11,6 +11,12 @@ split successors are one-step sound and complete exactly when `expand`'s are (W-
 `explore.expand_split` carries those contracts). The alias literals are conjoined to the
 successor's own conjunct, so a step still adds at most one conjunct (W-L2.2).
 
+An alias literal is guarded as its read is (X-A2). A read may sit where the concrete semantics
+does not reach it, behind a short-circuit `and`, with an index like `t.next` that reads through
+nil there. With `ok` the guard of the two indices (`guards.GUARDS`), the cases add
+`not ok or i == j` and `ok and i != j`: each is defined wherever it is evaluated, and a read
+that is evaluated is so where `ok` holds, where the cases are `i == j` and `i != j`.
+
 A successor that divides by zero or dereferences nil (stuck at `fail`, X-A2) is not split:
 it is never stepped, its store never read, and its condition `φ ∧ ¬ok` may read through the
 very nil reference that fails, where an alias literal would be undefined; the solver decides
@@ -38,7 +44,8 @@ from symcert.core.concrete import beval, head
 from symcert.core import entailment
 from symcert.core.entailment import Question
 from symcert.core.state import Store, SymState
-from symcert.core.terms import Terms, cmp, conj, negate
+from symcert.core.guards import GUARDS
+from symcert.core.terms import Terms, cmp, conj, disj, negate
 from symcert.lang.syntax import AExpr, ArrayExpr, BExpr, Bool, Fail, Int, Select, Update, Var
 
 
@@ -180,7 +187,8 @@ def _decide(parent: SymState, t: SymState, added: BExpr | None, answers: dict[Qu
         return
     i, j = algebra.question
     same = cmp("==", i, j)
-    for answer, literal in ((True, same), (False, negate(same))):
+    ok = conj(fold(GUARDS, _identity, i)[1], fold(GUARDS, _identity, j)[1])  # type: ignore[index]
+    for answer, literal in ((True, disj(negate(ok), same)), (False, conj(ok, negate(same)))):
         if isinstance(literal, Bool) and not literal.value:
             continue  # the answer the terms refute: no case
         _decide(parent, t, added, {**answers, (i, j): answer},
@@ -190,8 +198,7 @@ def _decide(parent: SymState, t: SymState, added: BExpr | None, answers: dict[Qu
 def _successor(parent: SymState, t: SymState, added: BExpr | None, conjunct: BExpr | None,
                literals: list[BExpr], store: Store, frame: object) -> SymState:
     """`t` with its resolved terms and one conjunct, its own then the alias literals, added to
-    `parent`'s path condition (none added when there is neither). Its own comes first: it holds
-    the guard `ok` (X-A2) under which the literals' indices are defined (no nil dereference)."""
+    `parent`'s path condition (none added when there is neither)."""
     if not literals and conjunct == added and store == t.store and frame == t.frame:
         return t
     c: BExpr | None = None
