@@ -42,6 +42,7 @@ from symcert.core.concrete import Cells, Env
 from symcert.core.state import PathCondition, SymState, initial, rules_of
 from symcert.engine.alias import ALIAS, Alias, aliasing
 from symcert.engine.verdict import Budget, Kind, Verdict, check
+from symcert.lang.parser import parse
 from symcert.lang.procedures import show_program
 from symcert.lang.structure import children, inputs, with_children
 from symcert.lang.syntax import AExpr, ArrayVar, BExpr, Bool, Int, Node, Skip, Stmt, Update
@@ -245,28 +246,39 @@ def _verdict(p: Stmt, solver: Solver) -> Verdict:
     return check(p, Budget(max_states=MAX_STATES, all_bugs=True), solver)
 
 
-def _failing(v: Verdict) -> frozenset[str]:
-    return frozenset(f"{b.describe()} at {b.failing.pos}" for b in v.bugs)
+def _failing(v: Verdict) -> frozenset[tuple[int, int]]:
+    """The failing statements of `v`'s bugs, by line and column: `all_bugs` reports each once,
+    with the failure found first (`assert 0 >= 1 / x` may fail or divide by zero)."""
+    return frozenset((b.failing.pos.line, b.failing.pos.column) for b in v.bugs
+                     if b.failing.pos is not None)
 
 
 def check_alias(p: Stmt, sigmas: list[Env], solver: Solver) -> Disagreement | None:
     """The two aliasing strategies (engine/alias.py): the main engine under `--alias split`
     against the concrete interpreter (`check_main`: the seed-001 oracles T-D2 and T-D3, ghosts,
     models), then the verdicts of both, all bugs, each replayed concretely: a bug in one and
-    SAFE in the other disagree, and where both are exhaustive they fail the same statements."""
+    SAFE in the other disagree, and where both are exhaustive they fail the same statements.
+    The verdicts are taken on the program printed and parsed back, whose statements have
+    positions (a generated program's have none, and `all_bugs` would report one bug)."""
     with aliasing(Alias.SPLIT):
         found = check_main(p, sigmas, solver)
         if found is not None:
             return replace(found, kind=f"--alias split: {found.kind}")
-        split = _verdict(p, solver)
-    terms = _verdict(p, solver)
+    source = parse(show_program(p))
+    with aliasing(Alias.SPLIT):
+        split = _verdict(source, solver)
+    terms = _verdict(source, solver)
     kinds = {terms.kind, split.kind}
     if kinds == {Kind.BUG, Kind.SAFE} or (terms.exhaustive and split.exhaustive and (
             terms.kind is not split.kind or _failing(terms) != _failing(split))):
         return Disagreement("aliasing strategies disagree", p, sigmas[0],
-                            f"terms: {terms.kind.name} {sorted(_failing(terms))}, "
-                            f"split: {split.kind.name} {sorted(_failing(split))}")
+                            f"terms: {terms.kind.name} {_shown(terms)}, "
+                            f"split: {split.kind.name} {_shown(split)}")
     return None
+
+
+def _shown(v: Verdict) -> list[str]:
+    return sorted(f"{b.describe()} at {b.failing.pos}" for b in v.bugs)
 
 
 Check = Callable[[Stmt, list[Env], Solver], Disagreement | None]
