@@ -44,10 +44,11 @@ test-fast: install-test
 	  -m 'not slow and not crosshair_backend'
 
 # CrossHair's bounded search over the contracts (contracts/README.md: what its silence means, the
-# time budget), then the properties under Hypothesis's CrossHair backend in a process of their own.
+# time budget), then the properties under Hypothesis's CrossHair backend in processes of their own,
+# a pytest-xdist worker per core (81 s instead of 115 s for the four on two cores).
 crosshair: install-test
 	$(BIN)/python contracts/run_crosshair.py
-	HYPOTHESIS_PROFILE=crosshair $(BIN)/python -m pytest -q -p no:cacheprovider \
+	HYPOTHESIS_PROFILE=crosshair $(BIN)/python -m pytest -q -p no:cacheprovider -n $(XDIST) \
 	  -m crosshair_backend tests/properties
 
 # symcert against PyWiSE, and issue 2's million-state run: bench/results.json, docs/bench.md.
