@@ -1,4 +1,4 @@
-"""Agreement of the derived IMP engine with the hand-written one (issue 17 part 7): an
+"""Agreement of the derived IMP engine with the hand-written one (seed 002 against Fig. 7): an
 independent checker for W-T3.1 and W-T2.2/W-T2.3.
 
 The derived engine is seed 002's: the rules of the shipped `imp.sem` (concrete, Def. 2) and

@@ -6,7 +6,7 @@ Registered through the `crosshair.plugin` entry point (pyproject.toml), so a pla
 `crosshair check src/` (or `crosshair watch src/`) loads it: no `--extra_plugin` needed.
 CrossHair loads it before it imports the code under analysis, so setting `SYMCERT_CONTRACTS`
 here (unless the caller set it) switches the runtime contracts on: with them off CrossHair
-would find nothing to check. Measured reasons for the rest, from `shared/CROSSHAIR.md`:
+would find nothing to check. Measured reasons for the rest (contracts/README.md):
 CrossHair's own construction of the recursive AST unions recurses until the process dies; z3
 inside analysed code makes CrossHair fall back to concrete values; icontract needs its
 in-progress set initialised before CrossHair traces the first contracted call. crosshair is a
@@ -85,7 +85,7 @@ def _discarded(p: Any) -> Any:
     procedure, a call of nothing): the attempt is discarded, so CrossHair does not reach
     procedures (docs/lemmas.md says so for B-P1, B-P2, B-T3, B-C3). Arrays are discarded the
     same way: their recursive update sequences are what crashes CrossHair's own constructors
-    (CROSSHAIR.md), and B-A1, B-H3 claim no CrossHair check; so is `new`, whose declarations
+    (contracts/README.md), and B-A1, B-H3 claim no CrossHair check; so is `new`, whose declarations
     table CrossHair filled with symbolic integers (an AttributeError, not a finding)."""
     raise IgnoreAttempt("not built for CrossHair: a call, a `return`, an array or `new`")
 

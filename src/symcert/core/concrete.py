@@ -221,7 +221,7 @@ def beval(env: Env, b: BExpr) -> bool:
 @dataclass
 class Valuations:
     """`beval` under the models of a run, each shared node's value under a model computed once
-    (issue 18): a path's states share its model object until the solver gives a new one
+    (terms are DAGs): a path's states share its model object until the solver gives a new one
     (explore._with_model), so the memo of a model serves every later conjunct of the path,
     whose terms share the earlier ones'.
 

@@ -39,7 +39,7 @@ class Frame(Generic[L]):
     `proc` runs with the local store `locals`; when it returns, its value goes to `target` (none
     for a call statement) and the caller goes on with `caller`, its continuation, in the frame
     `below` (None: the main statement, `⊥`). Equality walks the stack iteratively; the hash is
-    the height (no name or value: CROSSHAIR.md rule 11)."""
+    the height (no name or value: contracts/README.md)."""
 
     proc: Proc
     locals: L

@@ -51,7 +51,7 @@ class PathCondition:
     added and `extends` (W-L2.2) is a pointer walk. Equality is iterative. The hash combines
     the parent's with the last conjunct's `syntax.shape` and is stored at construction: it holds
     no literal value and no name, so it stays a concrete int when CrossHair makes them symbolic
-    (a stored hash of symbolic values crashed it: CROSSHAIR.md rule 11).
+    (a stored hash of symbolic values crashed it: contracts/README.md).
     """
 
     last: BExpr | None = None

@@ -59,7 +59,7 @@ COMPARE = {
 
 def add(a: Term, b: Term) -> Term:
     """`a + b`, with constants folded into a trailing `+ c`; `a + a` is `a * 2` (with `mul`'s
-    folding, `x = x + x` run n times keeps the term `x * 2^n`, not a DAG n deep: issue 18)."""
+    folding, `x = x + x` run n times keeps the term `x * 2^n`, not a DAG n deep: docs/bench.md)."""
     if isinstance(a, Int) and isinstance(b, Int):
         return Int(a.value + b.value)
     if a is b:
@@ -263,7 +263,7 @@ def free_vars(t: Term | Formula, memo: dict[int, frozenset[str]] | None = None) 
 
     :param memo: maps `id(node)` of a compound node to its variables; shared between calls as
         long as every root given with it stays alive (algebra.fold_a's rule), it makes each
-        shared node's variables computed once per run, not once per query (issue 18).
+        shared node's variables computed once per run, not once per query.
     """
     if isinstance(t, (Var, ArrayVar)):
         return frozenset((t.name,))

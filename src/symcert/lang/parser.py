@@ -7,7 +7,7 @@ recursion happens in the parser itself, however deep the input nests. Nesting de
 `MAX_DEPTH` is rejected with a ParseError, since every later pass recurses over expressions.
 The parser is `lalr.py`, lark's stand-alone one, generated from grammar.lark by
 `tools/make_parser.py` (a test keeps the two in step): start-up imports no lark, analyses no
-grammar and needs no cache (issue 18; docs/bench.md, "Start-up").
+grammar and needs no cache (docs/bench.md, "Start-up").
 
 Budgets keep a hostile input from exhausting the machine; going over one is a LimitError
 (a ParseError, exit 65) that names the limit and, for the first two, the option that raises it:

@@ -1,7 +1,7 @@
 """Hashing and equality of shared terms (syntax.py): symbolic terms are DAGs, so that after
 `x = x + x` runs n times the term of `x` has n nodes and 2^n leaves as a tree. A compound
 expression hashes its top `HASH_DEPTH` levels and a stored *shape*; equality compares each pair
-of shared nodes once. Nothing value-dependent is stored in a node (CROSSHAIR.md rule 11).
+of shared nodes once. Nothing value-dependent is stored in a node (contracts/README.md).
 
 syntax.py fills `ARITY` (each compound class and its number of operands) and `WITH_OP` (the
 classes with an `op` field) and binds these functions as the classes' dunder methods.
@@ -33,7 +33,7 @@ def store_shape(self: Any) -> None:
     comparison operators, no literal value, no name), from the operands' stored shapes. It is
     the only thing a node stores: it distinguishes terms of any depth, and it stays a concrete
     int when CrossHair makes literals and names symbolic (a stored hash of those values was a
-    stale symbolic object to CrossHair: CROSSHAIR.md rule 11)."""
+    stale symbolic object to CrossHair: contracts/README.md)."""
     kind = type(self)
     named = FIELDS.get(kind)
     if named is not None:

@@ -17,7 +17,7 @@ of `x` is a DAG of n nodes whose tree has 2^n leaves. Compound expressions there
 top `HASH_DEPTH` levels only, equality compares each pair of shared nodes once, and every walk
 over terms (evaluation, variables, translation, printing) visits each shared node once
 (sharing.py). Nothing is cached in a node: a hash stored at construction would be a symbolic
-value under CrossHair, which it cannot run (CROSSHAIR.md rule 11).
+value under CrossHair, which it cannot run (contracts/README.md).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ reported as a bug (no model, so no replay) and makes a run that meets it undecid
 safe only when it stands behind a possible bug (W-T3.8: never a false YES, never a false NO).
 Results are deterministic: a fixed random seed and a resource limit instead of wall-clock time.
 
-Speed (issues 6, 18; the measurements are in docs/bench.md):
+Speed (the measurements are in docs/bench.md):
 
 - **Assumption literals.** Each distinct conjunct `c` gets a literal `l`; `l ⇒ c` is asserted
   once and a linear path condition is decided by a check under its literals, so breadth-first
@@ -337,7 +337,7 @@ class Solver:
         """The values of the constants `names` in a z3 model, integers and arrays (absent ones
         read 0, as z3's model completion would give). Read through z3's C API, one constant at a
         time: the Python wrappers cost more than the query on small path conditions (profile of
-        issue 6), and the model also interprets every literal and the constants of conjuncts
+        the case studies); the model also interprets every literal and the constants of conjuncts
         not assumed. A name is an integer or an array (static kinds), so its integer constant
         is looked up first, then its array."""
         ctx, m, z3core = model.ctx.ref(), model.model, z3.z3core

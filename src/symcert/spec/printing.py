@@ -1,4 +1,4 @@
-"""The printing contract of the parser (no LEMMAS.md ID): printed programs parse back."""
+"""The printing contract of the parser (no lemma ID): printed programs parse back."""
 
 from __future__ import annotations
 

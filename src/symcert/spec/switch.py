@@ -2,12 +2,12 @@
 
 Contracts are enabled by `SYMCERT_CONTRACTS=1` (read once, at import): on in the test suite and
 in `symcert run --contracts`, off otherwise, when the guarded functions are left undecorated.
-`@lemma(ID)` only tags a predicate with the IDs of `shared/LEMMAS.md` it states: a test compares
-the tags with LEMMAS.md and docs/lemmas.md.
+`@lemma(ID)` only tags a predicate with the lemma IDs it states (the catalogue of docs/lemmas.md):
+a test compares the tags with that catalogue and with the map's rows.
 
 The engine's modules take `icontract` from here: icontract itself when contracts are on, and
 otherwise its `ensure` and `require` as they are with `enabled=False` (the function left as it
-is), so that a run without contracts does not import icontract (0.01 s of start-up, issue 18)."""
+is), so that a run without contracts does not import icontract (0.01 s of start-up)."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ else:
 
 
 def lemma(*ids: str) -> Callable[[F], F]:
-    """Tag a predicate with the LEMMAS.md IDs it states; the function is returned unchanged."""
+    """Tag a predicate with the lemma IDs it states (docs/lemmas.md); the function is unchanged."""
 
     def tag(f: F) -> F:
         f.lemma_ids = ids  # type: ignore[attr-defined]

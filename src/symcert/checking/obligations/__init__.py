@@ -1,6 +1,6 @@
 # crosshair: off
 # (it generates and discharges proof obligations with z3 and cvc5: a checker, not the engine)
-"""Proof obligations generated from the engine's own code, discharged by z3 and cvc5 (issue 5).
+"""Proof obligations generated from the engine's own code, discharged by z3 and cvc5.
 
 Each obligation runs the project's functions (`explore.expand`, `explore._feasible`,
 `concrete.step`, `symbolic.sym_aeval`/`sym_beval`/`sym_update`/`concretize`, `guards.GUARDS`,
