@@ -1,4 +1,4 @@
-"""symcert against CrossHair on the arithmetic and recursive case studies (issue 15, part 5).
+"""symcert against CrossHair on the arithmetic and recursive case studies.
 
     python bench/crosshair_peer.py [--repeats R] [--per-condition S] [--max-states N]
                                    [--out FILE] [NAME ...]

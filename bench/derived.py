@@ -1,5 +1,5 @@
 """The derived engine (seed 002, `symcert run --lang imp`) against the hand-written one
-(`symcert run`), in one process (issue 17, part 8).
+(`symcert run`), in one process.
 
     python bench/derived.py [NAME ...]
 

@@ -1,4 +1,4 @@
-"""Per-state cost on a growing term (issue 18): `while 0 < x do x = x + x od; assert x <= 0`.
+"""Per-state cost on a growing term: `while 0 < x do x = x + x od; assert x <= 0`.
 
     python bench/doubling.py [--states N]
 

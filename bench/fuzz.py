@@ -1,4 +1,4 @@
-"""Hostile inputs through every subcommand (issue 13): no traceback, a documented exit code, the
+"""Hostile inputs through every subcommand: no traceback, a documented exit code, the
 time budget kept, memory bounded.
 
     python bench/fuzz.py [--inputs N] [--seed S] [--timeout S] [--jobs J] [--keep DIR]

@@ -1,11 +1,11 @@
-"""The garbage collector's policy for a `symcert` command, measured (issue 18, part 3).
+"""The garbage collector's policy for a `symcert` command, measured.
 
     python bench/gc_policy.py [--states N ...] [--repeats R] [--policies P ...] [--program NAME]
 
 Runs `symcert run FILE --json --max-states N` in whole processes under each policy, the policies
 alternating (the first one rotating from repeat to repeat), and prints, per state budget and
 policy, the median wall time, the CPU time, the time symcert reports (reading to verdict) and
-the peak RSS (`os.wait4`), with the ratio to `default`. FILE is issue 2's million-state program
+the peak RSS (`os.wait4`), with the ratio to `default`. FILE is the million-state program
 (bench/programs.py `MILLION`: a loop around twelve ifs, breadth-first, never exhausted) unless
 `--program` names another bench program. Contracts are off, as for a user.
 

@@ -1,5 +1,5 @@
 """symcert (`--alias terms`, the default, and `--alias split`) against CrossHair on the array and
-heap case studies (issue 16, part 6).
+heap case studies.
 
     python bench/heap_peer.py [--repeats R] [--per-condition S] [--timeout S] [--out FILE]
                               [NAME ...]

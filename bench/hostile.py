@@ -1,4 +1,4 @@
-"""The hand cases of issue 13, timed on two checkouts: wall time, peak RSS, exit code, the size of
+"""The hand cases of hostile input, timed on two checkouts: wall time, peak RSS, exit code, the size of
 standard error and its first line.
 
     python bench/hostile.py SRC [SRC ...] [--cap S] [--only NAME]
@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def programs() -> dict[str, bytes]:
-    """The inputs of issue 13, by file name."""
+    """The hostile inputs, by file name."""
     bomb = ["macro m0(v) begin v = v + 1 end"]
     bomb += [f"macro m{i}(v) begin m{i - 1}(v); m{i - 1}(v) end" for i in range(1, 26)]
     straight = {n: ";\n".join(f"x{i} = x{i} + 1; assert x{i} != {i}" for i in range(n))

@@ -1,4 +1,4 @@
-"""In-process measurements the command line does not expose, one per subprocess (issues 2, 6).
+"""In-process measurements the command line does not expose, one per subprocess.
 
 `python bench/probe.py depth FILE`: explores FILE breadth-first with a solver and prints, as
 JSON, the mean time per state for the states at a few depths (per-state cost must not grow with

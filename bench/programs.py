@@ -175,7 +175,7 @@ while i < n do
 """ + ";\n".join(f"  if x{k} > i then c = c + 1 else c = c - 1 fi" for k in range(12)) + """;
   i = i + 1
 od"""
-"""Issue 2's million-state run: a loop around a dozen branches, never exhausted."""
+"""The million-state run: a loop around a dozen branches, never exhausted."""
 
 
 def programs(quick: bool = False) -> list[Program]:

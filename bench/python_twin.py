@@ -1,4 +1,4 @@
-"""An IMP program written as the same Python function, for CrossHair (issue 18).
+"""An IMP program written as the same Python function, for CrossHair.
 
     python bench/python_twin.py FILE.imp NAME      # prints the function
 

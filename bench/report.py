@@ -22,7 +22,7 @@ both parse), one subprocess per run, alternating which tool goes first, {repeats
 *Time* is time-to-verdict as each tool measures it from the parse: the first confirmed bug
 (symcert: replayed concretely; PyWiSE: its example input computed, as `wise` prints it) or
 `Finished`; symcert's includes importing z3 and making its solvers, which it does at the first
-query (issue 18), PyWiSE's does not (it imports z3 before). Every tool runs with its bytecode
+query, PyWiSE's does not (it imports z3 before). Every tool runs with its bytecode
 compiled, as after `pip install`, after a warm-up run. PyWiSE is driven by bench/wise_driver.py, which walks `find_bugs` like `wise -n N`
 but stops at `Finished` (the `wise` command itself keeps asking and crashes there). *Speed-up*
 is PyWiSE's time / symcert's time. CrossHair (crosshair-tool from the lock file) runs each
@@ -77,7 +77,7 @@ PROFILE = """
   `expand` (building `Seq` nodes, whose `__post_init__` hashes the `While`/`Assign` subtree
   each step, in syntax.py, and `sym_update`), the other half `_feasible` (the model-reuse
   `beval`, the bounds bookkeeping and `Env.update`). Caching node hashes in syntax.py is the next
-  step; it is outside this issue's files.
+  step; it was left for later.
 """
 
 SOLVER_BOUND = 100
@@ -92,7 +92,7 @@ def _solver_bound(s: dict) -> bool:
 
 
 def targets(res: dict) -> list[tuple[str, str, bool]]:
-    """Each target of issue 6, what this run measured, and whether it is met."""
+    """Each speed target against PyWiSE, what this run measured, and whether it is met."""
     rows = {r["program"]: r for r in res["programs"]}
     out = []
 
@@ -184,7 +184,7 @@ def markdown(res: dict) -> str:
                    f"{_solver_ratio(s)} | "
                    f"{sm} | {wt} | {wn} | {wr} | {wm} | {speed} |")
     if any("crosshair" in row for row in res["programs"]):
-        out.append("\n## symcert vs CrossHair (issue 18)\n")
+        out.append("\n## symcert vs CrossHair\n")
         out.append("CrossHair's *none found* on a correct program is the end of a bounded search, "
                    "never a proof; symcert's *safe* comes only after an exhaustive exploration. "
                    "A ratio above 1 means symcert took less.\n")
@@ -200,7 +200,7 @@ def markdown(res: dict) -> str:
                        f"{c.get('verdict', 'timeout')} | {_fmt(c.get('wall'), 2)} | "
                        f"{_fmt(c.get('cpu'), 2)} | {_fmt(row.get('crosshair_wall_ratio'), 1)} | "
                        f"{_fmt(row.get('crosshair_cpu_ratio'), 1)} |")
-    out.append("\n## Targets (issues 6, 18)\n")
+    out.append("\n## Targets\n")
     out.append("| target | measured | met |")
     out.append("|---|---|---|")
     for target, measured, met in targets(res):
@@ -219,7 +219,7 @@ def markdown(res: dict) -> str:
             out.append(f"| {r['depth']:,} | {r['states']:,} | {_fmt(r['states_per_second'], 0)} |")
     sc = res.get("scale")
     if sc:
-        out.append("\n## Issue 2: a million states\n")
+        out.append("\n## A million states\n")
         out.append("`symcert run million.imp --max-states N --json` on a `while i < n` loop "
                    "around twelve ifs (bench/programs.py `MILLION`), breadth-first, contracts "
                    "off; then bench/probe.py explores the same states in process and records the "

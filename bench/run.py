@@ -1,5 +1,5 @@
-"""symcert against PyWiSE and CrossHair, and against its solver-only time (issues 6, 18); issue 2's
-scale runs.
+"""symcert against PyWiSE and CrossHair, and against its solver-only time; the
+million-state scale runs.
 
     python bench/run.py [--quick] [--repeats R] [--timeout S] [--wise PYTHON]
                         [--per-condition S]
@@ -9,7 +9,7 @@ bench/programs.py runs in both tools, alternating which goes first, one subproce
 a timeout; time-to-verdict (first confirmed bug, or `Finished`) is the median of the repeats, as
 each tool measures it from the parse (process start-up excluded; the wall time is kept too).
 Peak RSS comes from `os.wait4`. symcert runs as a user runs it: `symcert run FILE --json`,
-contracts off; its `solver_seconds` is the time spent inside z3. CrossHair (issue 18) runs each
+contracts off; its `solver_seconds` is the time spent inside z3. CrossHair runs each
 program written as the same Python function (bench/python_twin.py) with `crosshair check
 --analysis_kind=asserts` from this environment, in the same turns; it reports no time of its
 own, so it is compared with symcert by the wall and CPU time of the whole process. Results go to
@@ -201,7 +201,7 @@ def _short(r: dict[str, object]) -> str:
 
 
 def scale(tmp: Path, quick: bool, timeout: float, wise: str) -> dict[str, object]:
-    """Issue 2: a million states on `MILLION` end on the budget with exit 3; memory vs frontier;
+    """A million states on `MILLION` end on the budget with exit 3; memory vs frontier;
     PyWiSE on the same program for its states/s."""
     path = tmp / "million.imp"
     path.write_text(MILLION)
@@ -297,7 +297,7 @@ def main() -> int:
         if not args.only:
             print("per-state cost vs depth:", flush=True)
             depth = None if args.quick else depth_probe(tmp, timeout)
-            print("issue 2 scale runs:", flush=True)
+            print("million-state runs:", flush=True)
             scaled = scale(tmp, args.quick, timeout, args.wise)
     results = {"date": started.isoformat(timespec="seconds"), "command": command,
                "machine": machine(), "load": {"start": load, "end": os.getloadavg()[0]}, "repeats": repeats, "timeout": timeout,

@@ -1,4 +1,4 @@
-"""Start-up: `symcert run` on trivial programs against CrossHair and PyWiSE (issue 18, part 1).
+"""Start-up: `symcert run` on trivial programs against CrossHair and PyWiSE.
 
     python bench/startup.py [--repeats R] [--src NAME=SRC ...] [--bytecode cached|none|both]
                             [--no-crosshair] [--no-wise] [--wise PYTHON] [--json FILE]

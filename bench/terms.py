@@ -1,4 +1,4 @@
-"""Micro-benchmark of the term representation (issue 12): construction, hashing and equality.
+"""Micro-benchmark of the term representation: construction, hashing and equality.
 
     python bench/terms.py [--repeat R]
 
@@ -18,7 +18,7 @@ from symcert.lang.syntax import Add, Cmp, Int, Var
 
 def doubled(n: int) -> terms.Term:
     """`x + x` nested n times: a DAG of n nodes whose tree has 2^n leaves (built with `Add`:
-    `terms.add` folds `x = x + x` into `x * 2^n` since issue 18)."""
+    `terms.add` folds `x = x + x` into `x * 2^n`)."""
     t: terms.Term = Var("x")
     for _ in range(n):
         t = Add(t, t)

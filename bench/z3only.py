@@ -1,4 +1,4 @@
-"""symcert against the z3-only time of its own queries (issue 18).
+"""symcert against the z3-only time of its own queries.
 
     python bench/z3only.py [--repeats R] PROGRAM...
 

@@ -1,4 +1,5 @@
-"""Generate src/symcert/lang/lalr.py, the stand-alone LALR parser of grammar.lark (issue 18).
+"""Generate src/symcert/lang/lalr.py, the stand-alone LALR parser of grammar.lark, so that
+parsing imports no lark and analyses no grammar at start-up.
 
     python tools/make_parser.py            # rewrite src/symcert/lang/lalr.py
     python tools/make_parser.py --check    # exit 1 if it is not what the grammar gives

@@ -1,4 +1,4 @@
-"""The checkers bite (issue 3, part 4): every wrong variant of `variants.py` is caught.
+"""The checkers bite: every wrong variant of `variants.py` is caught.
 
 The table of docs/contracts.md (written by `run_variants.py --write`) says which checker caught
 which variant. Here each variant is applied again, in a subprocess, and the first checker the

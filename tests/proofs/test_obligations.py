@@ -1,4 +1,4 @@
-"""Proof obligations (issue 5): every rule and constructor has its obligations, both provers
+"""Proof obligations (docs/proofs.md): every rule and constructor has its obligations, both provers
 agree that all of them are VALID, and a wrong rule is refuted with an IMP counterexample.
 
 Generation runs in a child process with contracts off: the contracts would evaluate the lemma
@@ -223,8 +223,8 @@ def test_wrong_constant_folding_is_refuted_by_the_substitution_lemma() -> None:
 
 
 def test_wrong_product_folding_is_refuted_by_the_data_morphism() -> None:
-    """`terms.mul` folding `(t * c1) * c2` into `t * (c1 + c2)` (issue 18's fold, planted
-    wrong) breaks G-M1 for `*` on a product ending in a literal, and for `+` of such a
+    """`terms.mul` folding `(t * c1) * c2` into `t * (c1 + c2)` (the fold of doublings,
+    planted wrong) breaks G-M1 for `*` on a product ending in a literal, and for `+` of such a
     product with itself (`a + a = a * 2`); seed 002's `*Int` and `+Int` run the same smart
     constructors, so theirs break too."""
     result = _replay("mul-folds-plus", "--only", "G-M1/", script=WRONG)

@@ -1,5 +1,5 @@
 """Objects (seed 003 §4): B-T4 and B-C4 through ghost runs from valid input heaps (nil or input
-objects @1..@3, fields of any value), on the case studies and the issue's programs."""
+objects @1..@3, fields of any value), on the case studies and small object programs."""
 
 from __future__ import annotations
 

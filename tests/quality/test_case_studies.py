@@ -1,4 +1,4 @@
-"""The case studies of `examples/` (issue 2, part 8): every bug found and replayed by BFS, every
+"""The case studies of `examples/`: every bug found and replayed by BFS, every
 correct version proved safe by exhaustive exploration, and the paper's point about DFS (seed 000,
 Sect. 4): depth-first search gets lost in an input-bounded loop that breadth-first search escapes."""
 

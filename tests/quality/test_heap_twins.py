@@ -1,4 +1,4 @@
-"""The Python twins of bench/heap_peer.py (issue 16, part 6) are the IMP case studies: each buggy
+"""The Python twins of bench/heap_peer.py are the IMP case studies: each buggy
 twin fails on the input symcert reports for its bug, and on random inputs every twin ends as the
 concrete interpreter does (fails, is blocked by its leading `assert` where IMP's `assume` blocks,
 or ends normally). The inputs are concrete environments; `arguments` turns one into the twin's

@@ -1,4 +1,4 @@
-"""The install is hermetic (issue 12, part 2): every installed distribution, transitive ones
+"""The install is hermetic: every installed distribution, transitive ones
 included, is pinned in requirements.lock at the version installed, and the lock pins nothing
 that is not installed. Fails when a dependency is added without its pin."""
 

@@ -1,4 +1,4 @@
-"""The two aliasing strategies (seed 003 §4-5, issue 16): `terms` (conditional reads, the
+"""The two aliasing strategies (seed 003 §4-5): `terms` (conditional reads, the
 default) and `split` (a case split per alias question) agree on every verdict; split states
 hold no undecided read; a split that forgets the `i != j` case is caught."""
 

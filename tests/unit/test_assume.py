@@ -1,4 +1,4 @@
-"""`assume b` (issue 15, X-U1): a run whose `b` is false is blocked, neither finished nor a bug;
+"""`assume b` (X-U1): a run whose `b` is false is blocked, neither finished nor a bug;
 symbolically the statement has the one successor `φ ∧ ⟦b⟧`, so every reported bug's input
 satisfies every assumption on its path."""
 

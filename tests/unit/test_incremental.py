@@ -1,4 +1,4 @@
-"""Incremental solving (issues 6, 18): a conjunct shared by several path conditions is translated
+"""Incremental solving: a conjunct shared by several path conditions is translated
 and asserted once (as `l ⇒ c`, decided under assumption literals), and the fast paths change no
 state that `run` yields."""
 

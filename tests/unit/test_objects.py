@@ -22,7 +22,7 @@ from symcert.lang.syntax import ArrayVar, Assign, New, Select, Update, Var
 from symcert.solver.z3backend import solver_for
 
 NODE = "class Node(val, next)\n"
-SNIPPETS = [  # the programs, with their verdicts
+SNIPPETS = [  # small programs with objects, with their verdicts
     ("x = new Node; x.val = 1; y = x.next;\nz = y.val", Kind.BUG, "null dereference in `z = y.val`"),
     ("assume p != nil; c = p.next; if c != nil then assert c.val != 7 else skip fi", Kind.BUG,
      "assertion `c.val != 7` fails"),

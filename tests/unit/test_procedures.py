@@ -1,4 +1,4 @@
-"""Procedures (issue 15, seed 003 §3): declarations, calls by value, `return`, `var` locals,
+"""Procedures (seed 003 §3): declarations, calls by value, `return`, `var` locals,
 the stack of frames in the concrete and the symbolic semantics, the static errors, and the CLI.
 Expected values are worked out by hand, independently of the semantics' code."""
 

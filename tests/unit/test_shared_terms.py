@@ -67,7 +67,7 @@ def test_walks_see_each_shared_node_once():
 
 
 def test_facts_about_a_growing_term_are_computed_once_per_node():
-    """Issue 18: along `x = x + x`, each query meets one new node; with the memos kept between
+    """Along `x = x + x`, each query meets one new node; with the memos kept between
     queries (the solver's, a run's `Valuations`) only that node is computed, so the cost of a
     query does not grow with the term's depth."""
     memo: dict[int, frozenset[str]] = {}
@@ -107,7 +107,7 @@ def test_valuations_keep_a_bounded_number_of_models():
 
 
 def test_doubling_folds_into_a_product():
-    """Issue 18: `a + a` is `a * 2` and `(a * c) * d` is `a * (c * d)`, so `x = x + x` run n
+    """`a + a` is `a * 2` and `(a * c) * d` is `a * (c * d)`, so `x = x + x` run n
     times keeps a term of three nodes (the solver then asserts `0 < x * 2^n`, not a DAG n
     deep: the doubling loop's 20,000 states took 102 s before, 16 s after)."""
     t: terms.Term = Var("x")
@@ -142,7 +142,7 @@ def test_one_point_substitution_of_the_seed_004_interpreter():
     """`∃v. (v == y ∧ 0 < d(v)) ≡ 0 < d(y)`: the substitution walks the DAG, not the tree."""
     pc = PathCondition.of(Cmp("==", Var("v"), Var("y")), Cmp("<", Int(0), doubled("v")))
     result, exists = existentially_quantify("v", pc, frozenset())  # (pytest must not print it)
-    # the substitution rebuilds with the smart constructors, which fold `y + y` (issue 18)
+    # the substitution rebuilds with the smart constructors, which fold `y + y`
     assert result == PathCondition.of(Cmp("<", Int(0), Mul(Var("y"), Int(2 ** N)))) and not exists
 
 

@@ -1,4 +1,4 @@
-"""The solver's fast paths against a fresh, non-incremental z3 query (issue 6).
+"""The solver's fast paths against a fresh, non-incremental z3 query.
 
 Every answer of `Solver.check` (incremental stack, caches, constraint independence, interval
 bounds) must be the answer of one plain z3 check of the whole path condition, and every SAT model

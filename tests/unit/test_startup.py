@@ -1,4 +1,4 @@
-"""Start-up (issue 18): what `symcert run` loads on a trivial program. The time itself is measured
+"""Start-up: what `symcert run` loads on a trivial program. The time itself is measured
 by bench/startup.py, not here; these tests pin the imports that make it short."""
 
 from __future__ import annotations

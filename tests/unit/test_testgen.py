@@ -36,7 +36,7 @@ def test_each_test_replays_as_recorded_and_inputs_are_distinct(example):
         assert run_to_end(t.input, program, t.steps + 1) == t.final
     assert len({t.input for t in suite.tests}) == len(suite.tests)
     assert len({t.path + ((None, t.final.where),) for t in suite.tests}) == len(suite.tests)
-    if suite.exhaustive:  # issue 15: every branch of an exhaustively explored case study
+    if suite.exhaustive:  # every branch of an exhaustively explored case study
         assert suite.coverage.branches == suite.coverage.all_branches
 
 
