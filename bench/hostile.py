@@ -1,4 +1,4 @@
-"""The hand cases of hostile input, timed on two checkouts: wall time, peak RSS, exit code, the size of
+"""Hostile inputs by hand, timed on two checkouts: wall time, peak RSS, exit code, the size of
 standard error and its first line.
 
     python bench/hostile.py SRC [SRC ...] [--cap S] [--only NAME]

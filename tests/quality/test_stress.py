@@ -26,7 +26,7 @@ def test_twenty_thousand_lines():
 
 
 def test_a_million_statements_on_one_line_fit_the_default_budgets():
-    """A hostile input: a million `skip`s joined by `;` without spaces is a valid program. Parsed as a
+    """A million `skip`s joined by `;` without spaces is a valid program. Parsed as a
     user parses it, with the contracts off (their default; on, the parse takes twice as long)."""
     script = ("from symcert.lang.parser import parse; from symcert.lang.syntax import spine; "
               "print(sum(1 for _ in spine(parse(';'.join(['skip'] * 1_000_000)))))")
