@@ -35,7 +35,7 @@ SNIPPETS = [  # small programs with objects, with their verdicts
 
 
 @pytest.mark.parametrize("src, kind, message", SNIPPETS)
-def test_the_issue_programs_get_their_verdicts_with_replayed_witnesses(src, kind, message):
+def test_small_object_programs_get_their_verdicts_with_replayed_witnesses(src, kind, message):
     verdict = check(parse(NODE + src))
     assert verdict.kind is kind
     if kind is Kind.BUG:

@@ -37,7 +37,7 @@ def final(src: str, fuel: int = 100_000, **inputs: int):
 
 
 @pytest.mark.parametrize("k, x", [(0, 1), (1, 1), (3, 6), (5, 120), (6, 720)])
-def test_the_issue_s_program_computes_factorials(k, x):
+def test_the_readme_program_computes_factorials(k, x):
     out = final(FACT, k=k)
     assert out.ending is Ending.NORMAL and out.env("x") == x and out.env("c") == 3
 
