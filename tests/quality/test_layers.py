@@ -35,7 +35,8 @@ LAYERS = (  # bottom to top
     ("symcert.cli",),
     ("symcert",),
 )
-NATIVE = {"z3": {"symcert.solver.z3backend", "symcert.solver.z3terms", "symcert.checking.provers"},
+NATIVE = {"z3": {"symcert.solver.z3backend", "symcert.solver.z3terms", "symcert.solver.horn",
+                "symcert.checking.provers"},
           "cvc5": {"symcert.checking.provers"}}
 MAX_LINES = 500
 GENERATED = {"symcert.lang.lalr"}

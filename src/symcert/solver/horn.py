@@ -1,0 +1,402 @@
+# crosshair: off
+# (it drives z3's Spacer; its answers are checked by checking.inductive and by concrete replay)
+"""Loop invariants inferred by a CHC solver (T-I2: proposed here, checked elsewhere).
+
+An integer IMP program becomes constrained Horn clauses in the large-block style: one
+uninterpreted predicate `P_k` per loop head over all the program's variables (sorted by name),
+and each loop-free segment between two cut points (the entry, a loop head, the end of a loop
+body, a failure) one clause whose body is the segment's transition formula in SSA form. The
+formula is built by the expression fold (core.algebra): `core.guards.GUARDS` gives each
+expression's term and its definedness over SSA names, `solver.z3terms.Z3` turns both into z3.
+The query `Err` is reached by a failing `assert`, a `fail`, or a division by zero in any
+expression a statement evaluates (X-A2). An `if` joins its branches by a disjunction when
+neither contains a loop, else through a join predicate `J_m` (clauses stay Horn).
+
+z3's Spacer then answers: *safe*, with an interpretation of each `P_k`, translated back into an
+IMP formula over the program's variables (`Safe`); *unsafe*, with a ground derivation whose
+first fact fixes the state at the first cut point, from which z3 solves the entry segment for a
+concrete input (`Unsafe`: a claim the caller replays, never a verdict); or *unknown*.
+
+Loops are identified by their pre-order index among the `While` nodes of the program (`loops`),
+with the node's source position beside it.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+import z3
+
+from symcert.core.algebra import fold_a, fold_b
+from symcert.core.concrete import Env
+from symcert.core.guards import GUARDS
+from symcert.lang.structure import levels, variables
+from symcert.lang.syntax import (
+    Add, AExpr, And, ArrayVar, Assert, Assign, Assume, BExpr, Bool, Call, Cmp, Div, Fail, If,
+    Int, Mod, Mul, Neg, New, Nil, Not, Or, Pos, Return, Select, Seq, Skip, Stmt, Sub, Update,
+    Var, While, spine,
+)
+from symcert.solver.interrupts import Z3_CALLS
+from symcert.solver.z3terms import Z3
+
+DEFAULT_TIMEOUT_MS = 10_000
+DEFAULT_RLIMIT = 50_000_000
+
+
+@dataclass(frozen=True)
+class LoopInvariant:
+    """The invariant proposed for loop number `index` (pre-order, `loops`) at `pos`."""
+
+    index: int
+    pos: Pos | None
+    invariant: BExpr
+
+
+@dataclass(frozen=True)
+class Safe:
+    """Spacer found an interpretation of every loop predicate: a candidate invariant map."""
+
+    invariants: tuple[LoopInvariant, ...]
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Unsafe:
+    """Spacer derived `Err`; `input` is the concrete input it suggests (to be replayed)."""
+
+    input: Env
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """No answer: an unsupported construct, a budget spent, or an untranslatable invariant."""
+
+    reason: str
+    seconds: float = 0.0
+
+
+Answer = Union[Safe, Unsafe, Unknown]
+
+_UNSUPPORTED = {Call: "procedure calls", Return: "return", New: "objects", Select: "arrays",
+                Update: "arrays", ArrayVar: "arrays", Nil: "objects"}
+
+
+def loops(p: Stmt) -> list[While]:
+    """The `While` nodes of `p` in pre-order (a loop before the loops of its body): the index
+    of a loop in this list is its key in `Safe.invariants`."""
+    out: list[While] = []
+    todo: list[Stmt] = [p]
+    while todo:
+        s = todo.pop()
+        if isinstance(s, Seq):
+            todo.extend(reversed(list(spine(s))))
+        elif isinstance(s, While):
+            out.append(s)
+            todo.append(s.body)
+        elif isinstance(s, If):
+            todo.extend((s.else_, s.then_))
+    return out
+
+
+def unsupported(p: Stmt) -> str | None:
+    """Why `p` is outside the integer fragment the encoding handles, or None."""
+    for level in levels(p):
+        for node in level:
+            what = _UNSUPPORTED.get(type(node))
+            if what is not None:
+                return f"{what} are not supported by the CHC encoding"
+    return None
+
+
+@dataclass
+class _Ctx:
+    """A point inside a segment: the predicate it started from (None at the entry), the facts
+    of the path so far, and each variable's current SSA name."""
+
+    head: tuple[str, tuple[str, ...]] | None
+    facts: list[Any]
+    names: dict[str, str]
+
+
+@dataclass
+class _Encoder:
+    """Builds the clauses of one program."""
+
+    names: tuple[str, ...]
+    loop_ids: dict[int, int]
+    rules: list[tuple[Any, list[Any], tuple[str, tuple[str, ...]] | None]] = field(
+        default_factory=list)
+    preds: dict[str, Any] = field(default_factory=dict)
+    fresh: int = 0
+
+    def pred(self, name: str) -> Any:
+        if name not in self.preds:
+            arity = 0 if name == "Err" else len(self.names)
+            self.preds[name] = z3.Function(name, *([z3.IntSort()] * arity), z3.BoolSort())
+        return self.preds[name]
+
+    def app(self, name: str, args: tuple[str, ...]) -> Any:
+        return self.pred(name)(*map(z3.Int, args))
+
+    def body(self, ctx: _Ctx) -> list[Any]:
+        return ([] if ctx.head is None else [self.app(*ctx.head)]) + ctx.facts
+
+    def emit(self, target: tuple[str, tuple[str, ...]] | None, ctx: _Ctx, *extra: Any) -> None:
+        """The clause `ctx ∧ extra → target` (`Err` for None)."""
+        head = self.pred("Err")() if target is None else self.app(*target)
+        self.rules.append((head, self.body(ctx) + list(extra), ctx.head))
+
+    def new_names(self) -> tuple[str, ...]:
+        self.fresh += 1
+        return tuple(f"{x}!{self.fresh}" for x in self.names)
+
+    def guarded(self, ctx: _Ctx, e: AExpr | BExpr, formula: bool) -> tuple[Any, Any]:
+        subst = (lambda x: Var(ctx.names.get(x, x)))
+        t, ok = (fold_b if formula else fold_a)(GUARDS, subst, e)  # type: ignore[operator]
+        return fold_b(Z3, None, t) if formula else fold_a(Z3, None, t), fold_b(Z3, None, ok)
+
+    def test(self, ctx: _Ctx, b: BExpr) -> tuple[Any, Any]:
+        """`b` in `ctx`, after emitting the clause of its division by zero."""
+        f, ok = self.guarded(ctx, b, True)
+        if not z3.is_true(ok):
+            self.emit(None, ctx, z3.Not(ok))
+        return f, ok
+
+    def run(self, s: Stmt, ctx: _Ctx | None) -> _Ctx | None:
+        for t in spine(s):
+            if ctx is None:
+                return None
+            ctx = self.step(t, ctx)
+        return ctx
+
+    def step(self, s: Stmt, ctx: _Ctx) -> _Ctx | None:
+        match s:
+            case Skip():
+                return ctx
+            case Seq():
+                return self.run(s, ctx)
+            case Fail():
+                self.emit(None, ctx)
+                return None
+            case Assign(x, e):
+                t, ok = self.guarded(ctx, e, False)  # type: ignore[arg-type]
+                if not z3.is_true(ok):
+                    self.emit(None, ctx, z3.Not(ok))
+                self.fresh += 1
+                new = f"{x}!{self.fresh}"
+                return _Ctx(ctx.head, ctx.facts + [ok, z3.Int(new) == t],
+                            {**ctx.names, x: new})
+            case Assert(b):
+                f, ok = self.test(ctx, b)
+                self.emit(None, ctx, ok, z3.Not(f))
+                return _Ctx(ctx.head, ctx.facts + [ok, f], ctx.names)
+            case Assume(b):
+                f, ok = self.test(ctx, b)
+                return _Ctx(ctx.head, ctx.facts + [ok, f], ctx.names)
+            case If(b, p1, p2):
+                f, ok = self.test(ctx, b)
+                left = self.run(p1, _Ctx(ctx.head, ctx.facts + [ok, f], ctx.names))
+                right = self.run(p2, _Ctx(ctx.head, ctx.facts + [ok, z3.Not(f)], ctx.names))
+                return self.join(left, right, len(ctx.facts))
+            case While(b, body):
+                name = f"P{self.loop_ids[id(s)]}"
+                self.emit((name, tuple(ctx.names.get(x, x) for x in self.names)), ctx)
+                at = self.new_names()
+                head = _Ctx((name, at), [], dict(zip(self.names, at)))
+                f, ok = self.test(head, b)
+                end = self.run(body, _Ctx(head.head, [ok, f], head.names))
+                if end is not None:
+                    self.emit((name, tuple(end.names[x] for x in self.names)), end)
+                return _Ctx(head.head, [ok, z3.Not(f)], head.names)
+        raise TypeError(f"not a supported statement: {s!r}")
+
+    def join(self, left: _Ctx | None, right: _Ctx | None, shared: int) -> _Ctx | None:
+        """The point after an `if`: a disjunction of the branches' own facts when both come
+        from the same predicate, else a join predicate."""
+        if left is None or right is None:
+            return left or right
+        if left.head == right.head:
+            names, eqs_l, eqs_r = dict(left.names), [], []
+            for x in self.names:
+                if left.names[x] != right.names[x]:
+                    self.fresh += 1
+                    names[x] = f"{x}!{self.fresh}"
+                    eqs_l.append(z3.Int(names[x]) == z3.Int(left.names[x]))
+                    eqs_r.append(z3.Int(names[x]) == z3.Int(right.names[x]))
+            either = z3.Or(z3.And(left.facts[shared:] + eqs_l),
+                           z3.And(right.facts[shared:] + eqs_r))
+            return _Ctx(left.head, left.facts[:shared] + [either], names)
+        name = f"J{len([p for p in self.preds if p.startswith('J')])}"
+        self.pred(name)
+        for side in (left, right):
+            self.emit((name, tuple(side.names[x] for x in self.names)), side)
+        at = self.new_names()
+        return _Ctx((name, at), [], dict(zip(self.names, at)))
+
+
+def infer(p: Stmt, *, timeout_ms: int = DEFAULT_TIMEOUT_MS, rlimit: int = DEFAULT_RLIMIT,
+          seed: int = 0) -> Answer:
+    """Ask Spacer for an inductive invariant of every loop of `p` that proves its asserts and
+    divisions (T-I2); the answer is a proposal, to be checked (`checking.inductive`) or
+    replayed.
+
+    :param timeout_ms: Spacer's wall-clock budget.
+    :param rlimit: Spacer's resource limit (deterministic).
+    :param seed: Spacer's random seed.
+    """
+    start = time.perf_counter()
+    why = unsupported(p)
+    if why is not None:
+        return Unknown(why)
+    with Z3_CALLS:
+        return _infer(p, timeout_ms, rlimit, seed, start)
+
+
+def _infer(p: Stmt, timeout_ms: int, rlimit: int, seed: int, start: float) -> Answer:
+    names = tuple(sorted(variables(p)))
+    whiles = loops(p)
+    enc = _Encoder(names, {id(w): i for i, w in enumerate(whiles)})
+    enc.pred("Err")
+    enc.run(p, _Ctx(None, [], {x: x for x in names}))
+    fp = z3.Fixedpoint()
+    fp.set(engine="spacer")
+    fp.set("spacer.random_seed", seed)
+    fp.set("timeout", timeout_ms)
+    fp.set("rlimit", rlimit)
+    for xform in ("xform.slice", "xform.inline_linear", "xform.inline_eager"):
+        fp.set(xform, False)  # keep every predicate whole: its answer is read back by name
+    for pred in enc.preds.values():
+        fp.register_relation(pred)
+    consts: dict[str, Any] = {}
+    for head, body, _ in enc.rules:
+        for e in [head, *body]:
+            _collect(e, consts)
+    if consts:
+        fp.declare_var(*consts.values())
+    for head, body, _ in enc.rules:
+        fp.rule(head, body)
+    err = enc.preds["Err"]
+    try:
+        answer = fp.query(err())
+    except z3.Z3Exception as e:
+        return Unknown(f"Spacer stopped: {e}", time.perf_counter() - start)
+    seconds = time.perf_counter() - start
+    if answer == z3.unknown:
+        return Unknown(f"Spacer: {fp.reason_unknown()}", seconds)
+    if answer == z3.unsat:
+        out = []
+        for i, w in enumerate(whiles):
+            name = f"P{i}"
+            if name not in enc.preds:  # a loop no path reaches
+                out.append(LoopInvariant(i, w.pos, Bool(False)))
+                continue
+            try:
+                inv = _to_imp(fp.get_cover_delta(-1, enc.preds[name]), names)
+            except _Untranslatable as e:
+                return Unknown(f"invariant of loop {i} not in IMP: {e}", seconds)
+            out.append(LoopInvariant(i, w.pos, inv))
+        return Safe(tuple(out), seconds)
+    found = _input(fp.get_answer(), enc, names)
+    if found is None:
+        return Unknown("Spacer found a counterexample whose input z3 could not rebuild", seconds)
+    return Unsafe(found, time.perf_counter() - start)
+
+
+def _collect(e: Any, out: dict[str, Any]) -> None:
+    if z3.is_const(e) and e.decl().kind() == z3.Z3_OP_UNINTERPRETED and e.sort() == z3.IntSort():
+        out[e.decl().name()] = e
+        return
+    for c in e.children():
+        _collect(c, out)
+
+
+def _input(proof: Any, enc: _Encoder, names: tuple[str, ...]) -> Env | None:
+    """The input of Spacer's counterexample: the first ground fact of its derivation (a head
+    of a clause from the entry), with the entry clause solved for the input that reaches it."""
+    facts: list[Any] = []
+    _first_facts(proof, facts)
+    for fact in facts:
+        for head, body, origin in enc.rules:
+            if origin is not None or head.decl().name() != fact.decl().name():
+                continue
+            s = z3.Solver()
+            s.set("random_seed", 0)
+            s.add(*body, *[a == b for a, b in zip(head.children(), fact.children())])
+            if s.check() == z3.sat:
+                m = s.model()
+                return Env.of({x: m.eval(z3.Int(x), model_completion=True).as_long()
+                               for x in names})
+    return None
+
+
+def _first_facts(p: Any, out: list[Any]) -> None:
+    """The conclusions of the hyper-resolution steps of `p` that use no derived fact."""
+    if not z3.is_app(p):
+        return
+    steps = [c for c in p.children() if z3.is_app(c) and c.decl().name() in ("hyper-res", "mp")]
+    if p.decl().name() == "hyper-res" and not steps:
+        out.append(p.children()[-1])
+    for c in steps:
+        _first_facts(c, out)
+
+
+class _Untranslatable(Exception):
+    """A z3 term with no IMP counterpart."""
+
+
+_CMP = {z3.Z3_OP_LE: "<=", z3.Z3_OP_GE: ">=", z3.Z3_OP_LT: "<", z3.Z3_OP_GT: ">",
+        z3.Z3_OP_EQ: "=="}
+
+
+def _to_imp(e: Any, names: tuple[str, ...]) -> BExpr:
+    """A z3 formula over the predicate's arguments (`Var(i)` is `names[i]`) as an IMP formula."""
+    k = e.decl().kind() if z3.is_app(e) else None
+    args = e.children() if z3.is_app(e) else []
+    if z3.is_true(e) or z3.is_false(e):
+        return Bool(z3.is_true(e))
+    if k == z3.Z3_OP_NOT:
+        return Not(_to_imp(args[0], names))
+    if k in (z3.Z3_OP_AND, z3.Z3_OP_OR):
+        parts = [_to_imp(a, names) for a in args]
+        out = parts[0]
+        for q in parts[1:]:
+            out = And(out, q) if k == z3.Z3_OP_AND else Or(out, q)
+        return out
+    if k == z3.Z3_OP_IMPLIES:
+        return Or(Not(_to_imp(args[0], names)), _to_imp(args[1], names))
+    if k == z3.Z3_OP_EQ and z3.is_bool(args[0]):
+        a, b = (_to_imp(x, names) for x in args)
+        return Or(And(a, b), And(Not(a), Not(b)))
+    if k == z3.Z3_OP_DISTINCT and len(args) == 2:
+        return Cmp("!=", _term(args[0], names), _term(args[1], names))
+    if k in _CMP:
+        return Cmp(_CMP[k], _term(args[0], names), _term(args[1], names))
+    raise _Untranslatable(str(e))
+
+
+def _term(e: Any, names: tuple[str, ...]) -> AExpr:
+    if z3.is_var(e):
+        return Var(names[z3.get_var_index(e)])
+    if z3.is_int_value(e):
+        return Int(e.as_long())
+    k = e.decl().kind() if z3.is_app(e) else None
+    args = [_term(a, names) for a in e.children()] if k != z3.Z3_OP_ITE else []
+    if k == z3.Z3_OP_UMINUS:
+        return Neg(args[0])
+    if k in (z3.Z3_OP_ADD, z3.Z3_OP_MUL) and args:
+        out = args[0]
+        for q in args[1:]:
+            out = Add(out, q) if k == z3.Z3_OP_ADD else Mul(out, q)
+        return out
+    if k == z3.Z3_OP_SUB:
+        out = args[0]
+        for q in args[1:]:
+            out = Sub(out, q)
+        return out
+    positive = len(args) == 2 and isinstance(args[1], Int) and args[1].value > 0
+    if k in (z3.Z3_OP_IDIV, z3.Z3_OP_MOD) and positive:  # Euclidean = floor for a divisor > 0
+        return Div(*args) if k == z3.Z3_OP_IDIV else Mod(*args)
+    raise _Untranslatable(str(e))
