@@ -266,6 +266,7 @@ def _infer(p: Stmt, timeout_ms: int, rlimit: int, seed: int, start: float) -> An
     fp.set("spacer.random_seed", seed)
     fp.set("timeout", timeout_ms)
     fp.set("rlimit", rlimit)
+    fp.set("spacer.global", True)  # global guidance: without it `i < 10**6; i += 1` times out
     for xform in ("xform.slice", "xform.inline_linear", "xform.inline_eager"):
         fp.set(xform, False)  # keep every predicate whole: its answer is read back by name
     for pred in enc.preds.values():
