@@ -32,6 +32,7 @@ import z3
 from symcert.core.algebra import fold_a, fold_b
 from symcert.core.concrete import Env
 from symcert.core.guards import GUARDS
+from symcert.core.terms import negate
 from symcert.lang.structure import levels, variables
 from symcert.lang.syntax import (
     Add, AExpr, And, ArrayVar, Assert, Assign, Assume, BExpr, Bool, Call, Cmp, Div, Fail, If,
@@ -348,6 +349,7 @@ class _Untranslatable(Exception):
     """A z3 term with no IMP counterpart."""
 
 
+_OPPOSITE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
 _CMP = {z3.Z3_OP_LE: "<=", z3.Z3_OP_GE: ">=", z3.Z3_OP_LT: "<", z3.Z3_OP_GT: ">",
         z3.Z3_OP_EQ: "=="}
 
@@ -358,8 +360,11 @@ def _to_imp(e: Any, names: tuple[str, ...]) -> BExpr:
     args = e.children() if z3.is_app(e) else []
     if z3.is_true(e) or z3.is_false(e):
         return Bool(z3.is_true(e))
-    if k == z3.Z3_OP_NOT:
-        return Not(_to_imp(args[0], names))
+    if k == z3.Z3_OP_NOT:  # `not a <= b` reads `a > b`
+        inner = _to_imp(args[0], names)
+        if isinstance(inner, Cmp):
+            return Cmp(_OPPOSITE[inner.op], inner.left, inner.right)
+        return negate(inner)
     if k in (z3.Z3_OP_AND, z3.Z3_OP_OR):
         parts = [_to_imp(a, names) for a in args]
         out = parts[0]
