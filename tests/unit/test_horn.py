@@ -17,6 +17,8 @@ SUM = ("assume n >= 0; i = 0; s = 0; while i < n do s = s + i; i = i + 1 od; "
 NESTED = ("i = 0; t = 0; while i < n do j = 0; while j < i do j = j + 1; t = t + 1 od; "
           "if j > 3 then k = 1 else k = 2 fi; i = i + 1 od; assert t >= 0 and i >= 0")
 DOWN = "assume x >= 0; y = x; while y > 0 do y = y - 1 od; assert y == 0"
+BRANCH = ("if c > 0 then x = 0; while x < c do x = x + 1 od else x = c fi; "
+          "assert x == c or c <= 0")
 BUDGET = 10_000
 
 
@@ -32,7 +34,7 @@ def inferred(source: str) -> tuple[object, Safe]:
     return p, answer
 
 
-@pytest.mark.parametrize("source", [COUNT, NESTED, DOWN])
+@pytest.mark.parametrize("source", [COUNT, NESTED, DOWN, BRANCH])
 def test_spacer_invariants_pass_both_provers(source):
     """On safe linear loop programs Spacer proposes one invariant per loop, keyed by the loop's
     pre-order index and position, and z3 and cvc5 prove all three kinds of obligation."""
@@ -96,6 +98,8 @@ def test_a_wrong_invariant_fails_the_right_obligation():
     "i = 0; s = 0; while i < n do s = s + i; i = i + 1 od; assert s <= 5",
     "x = 0; while x < n do x = x + 1 od; y = 10 / (x - 3)",
     "assume n > 0; x = n; while x > 1 do x = x - 1 od; if x == n then fail else skip fi",
+    "z = y * 2; if z == 14 then fail else skip fi",
+    BRANCH.replace("x == c", "x == c + 1"),
 ])
 def test_a_counterexample_replays_to_the_failure(source):
     """On a buggy program Spacer's counterexample becomes an input whose concrete run gets
@@ -105,6 +109,13 @@ def test_a_counterexample_replays_to_the_failure(source):
     assert isinstance(answer, Unsafe), answer
     final = run_to_end(answer.input, p, 100_000)
     assert final is not None and final.ending is Ending.FAIL
+
+
+def test_a_division_by_a_variable_spacer_cannot_read_gives_a_reason():
+    """Spacer rejects clauses that use `div` by a non-constant: the answer is Unknown with
+    Spacer's reason, never a verdict."""
+    answer = infer(parse("z = 10 / (y - 7); assert z != 3"), timeout_ms=BUDGET)
+    assert isinstance(answer, Unknown) and "div" in answer.reason
 
 
 def test_unsupported_constructs_give_a_reason():

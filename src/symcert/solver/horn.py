@@ -317,15 +317,18 @@ def _collect(e: Any, out: dict[str, Any]) -> None:
 
 def _input(proof: Any, enc: _Encoder, names: tuple[str, ...]) -> Env | None:
     """The input of Spacer's counterexample: the first ground fact of its derivation (a head
-    of a clause from the entry), with the entry clause solved for the input that reaches it."""
+    of a clause from the entry), with the entry clause solved for the input that reaches it;
+    for a failure before any loop, a clause from the entry to `Err` solved alone."""
     facts: list[Any] = []
     _first_facts(proof, facts)
-    for fact in facts:
+    err = enc.preds["Err"]()
+    for fact in facts + [err]:  # a failure before any loop: Spacer's first fact is its query
         for head, body, origin in enc.rules:
             if origin is not None or head.decl().name() != fact.decl().name():
                 continue
             s = z3.Solver()
             s.set("random_seed", 0)
+            s.set("rlimit", DEFAULT_RLIMIT)
             s.add(*body, *[a == b for a, b in zip(head.children(), fact.children())])
             if s.check() == z3.sat:
                 m = s.model()
