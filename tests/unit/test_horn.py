@@ -99,6 +99,8 @@ def test_a_wrong_invariant_fails_the_right_obligation():
     "x = 0; while x < n do x = x + 1 od; y = 10 / (x - 3)",
     "assume n > 0; x = n; while x > 1 do x = x - 1 od; if x == n then fail else skip fi",
     "z = y * 2; if z == 14 then fail else skip fi",
+    "z = 10 / (y - 7); assert z != 3",
+    "assume y < 0; z = x % y; assert z >= 0",
     BRANCH.replace("x == c", "x == c + 1"),
 ])
 def test_a_counterexample_replays_to_the_failure(source):
@@ -111,11 +113,13 @@ def test_a_counterexample_replays_to_the_failure(source):
     assert final is not None and final.ending is Ending.FAIL
 
 
-def test_a_division_by_a_variable_spacer_cannot_read_gives_a_reason():
-    """Spacer rejects clauses that use `div` by a non-constant: the answer is Unknown with
-    Spacer's reason, never a verdict."""
-    answer = infer(parse("z = 10 / (y - 7); assert z != 3"), timeout_ms=BUDGET)
-    assert isinstance(answer, Unknown) and "div" in answer.reason
+def test_division_by_a_variable_is_floor_division():
+    """A quotient by a term is a fresh name with floor division's bounds: Python's `%` of a
+    positive divisor lies in [0, y), which Spacer proves and both provers confirm."""
+    p = parse("assume y > 0; z = x % y; assert z < y and z >= 0")
+    answer = infer(p, timeout_ms=BUDGET)
+    assert isinstance(answer, Safe), answer
+    assert check_invariants(p, {}).accepted
 
 
 def test_unsupported_constructs_give_a_reason():

@@ -40,7 +40,7 @@ from symcert.lang.syntax import (
     Var, While, spine,
 )
 from symcert.solver.interrupts import Z3_CALLS
-from symcert.solver.z3terms import Z3
+from symcert.solver.z3terms import Z3, Z3Terms
 
 DEFAULT_TIMEOUT_MS = 10_000
 DEFAULT_RLIMIT = 50_000_000
@@ -155,9 +155,14 @@ class _Encoder:
         return tuple(f"{x}!{self.fresh}" for x in self.names)
 
     def guarded(self, ctx: _Ctx, e: AExpr | BExpr, formula: bool) -> tuple[Any, Any]:
+        """`e`'s z3 term and definedness in `ctx`; the definitions of the quotients it names
+        join `ctx`'s facts (they constrain fresh names only, so they hold on every path)."""
         subst = (lambda x: Var(ctx.names.get(x, x)))
         t, ok = (fold_b if formula else fold_a)(GUARDS, subst, e)  # type: ignore[operator]
-        return fold_b(Z3, None, t) if formula else fold_a(Z3, None, t), fold_b(Z3, None, ok)
+        algebra = _Quotients(self)
+        term = fold_b(algebra, None, t) if formula else fold_a(algebra, None, t)
+        ctx.facts.extend(algebra.definitions)
+        return term, fold_b(Z3, None, ok)
 
     def test(self, ctx: _Ctx, b: BExpr) -> tuple[Any, Any]:
         """`b` in `ctx`, after emitting the clause of its division by zero."""
@@ -236,6 +241,32 @@ class _Encoder:
             self.emit((name, tuple(side.names[x] for x in self.names)), side)
         at = self.new_names()
         return _Ctx((name, at), [], dict(zip(self.names, at)))
+
+
+class _Quotients(Z3Terms):
+    """z3's algebra with each division by a non-constant named: Spacer rejects `div` and `mod`
+    by a term, so `a / b` is a fresh `q` with `b*q <= a < b*q + b` for `b > 0` and
+    `b*q >= a > b*q + b` for `b < 0` (floor division, X-A1), and `a % b` is `a - b*q`. At
+    `b == 0`, `q` is free: the guard already sends that case to `Err`."""
+
+    def __init__(self, encoder: _Encoder) -> None:
+        self.encoder = encoder
+        self.definitions: list[Any] = []
+
+    def div(self, a: Any, b: Any) -> Any:
+        if z3.is_int_value(b):
+            return super().div(a, b)
+        self.encoder.fresh += 1
+        q = z3.Int(f"q!{self.encoder.fresh}")
+        self.definitions.append(z3.And(
+            z3.Implies(b > 0, z3.And(b * q <= a, a < b * q + b)),
+            z3.Implies(b < 0, z3.And(b * q >= a, a > b * q + b))))
+        return q
+
+    def mod(self, a: Any, b: Any) -> Any:
+        if z3.is_int_value(b):
+            return super().mod(a, b)
+        return a - b * self.div(a, b)
 
 
 def infer(p: Stmt, *, timeout_ms: int = DEFAULT_TIMEOUT_MS, rlimit: int = DEFAULT_RLIMIT,
