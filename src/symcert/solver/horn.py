@@ -275,7 +275,8 @@ def infer(p: Stmt, *, timeout_ms: int = DEFAULT_TIMEOUT_MS, rlimit: int = DEFAUL
     divisions (T-I2); the answer is a proposal, to be checked (`checking.inductive`) or
     replayed.
 
-    :param timeout_ms: Spacer's wall-clock budget.
+    :param timeout_ms: Spacer's wall-clock budget (the run holds `Z3_CALLS`, so a command's
+        own deadline waits for it: give inference a share of that budget).
     :param rlimit: Spacer's resource limit (deterministic).
     :param seed: Spacer's random seed.
     """
