@@ -105,6 +105,10 @@ def test_integers_beyond_a_thousand_digits_are_written_exactly(tmp_path, capsys)
 def test_the_time_budget_stops_test_generation(tmp_path, capsys):
     source = tmp_path / "forever.imp"
     source.write_text("while 0 < x do x = x + x od")
+    warm = tmp_path / "warm.imp"
+    warm.write_text("skip")
+    assert main(["tests", str(warm)]) == 0  # its imports, before the budget below
+    capsys.readouterr()
     assert main(["tests", str(source), "--timeout", "0.5"]) == 3
     out, err = capsys.readouterr()
     assert out == "" and "no tests written" in err and "--timeout 0.5 s" in err
