@@ -61,3 +61,17 @@ def test_labels_are_first_lines():
     assert label(program) == "while i < n do" == str(program).splitlines()[0]
     assert label(program.body) == "if i > 2 then" == str(program.body).splitlines()[0]
     assert label(parse("assert x != 3")) == "assert x != 3"
+
+
+def test_only_the_ends_of_runs_are_drawn_final_when_a_procedure_falls_off_its_end():
+    """A final node (double circle) is a finished state outside every frame: the `skip` that
+    ends a procedure's body without `return` is drawn as an ordinary node, as are the states of
+    the run after it."""
+    program = parse("proc bump(a) begin if a > 0 then y = a else y = 0 - a fi end\n"
+                    "r = bump(x); if y > 5 then fail else skip fi")
+    dot = to_dot(program, 200)
+    finals = re.findall(r'^  n\d+ \[label="(.*)", peripheries=2\];', dot, re.M)
+    stuck = re.findall(r"^  n\d+ \[.*color=red", dot, re.M)
+    inner = re.findall(r'^  n\d+ \[label="skip"\];', dot, re.M)
+    assert finals == ["skip", "skip"] and len(stuck) == 2  # y > 5 or not, for a > 0 or not
+    assert len(inner) == 2  # the end of bump's body, once per branch of its `if`
