@@ -14,7 +14,7 @@ from typing import Callable, Iterator
 
 from symcert.core import concrete, terms
 from symcert.core.state import TRUE_PC, SymState
-from symcert.engine import bugfinder, explore
+from symcert.engine import bugfinder, explore, testgen
 from symcert.lang.syntax import Assert, Fail, If, Skip, While
 
 Patch = tuple[object, str, object]
@@ -130,6 +130,10 @@ def _skip_counts_as_stuck() -> list[Patch]:
     return [(bugfinder, "is_stuck", lambda p: isinstance(concrete.head(p), (Fail, Skip)))]
 
 
+def _leaf_ends_inside_a_procedure() -> list[Patch]:
+    return [(testgen, "_is_leaf", lambda s: isinstance(s.prog, Skip) or concrete.is_stuck(s.prog))]
+
+
 VARIANTS: dict[str, tuple[str, Callable[[], list[Patch]]]] = {
     "expand_drops_else": ("`expand` forgets the else branch of `if`", _expand_drops_else),
     "while_forgets_negated_guard": ("the while rule's exit keeps φ without `not b`",
@@ -153,6 +157,9 @@ VARIANTS: dict[str, tuple[str, Callable[[], list[Patch]]]] = {
                                   _witness_from_wrong_branch),
     "skip_counts_as_stuck": ("`is_stuck` also holds for a finished (`skip`) program",
                              _skip_counts_as_stuck),
+    "leaf_ends_inside_a_procedure": ("test generation takes the `skip` ending a procedure's "
+                                     "body (inside its frame) for a leaf",
+                                     _leaf_ends_inside_a_procedure),
 }
 
 

@@ -1,6 +1,8 @@
 """The contracts checker's workload: the while-language case studies and a few small programs,
-explored with contracts on. `caught()` returns the first violated contract (`<lemma ID> <name>: <predicate>`),
-or None. Run as a script (SYMCERT_MUTANT selects a variant), it prints that and exits 0 when
+explored with contracts on, and the tests generated for a procedure that falls off its end.
+`caught()` returns the first violated contract (`<lemma ID> <name>: <predicate>`), or the
+engine's own replay check (`ReplayMismatch`: a concrete run that does not end where its leaf
+says), or None. Run as a script (SYMCERT_MUTANT selects a variant), it prints that and exits 0 when
 caught, 1 when not."""
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ EXTRA = (
     "if x > 0 then y = x - 1 else y = 1 - x fi; assert y >= 0",
 )
 
+PROCEDURE = ("proc bump(a) begin if a > 0 then y = a else y = 0 - a fi end\n"
+             "r = bump(x); if y > 5 then fail else skip fi")
+"""Its body ends without `return`: the `skip` that ends it, inside the frame, is no leaf."""
 
 CASE_STUDIES = ("countdown_buggy", "factorial", "factorial_buggy", "gcd", "gcd_buggy", "isqrt",
                 "isqrt_buggy", "min3", "min3_buggy")
@@ -37,6 +42,8 @@ def run_workload() -> None:
     from symcert.engine.status import BugFound
     from symcert.engine.verdict import has_bug
     from symcert.engine.explore import Strategy, run_n
+    from symcert.engine.testgen import generate_tests
+    from symcert.lang.parser import parse
     from symcert.solver.z3backend import Solver
     from symcert.core.state import initial
 
@@ -48,11 +55,16 @@ def run_workload() -> None:
             if isinstance(status, BugFound):
                 witness(p, status, solver)
         has_bug(p, 300)
+    generate_tests(parse(PROCEDURE), 200)
 
 
 def caught() -> str | None:
+    from symcert.engine.bugfinder import ReplayMismatch
+
     try:
         run_workload()
+    except ReplayMismatch:
+        return "ReplayMismatch: a leaf's concrete run does not end there"
     except icontract.ViolationError as err:
         # "File ..., line N:", then "<description>: <predicate>:", or, for a lambda that calls a
         # named predicate, "<description>: <predicate>(" and the arguments on the next lines

@@ -8,19 +8,22 @@ from __future__ import annotations
 import sys
 from itertools import islice
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from strategies import envs, procedural_programs
 from test_w_soundness import assert_prefix_reachable
+from symcert.core.concrete import is_stuck, run_to_end
 from symcert.core.state import frames, initial
 from symcert.core.terms import free_vars
 from symcert.engine.explore import Strategy, expand, run, run_n
 from symcert.engine.ghost import check_ghost_run, ghost_initial
+from symcert.engine.testgen import generate_tests
 from symcert.lang.parser import parse
 from symcert.lang.procedures import show_program, table_of
 from symcert.lang.structure import inputs
-from symcert.solver.z3backend import Solver
+from symcert.lang.syntax import Skip
+from symcert.solver.z3backend import Solver, solver_for
 from symcert.spec.expansion import bfs_complete, locals_stay_local
 
 K = 5
@@ -89,3 +92,20 @@ def test_printing_round_trip_with_declarations(p):
     assert show_program(again) == show_program(p)
     twice = parse(show_program(again))
     assert twice == again and table_of(twice) == table_of(again)
+
+
+@given(procedural_programs)
+@example(parse("proc p(a) begin if a > 0 then y = a else y = 0 - a fi end\n"
+               "r = p(x); if y > 5 then fail else skip fi"))
+def test_generated_tests_are_the_ends_of_the_runs(p):
+    """W-T2.2, W-T3.5 for test generation with frames: one test per leaf of the stream that has
+    a model, a leaf being a finished state outside every frame or a stuck one (the `skip` that
+    ends a procedure's body without `return` is none); each test's concrete run ends after
+    exactly its steps, as the test says."""
+    suite = generate_tests(p, 60)
+    states = [s for s in run_n([initial(p)], 60, Strategy.BFS, solver_for(p)) if s is not None]
+    leaves = [s for s in states if s.model is not None
+              and (isinstance(s.prog, Skip) and s.frame is None or is_stuck(s.prog))]
+    assert sorted(t.steps for t in suite.tests) == sorted(s.depth for s in leaves)
+    for t in suite.tests:
+        assert run_to_end(t.input, p, t.steps) == t.final

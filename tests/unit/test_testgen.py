@@ -105,6 +105,42 @@ def test_integers_beyond_a_thousand_digits_are_written_exactly(tmp_path, capsys)
 def test_the_time_budget_stops_test_generation(tmp_path, capsys):
     source = tmp_path / "forever.imp"
     source.write_text("while 0 < x do x = x + x od")
+    warm = tmp_path / "warm.imp"
+    warm.write_text("skip")
+    assert main(["tests", str(warm)]) == 0  # its imports, before the budget below
+    capsys.readouterr()
     assert main(["tests", str(source), "--timeout", "0.5"]) == 3
     out, err = capsys.readouterr()
     assert out == "" and "no tests written" in err and "--timeout 0.5 s" in err
+
+
+FALLS_OFF = parse("""proc bump(a) begin
+  if a > 0 then y = a else y = 0 - a fi
+end
+r = bump(x);
+if y > 5 then fail else skip fi
+""")
+"""A procedure whose body ends without `return`: it returns 0 from its last `skip`, a state
+inside a frame that is no leaf."""
+
+
+def test_the_tests_are_the_ends_of_the_runs_when_a_procedure_falls_off_its_end():
+    """One test per leaf of `run` (finished outside every frame, or stuck), and nothing for the
+    `skip` that ends the procedure's body inside its frame: the concrete run of each test's
+    input ends after exactly its steps."""
+    from symcert.core.concrete import is_stuck
+    from symcert.core.state import initial
+    from symcert.engine.explore import Strategy, run_n
+    from symcert.lang.syntax import Skip
+    from symcert.solver.z3backend import solver_for
+
+    states = [s for s in run_n([initial(FALLS_OFF)], 1000, Strategy.BFS, solver_for(FALLS_OFF))
+              if s is not None]
+    assert any(isinstance(s.prog, Skip) and s.frame is not None for s in states)
+    leaves = [s for s in states
+              if isinstance(s.prog, Skip) and s.frame is None or is_stuck(s.prog)]
+    suite = generate_tests(FALLS_OFF, 1000)
+    assert suite.exhaustive and len(leaves) == 4  # a > 0 or not, times y > 5 or not
+    assert sorted(t.steps for t in suite.tests) == sorted(s.depth for s in leaves)
+    for t in suite.tests:
+        assert run_to_end(t.input, FALLS_OFF, t.steps) == t.final

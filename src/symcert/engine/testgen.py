@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator, get_args
 
-from symcert.core.concrete import Env, Final, State, beval, final_of, head, is_stuck, trace
+from symcert.core.concrete import (Env, Final, State, beval, final_of, head, is_stuck, step,
+                                   trace)
 from symcert.core.frames import scope
 from symcert.core.state import SymState, initial, witness_input
 from symcert.engine.bugfinder import ReplayMismatch
@@ -142,10 +143,11 @@ def generate_tests(p: Stmt, max_states: int, solver: Solver | None = None) -> Su
         given = witness_input(s.model, s.pc)
         chosen = Env.of({x: given(x) for x in names})
         last, path, executed = replay_test(p, chosen, s.depth)
-        if last.steps != s.depth or last.prog != s.prog:
-            raise ReplayMismatch(f"input {chosen} ends at `{head(last.prog)}` after "
-                                 f"{last.steps} steps, but its leaf is `{head(s.prog)}` at "
-                                 f"depth {s.depth}")
+        going_on = "" if step(last) is None else ", which is no end of its run"
+        if last.steps != s.depth or last.prog != s.prog or going_on:
+            raise ReplayMismatch(f"input {chosen} is at `{head(last.prog)}` after {last.steps} "
+                                 f"steps{going_on}, but its leaf is `{head(s.prog)}` at depth "
+                                 f"{s.depth}")
         tests.append(Test(chosen, final_of(last), last.steps, path))
         reached |= executed
         taken |= set(path)
