@@ -16,7 +16,8 @@ SRC = Path(__file__).resolve().parents[2] / "src"
 LAYERS = (  # bottom to top
     ("symcert.lang.errors", "symcert.lang.sharing", "symcert.lang.expressions",
      "symcert.lang.syntax",
-     "symcert.lang.structure", "symcert.lang.objects", "symcert.lang.procedures"),
+     "symcert.lang.structure", "symcert.lang.objects", "symcert.lang.annotations",
+     "symcert.lang.procedures"),
     ("symcert.spec.switch", "symcert.spec.printing"),
     ("symcert.lang",),
     ("symcert.core.algebra", "symcert.core.terms", "symcert.core.frames", "symcert.core.concrete",

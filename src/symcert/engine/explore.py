@@ -175,8 +175,10 @@ def _expand(phi: PathCondition, store: Store, frame: Stack, p: Stmt,
                     for t in _expand(phi, store, frame, p1, depth)]
         case Call() | Return():
             return _procedure(phi, store, frame, p, p, depth)
-        case While(b, body):
+        case While(b, body, invariants=()):
             return _branch(phi, store, frame, p, b, Seq(body, p), Skip(), depth)
+        case While():  # its invariant checked at the head, as an assertion
+            return _checked(phi, store, frame, p, depth)
         case If(b, p1, p2):
             return _branch(phi, store, frame, p, b, p1, p2, depth)
         case Assert(b):
@@ -235,6 +237,17 @@ def _branch(phi: PathCondition, store: Store, frame: Stack, p: Stmt, b: BExpr, y
         out.append(SymState(phi.extend(assuming(ok, negate(cond))), store, no, depth,
                             frame=frame))
     return out + [_by_zero(phi, ok, store, frame, p, depth)]
+
+
+def _checked(phi: PathCondition, store: Store, frame: Stack, p: While,
+             depth: int) -> list[SymState]:
+    """The head of a loop with invariant `I`: `_branch`'s successors, each assuming `I` too,
+    and `φ ∧ ¬I`, stuck at the loop's `fail` (the invariant does not hold)."""
+    inv = sym_beval(scope(frame, store), p.invariant())
+    again = p if p.entered else replace(p, entered=True)
+    out = [replace(t, pc=phi.extend(assuming(inv, t.pc.last)))  # type: ignore[arg-type]
+           for t in _branch(phi, store, frame, p, p.cond, Seq(p.body, again), Skip(), depth)]
+    return out + [SymState(phi.extend(negate(inv)), store, Fail(p.pos, p), depth, frame=frame)]
 
 
 def _by_zero(phi: PathCondition, ok: BExpr, store: Store, frame: Stack, p: Stmt,
