@@ -28,7 +28,7 @@ LAYERS = (  # bottom to top
     ("symcert.core",),
     ("symcert.solver",),
     ("symcert.spec.expansion",),
-    ("symcert.engine.alias", "symcert.engine.explore", "symcert.engine.status"),
+    ("symcert.engine.alias", "symcert.engine.invariants", "symcert.engine.explore", "symcert.engine.status"),
     ("symcert.spec.bugs",),
     ("symcert.engine",),
     ("symcert.seed004", "symcert.seed002"),

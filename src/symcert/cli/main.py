@@ -323,7 +323,8 @@ def _bug_report(found: Any, name: str, as_json: bool, explored: int,
     from symcert.lang.syntax import is_field
 
     pc = found.bug.pc
-    names = sorted(set().union(*(free_vars(c) for c in pc.conjuncts())) if pc.length else set())
+    names = sorted(x for x in set().union(*(free_vars(c) for c in pc.conjuncts()))
+                   if "#" not in x)  # not the fresh symbols of a havoc (T-I1)
     cells: list[tuple[str, Any]] = found.input.labelled(names, {a for a, _ in reads(pc.conjuncts())})
     objects: dict[str, dict[str, Any]] = {}
     if references or any(map(is_field, names)):  # seed 003 §4: the input heap as a graph

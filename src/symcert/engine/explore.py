@@ -36,6 +36,7 @@ from symcert.core.guards import assuming, may_fail, may_fail_at
 from symcert.core.symbolic import sym_aeval, sym_beval, sym_guard, sym_update
 from symcert.core.terms import conj, negate
 from symcert.engine.alias import ALIAS, Alias, resolve_reads, split
+from symcert.engine.invariants import INVARIANTS, applies, expand_invariant
 from symcert.lang.syntax import (
     ALLOC, AExpr, Assert, Assign, Assume, BExpr, Bool, Call, Fail, If, Int, New, Return, Seq, Skip,
     Stmt, While, allocation,
@@ -114,10 +115,15 @@ def expand_split(state: SymState) -> list[SymState]:
     return split(state, expand(state))
 
 
-def successors() -> Callable[[SymState], list[SymState]]:
+def successors(invariants: bool = True) -> Callable[[SymState], list[SymState]]:
     """The step `run` takes under the aliasing strategy in force (alias.py): `expand`, or
-    `expand_split` under `--alias split`; whoever steps a state as `run` does calls this."""
-    return expand_split if ALIAS.get() is Alias.SPLIT else expand
+    `expand_split` under `--alias split`, and, with `invariants` (unless switched off by
+    `INVARIANTS`), the invariant transition T-I1 at a loop with an invariant (invariants.py);
+    whoever steps a state as `run` does calls this."""
+    base = expand_split if ALIAS.get() is Alias.SPLIT else expand
+    if not (invariants and INVARIANTS.get()):
+        return base
+    return lambda s: expand_invariant(s) if applies(s.prog) else base(s)
 
 
 def _carry_ghost(parent: SymState, children: list[SymState]) -> list[SymState]:
@@ -336,7 +342,7 @@ def run(
     loops: dict[int, LoopCounts] = {}  # with `unroll`: each frontier state's counts, by id
     values = Valuations()  # the parents' models' values, each node's computed once per model
     take = frontier.popleft if strategy is Strategy.BFS else frontier.pop
-    step = successors()
+    step = successors(invariants=unroll is None)  # unrolling is the other loop transition
     while frontier:
         state = take()
         stats.yielded += 1

@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import enum
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from symcert.core.frames import MAX_CALL_DEPTH
 from symcert.engine.bugfinder import Witness, find_bugs, witness
 from symcert.engine.explore import RunStats, Strategy
+from symcert.engine.invariants import Unproved, abstract, confirm
 from symcert.engine.status import Answer, BugFound, Finished
 from symcert.lang.errors import EXIT_BUG, EXIT_OK, EXIT_UNDECIDED
 from symcert.lang.syntax import Stmt
@@ -78,6 +79,9 @@ class Cause(enum.Enum):
     """Memory ran out."""
     CALL_DEPTH = "call depth"
     """A path's calls nested deeper than `Budget.max_call_depth`: it was cut."""
+    INVARIANT = "invariant"
+    """A check failed on a path through the invariant transition (T-I1) and no concrete run
+    replays it: the invariant is not preserved, or too weak for what follows the loop."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,7 +223,7 @@ def decide(budget: Budget, stats: Stats, bugs: tuple[Witness, ...], exhaustive: 
     """
     if bugs:
         return Verdict(Kind.BUG, exhaustive, budget, stats, bugs)
-    if exhaustive and not unconfirmed:
+    if exhaustive and not unconfirmed and stopped is None:
         return Verdict(Kind.SAFE, True, budget, stats)
     reason = stopped if stopped is not None else solver_unknown(unconfirmed)
     return Verdict(Kind.UNDECIDED, exhaustive, budget, stats, reason=reason)
@@ -253,6 +257,7 @@ class Check:
     states: int = field(default=0, init=False)
     bugs: list[Witness] = field(default_factory=list, init=False)
     unconfirmed: int = field(default=0, init=False)
+    unproved: Reason | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
         if self.solver is None:
@@ -275,7 +280,7 @@ class Check:
             self.states += 1
             if isinstance(status, BugFound):
                 observer.phase("replaying a bug")
-                found = witness(self.program, status, self.solver)
+                found = self._confirm(status)
                 if found is None:
                     self.unconfirmed += 1
                 elif _where(found) not in reported:
@@ -289,12 +294,27 @@ class Check:
             observer.explored(self.states, self.progress.frontier)
         raise AssertionError("find_bugs is an infinite stream")
 
+    def _confirm(self, bug: BugFound) -> Witness | None:
+        """`witness` for a concrete path; on an abstract one (T-I1) a replayed run, or the
+        invariant's fault recorded in `unproved` (None either way when not a bug)."""
+        if not abstract(bug.state):
+            return witness(self.program, bug, self.solver)
+        found = confirm(self.program, bug.state, self.solver)
+        if isinstance(found, Unproved):
+            self.unproved = self.unproved or Reason(Cause.INVARIANT, found.message())
+            return None
+        if found is None:
+            self.unconfirmed += 1
+            return None
+        return Witness(replace(bug.state, prog=found[1].prog), found[0], found[1])
+
     def stopped(self, reason: Reason) -> Verdict:
         """The verdict when the caller interrupted `run` for `reason` (time or memory)."""
         return self._verdict(exhaustive=False, stopped=reason)
 
     def _verdict(self, exhaustive: bool, stopped: Reason | None) -> Verdict:
         stats = measure(self.states, self.progress, self.solver, self.start)
+        stopped = self.unproved if stopped is None and not self.bugs else stopped
         return decide(self.budget, stats, tuple(self.bugs), exhaustive, stopped,
                       self.unconfirmed)
 

@@ -28,6 +28,7 @@ def print_done(kind: Kind, exhaustive: bool, reason: Reason | None, states: int,
     """The last JSON line of a run (`--json`)."""
     print(json.dumps({"event": "done", "verdict": kind.value, "exhaustive": exhaustive,
                       "reason": None if reason is None else reason.message,
+                      "cause": None if reason is None else reason.cause.value,
                       "states": states, "strategy": strategy, "seconds": round(seconds, 6),
                       "solver_queries": solver_queries,
                       "solver_seconds": round(solver_seconds, 6)}), flush=True)
