@@ -26,10 +26,12 @@ from typing import Protocol
 from symcert.core.frames import MAX_CALL_DEPTH
 from symcert.engine.bugfinder import Witness, find_bugs, witness
 from symcert.engine.explore import RunStats, Strategy
+from symcert.core.concrete import head
+from symcert.core.state import SymState
 from symcert.engine.invariants import Unproved, abstract, confirm
 from symcert.engine.status import Answer, BugFound, Finished
 from symcert.lang.errors import EXIT_BUG, EXIT_OK, EXIT_UNDECIDED
-from symcert.lang.syntax import Stmt
+from symcert.lang.syntax import Stmt, While
 from symcert.solver.z3backend import Solver, solver_for
 from symcert.spec.bugs import has_bug_sound
 from symcert.spec.switch import CONTRACTS, icontract
@@ -132,6 +134,17 @@ def well_formed(kind: Kind, bugs: tuple[object, ...], reason: Reason | None,
         raise ValueError("a SAFE verdict needs an exhaustive exploration")
 
 
+@dataclass(frozen=True, slots=True)
+class Bound:
+    """The bounded claim of an undecided breadth-first check (T-B1): no assertion fails on any
+    path of at most `steps` steps (every state that deep was explored, each failing one
+    decided UNSAT), and what the exploration spent its states on (`consumers`: a loop by its
+    position, the calls of a procedure by its name, with their states, most first)."""
+
+    steps: int
+    consumers: tuple[tuple[str, int], ...] = ()
+
+
 @dataclass(frozen=True)
 class Verdict:
     """The answer on one program.
@@ -151,6 +164,7 @@ class Verdict:
     stats: Stats
     bugs: tuple[Witness, ...] = ()
     reason: Reason | None = None
+    bound: Bound | None = None
 
     def __post_init__(self) -> None:
         well_formed(self.kind, self.bugs, self.reason, self.exhaustive)
@@ -258,6 +272,12 @@ class Check:
     bugs: list[Witness] = field(default_factory=list, init=False)
     unconfirmed: int = field(default=0, init=False)
     unproved: Reason | None = field(default=None, init=False)
+    depth: int = field(default=0, init=False)
+    """The depth of the last state explored (BFS explores them by depth)."""
+    spent: dict[str, int] = field(default_factory=dict, init=False)
+    """The states explored at the head of each loop and in each procedure."""
+    abstracted: bool = field(default=False, init=False)
+    """Whether a state on a path through the invariant transition was explored."""
 
     def __post_init__(self) -> None:
         if self.solver is None:
@@ -278,6 +298,7 @@ class Check:
             if self.states >= self.budget.max_states:
                 return self._verdict(exhaustive=False, stopped=state_budget_ran_out(self.budget))
             self.states += 1
+            self._count(status.state)
             if isinstance(status, BugFound):
                 observer.phase("replaying a bug")
                 found = self._confirm(status)
@@ -293,6 +314,29 @@ class Check:
                 observer.phase("exploring")
             observer.explored(self.states, self.progress.frontier)
         raise AssertionError("find_bugs is an infinite stream")
+
+    def _count(self, s: SymState) -> None:
+        """Count `s` for the bounded claim (T-B1)."""
+        self.depth = s.depth
+        self.abstracted = self.abstracted or abstract(s)
+        first = head(s.prog)
+        if isinstance(first, While) and first.pos is not None:
+            where = f"the loop at {first.pos.line}:{first.pos.column}"
+            self.spent[where] = self.spent.get(where, 0) + 1
+        elif s.frame is not None:
+            where = f"calls of {s.frame.proc.name}"
+            self.spent[where] = self.spent.get(where, 0) + 1
+
+    def _bound(self, verdict: Verdict) -> Verdict:
+        """`verdict` with the bounded claim where it holds: an undecided BFS check that stopped
+        for its state or time budget, with nothing cut, undecided or abstracted on the way."""
+        reason = verdict.reason
+        if (reason is None or reason.cause not in (Cause.STATES, Cause.TIME)
+                or self.budget.strategy is not Strategy.BFS or self.unconfirmed
+                or self.progress.too_deep or self.abstracted or self.depth < 1):
+            return verdict
+        top = sorted(self.spent.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
+        return replace(verdict, bound=Bound(self.depth - 1, tuple(top)))
 
     def _confirm(self, bug: BugFound) -> Witness | None:
         """`witness` for a concrete path; on an abstract one (T-I1) a replayed run, or the
@@ -315,8 +359,8 @@ class Check:
     def _verdict(self, exhaustive: bool, stopped: Reason | None) -> Verdict:
         stats = measure(self.states, self.progress, self.solver, self.start)
         stopped = self.unproved if stopped is None and not self.bugs else stopped
-        return decide(self.budget, stats, tuple(self.bugs), exhaustive, stopped,
-                      self.unconfirmed)
+        return self._bound(decide(self.budget, stats, tuple(self.bugs), exhaustive, stopped,
+                                  self.unconfirmed))
 
 
 def _where(found: Witness) -> tuple[int, int]:
