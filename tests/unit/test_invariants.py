@@ -154,3 +154,14 @@ assert c[0] == 0"""
     correct = invariants.havocked
     monkeypatch.setattr(invariants, "havocked", lambda loop, p: correct(loop, p) - {"c"})
     assert check(parse(text)).kind is Kind.SAFE  # wrong, and the concrete runs refute it
+
+
+def test_test_generation_unrolls_annotated_loops():
+    """`symcert tests` wants one concrete path per test: it explores without T-I1, so every
+    leaf replays."""
+    from symcert.engine.testgen import generate_tests
+    suite = generate_tests(parse("assume n >= 0 and n < 3; i = 0;\n"
+                                 "while i < n invariant i <= n do i = i + 1 od;\n"
+                                 "assert i == n"), 1_000)
+    assert suite.exhaustive and len(suite.tests) == 3
+    assert sorted(t.input("n") for t in suite.tests) == [0, 1, 2]

@@ -24,8 +24,10 @@ literal, B-T4).
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
+from typing import Iterator
 
 from symcert.core.concrete import Ending, Env, State, aeval, final_of, head, step, trace
 from symcert.core.frames import assign, scope
@@ -43,6 +45,19 @@ from symcert.solver.z3backend import Sat, Solver
 INVARIANTS: ContextVar[bool] = ContextVar("symcert_invariants", default=True)
 """Whether `run` uses T-I1 at loops with an invariant (else it unrolls them, checking the
 invariant at each head as the concrete semantics does)."""
+
+
+
+@contextmanager
+def unrolled() -> Iterator[None]:
+    """Within: `run` unrolls loops with an invariant (each path a concrete one), as the test
+    generator needs."""
+    token = INVARIANTS.set(False)
+    try:
+        yield
+    finally:
+        INVARIANTS.reset(token)
+
 
 HAVOC = "#havoc"
 """The store's count of the havocs on the path (no program variable has a `#`)."""
