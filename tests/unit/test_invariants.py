@@ -165,3 +165,14 @@ def test_test_generation_unrolls_annotated_loops():
                                  "assert i == n"), 1_000)
     assert suite.exhaustive and len(suite.tests) == 3
     assert sorted(t.input("n") for t in suite.tests) == [0, 1, 2]
+
+
+def test_the_oracles_stream_transition_unrolls_annotated_loops():
+    """The seed-001 oracles' `run` transition is the plain rule (the havoc's fresh symbols are
+    no input their concretization reads): exhaustive and precise, with no false counterexample."""
+    from symcert.checking.oracles import is_probably_exhaustive, is_probably_precise
+    from symcert.checking.transitions import stream
+    p = parse(NOT_PRESERVED.replace("assume n >= 0", "assume n >= 0 and n < 6"))
+    t = stream(1_000, solver_for(p))
+    assert is_probably_exhaustive(t, p, runs=4).counterexample is None
+    assert is_probably_precise(t, p, runs=4).counterexample is None

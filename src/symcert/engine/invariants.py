@@ -99,7 +99,7 @@ def expand_invariant(state: SymState) -> list[SymState]:
     new_frame, new_store = frame, store.update(HAVOC, Int(k))
     array_names = arrays(state.prog)
     for x in sorted(havocked(loop, state.prog)):
-        fresh: AExpr = ArrayVar(f"{x}#{k}") if x in array_names else Var(f"{x}#{k}")  # type: ignore[assignment]
+        fresh = ArrayVar(f"{x}#{k}") if x in array_names else Var(f"{x}#{k}")
         new_frame, new_store = assign(new_frame, new_store, x, fresh)
     ctx = scope(new_frame, new_store)
     holds = conj(inv, sym_beval(ctx, loop.invariant()))

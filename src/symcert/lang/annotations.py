@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Iterator
 from symcert.lang.errors import SourceError, quote
 from symcert.lang.structure import children
 from symcert.lang.syntax import (
-    ALLOC, DIVISIONS, And, ArrayVar, Assign, BExpr, Call, Cmp, If, Int, New, Node, Pos, Seq, Stmt, Var,
-    While,
+    ALLOC, DIVISIONS, And, ArrayVar, Assign, BExpr, Call, Cmp, If, Int, New, Node, Pos, Seq,
+    Stmt, Var, While,
     array_write, field_of, operands, spine,
 )
 
