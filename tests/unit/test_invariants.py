@@ -176,3 +176,13 @@ def test_the_oracles_stream_transition_unrolls_annotated_loops():
     t = stream(1_000, solver_for(p))
     assert is_probably_exhaustive(t, p, runs=4).counterexample is None
     assert is_probably_precise(t, p, runs=4).counterexample is None
+
+
+def test_a_loop_that_makes_objects_even_through_a_call_is_unrolled():
+    """The counter of new objects must stay a literal (B-T4): no havoc of it."""
+    from symcert.engine.invariants import applies
+    p = parse("class C(v)\nproc mk() begin var o = new C; return o end\n"
+              "while i < n invariant i >= 0 do x = mk(); i = i + 1 od")
+    q = parse("class C(v)\nwhile i < n invariant i >= 0 do x = new C; i = i + 1 od")
+    r = parse("while i < n invariant i >= 0 do i = i + 1 od")
+    assert not applies(p) and not applies(q) and applies(r)

@@ -68,10 +68,10 @@ REPLAY_STEPS = 100_000
 
 def applies(p: Stmt) -> bool:
     """Whether T-I1 steps a state with program `p`: its next statement is a loop with an
-    invariant whose body makes no object."""
+    invariant whose body makes no object (nor do the procedures it calls)."""
     loop = head(p)
     return (isinstance(loop, While) and bool(loop.invariants)
-            and ALLOC not in written(loop.body).variables)
+            and ALLOC not in havocked(loop, p))
 
 
 def abstract(s: SymState) -> bool:
