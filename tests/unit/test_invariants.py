@@ -186,3 +186,14 @@ def test_a_loop_that_makes_objects_even_through_a_call_is_unrolled():
     q = parse("class C(v)\nwhile i < n invariant i >= 0 do x = new C; i = i + 1 od")
     r = parse("while i < n invariant i >= 0 do i = i + 1 od")
     assert not applies(p) and not applies(q) and applies(r)
+
+
+def test_the_eager_twins_of_the_streams_stay_over_expand():
+    """`run_n` and `find_bugs_n`, on which the stream lemmas are stated (contracts on), unroll
+    annotated loops: every state they give is an `expand` step from the start."""
+    from symcert.engine.bugfinder import find_bugs_n
+    from symcert.engine.explore import run_n
+    p = parse(NOT_PRESERVED)
+    assert not any(abstract(s) for s in run_n([initial(p)], 40, solver=solver_for(p))
+                   if s is not None)
+    assert len(find_bugs_n(p, 30, solver=solver_for(p))) == 30

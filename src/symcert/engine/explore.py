@@ -36,7 +36,7 @@ from symcert.core.guards import assuming, may_fail, may_fail_at
 from symcert.core.symbolic import sym_aeval, sym_beval, sym_guard, sym_update
 from symcert.core.terms import conj, negate
 from symcert.engine.alias import ALIAS, Alias, resolve_reads, split
-from symcert.engine.invariants import INVARIANTS, applies, expand_invariant
+from symcert.engine.invariants import INVARIANTS, applies, expand_invariant, unrolled
 from symcert.lang.syntax import (
     ALLOC, AExpr, Assert, Assign, Assume, BExpr, Bool, Call, Fail, If, Int, New, Return, Seq, Skip,
     Stmt, While, allocation,
@@ -414,4 +414,5 @@ def run_n(
     :param l: the initial worklist.
     :param n: how many elements to take.
     """
-    return list(islice(run(l, strategy, solver), n))
+    with unrolled():  # the stream lemmas speak of Fig. 6 over `expand`: no invariant transition
+        return list(islice(run(l, strategy, solver), n))
