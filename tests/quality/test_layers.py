@@ -16,7 +16,8 @@ SRC = Path(__file__).resolve().parents[2] / "src"
 LAYERS = (  # bottom to top
     ("symcert.lang.errors", "symcert.lang.sharing", "symcert.lang.expressions",
      "symcert.lang.syntax",
-     "symcert.lang.structure", "symcert.lang.objects", "symcert.lang.procedures"),
+     "symcert.lang.structure", "symcert.lang.objects", "symcert.lang.annotations",
+     "symcert.lang.procedures"),
     ("symcert.spec.switch", "symcert.spec.printing"),
     ("symcert.lang",),
     ("symcert.core.algebra", "symcert.core.terms", "symcert.core.frames", "symcert.core.concrete",
@@ -27,7 +28,7 @@ LAYERS = (  # bottom to top
     ("symcert.core",),
     ("symcert.solver",),
     ("symcert.spec.expansion",),
-    ("symcert.engine.alias", "symcert.engine.explore", "symcert.engine.status"),
+    ("symcert.engine.alias", "symcert.engine.invariants", "symcert.engine.explore", "symcert.engine.status"),
     ("symcert.spec.bugs",),
     ("symcert.engine",),
     ("symcert.seed004", "symcert.seed002"),

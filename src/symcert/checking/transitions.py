@@ -28,6 +28,7 @@ from symcert.core.state import (
 )
 from symcert.core.terms import disj
 from symcert.engine.explore import run, successors
+from symcert.engine.invariants import unrolled
 from symcert.lang.structure import inputs
 from symcert.lang.syntax import BExpr, Bool, Cmp, Int, Stmt, Var
 from symcert.seed004.interp import concretize_result, exec_symbolic
@@ -99,7 +100,7 @@ def _expand_outputs(inputs: tuple[SymState, ...]) -> tuple[SymState, ...]:
     out: list[SymState] = []
     for s in inputs:
         # A state no rule applies to stays in the configuration: it is not an input of a step.
-        out.extend(successors()(s) if rules_of(s) else [s])
+        out.extend(successors(invariants=False)(s) if rules_of(s) else [s])
     return tuple(out)
 
 
@@ -112,18 +113,19 @@ def run_outputs(inputs_: tuple[SymState, ...], max_states: int,
     the leaves, plus the unexplored frontier when cut; and whether the stream ended."""
     seen: list[SymState] = []
     ended = False
-    for s in run(list(inputs_), solver=solver):
-        if s is None:
-            ended = True
-            break
-        seen.append(s)
-        if len(seen) >= max_states:
-            break
+    with unrolled():  # loops unrolled: a havoc's symbols are no input this concretization reads
+        for s in run(list(inputs_), solver=solver):
+            if s is None:
+                ended = True
+                break
+            seen.append(s)
+            if len(seen) >= max_states:
+                break
     leaves = [s for s in seen if rules_of(s) == 0]
     if ended:
         return tuple(leaves), True
     explored = set(seen)
-    step = successors()
+    step = successors(invariants=False)
     frontier = [c for s in seen if rules_of(s) for c in step(s) if c not in explored]
     return tuple(leaves + frontier), False
 

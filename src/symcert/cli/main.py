@@ -266,7 +266,7 @@ def _run(args: argparse.Namespace) -> int:
         args.max_states = DEFAULT_MAX_STATES
     from symcert.engine.bugfinder import ReplayMismatch
     from symcert.engine.explore import Strategy
-    from symcert.cli.commands.verdicts import print_done, shown_reason, stop_reason
+    from symcert.cli.commands.verdicts import bounded, print_done, shown_reason, stop_reason
     from symcert.engine.verdict import Budget, Check, Kind, Stats, Verdict
     from symcert.lang.procedures import references
 
@@ -295,7 +295,7 @@ def _run(args: argparse.Namespace) -> int:
     stats = verdict.stats
     if args.json:
         print_done(verdict.kind, verdict.exhaustive, reason, stats.states, budget.strategy.value,
-                   stats.seconds, stats.solver_queries, stats.solver_seconds)
+                   stats.seconds, stats.solver_queries, stats.solver_seconds, verdict.bound)
         return verdict.exit_code
     order = "breadth-first" if budget.strategy is Strategy.BFS else "depth-first"
     summary = f"explored {stats.states:,} symbolic states ({order}) in {stats.seconds:.2f} s"
@@ -308,7 +308,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"  exhaustive: {summary}")
     else:
         print(f"{name}: undecided: {reason}")
-        print(f"  no bug found so far; {summary}")
+        print(f"  no bug found so far; {summary}{bounded(verdict.bound)}")
     return verdict.exit_code
 
 
@@ -323,7 +323,7 @@ def _bug_report(found: Any, name: str, as_json: bool, explored: int,
     from symcert.lang.syntax import is_field
 
     pc = found.bug.pc
-    names = sorted(set().union(*(free_vars(c) for c in pc.conjuncts())) if pc.length else set())
+    names = sorted(x for x in set().union(*map(free_vars, pc.conjuncts())) if "#" not in x)
     cells: list[tuple[str, Any]] = found.input.labelled(names, {a for a, _ in reads(pc.conjuncts())})
     objects: dict[str, dict[str, Any]] = {}
     if references or any(map(is_field, names)):  # seed 003 §4: the input heap as a graph

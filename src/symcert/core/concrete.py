@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import enum
 import operator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Container, Iterable, Iterator, Mapping
 
 from symcert.core.algebra import fold_a, fold_b
@@ -280,8 +280,11 @@ def _rule(env: Env, frame: Frame[Env] | None, p: Stmt) -> Next | None:
             return env, frame, Skip()
         case If(b, p1, p2):
             return env, frame, (p1 if beval(ctx, b) else p2)
-        case While(b, body):
-            return env, frame, (Seq(body, p) if beval(ctx, b) else Skip())
+        case While(b, body, invariants=clauses):  # an invariant is checked at the head
+            if clauses and not beval(ctx, p.invariant()):
+                return env, frame, Fail(p.pos, p)
+            again = p if p.entered or not clauses else replace(p, entered=True)
+            return env, frame, (Seq(body, again) if beval(ctx, b) else Skip())
         case Assert(b):
             return env, frame, (Skip() if beval(ctx, b) else Fail(p.pos, p))
         case Assume(b):

@@ -285,6 +285,8 @@ def rule_count(p: Stmt, in_procedure: bool = False) -> int:
             return 1
         case Assign() | Assume() | Call() | Return() | New():
             return 1 + may_fail_at(p)  # X-A2: and `fail` where a divisor may be 0
+        case While(invariants=clauses) if clauses:  # and `fail` where the invariant does not hold
+            return 3 + may_fail_at(p)
         case If() | While() | Assert():
             return 2 + may_fail_at(p)
     raise TypeError(f"not a statement: {p!r}")

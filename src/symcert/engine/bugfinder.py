@@ -16,6 +16,7 @@ from typing import Iterator
 from symcert.core.concrete import Env, State, head, is_stuck, run_concrete
 from symcert.core.state import SymState, initial, valid_heap, witness_input
 from symcert.engine.explore import RunStats, Strategy, run
+from symcert.engine.invariants import unrolled
 from symcert.engine.status import BugFound, Finished, Pending, Status
 from symcert.lang.procedures import references
 from symcert.lang.syntax import Fail, Stmt
@@ -84,7 +85,8 @@ def find_bugs_n(
     :param p: the program.
     :param n: how many messages to take.
     """
-    return list(islice(find_bugs(p, strategy, solver), n))
+    with unrolled():  # W-T3.5 and W-T3.7 speak of Fig. 8 over `expand`: no invariant transition
+        return list(islice(find_bugs(p, strategy, solver), n))
 
 
 @dataclass(frozen=True)

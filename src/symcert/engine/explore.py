@@ -36,6 +36,7 @@ from symcert.core.guards import assuming, may_fail, may_fail_at
 from symcert.core.symbolic import sym_aeval, sym_beval, sym_guard, sym_update
 from symcert.core.terms import conj, negate
 from symcert.engine.alias import ALIAS, Alias, resolve_reads, split
+from symcert.engine.invariants import INVARIANTS, applies, expand_invariant, unrolled
 from symcert.lang.syntax import (
     ALLOC, AExpr, Assert, Assign, Assume, BExpr, Bool, Call, Fail, If, Int, New, Return, Seq, Skip,
     Stmt, While, allocation,
@@ -114,10 +115,15 @@ def expand_split(state: SymState) -> list[SymState]:
     return split(state, expand(state))
 
 
-def successors() -> Callable[[SymState], list[SymState]]:
+def successors(invariants: bool = True) -> Callable[[SymState], list[SymState]]:
     """The step `run` takes under the aliasing strategy in force (alias.py): `expand`, or
-    `expand_split` under `--alias split`; whoever steps a state as `run` does calls this."""
-    return expand_split if ALIAS.get() is Alias.SPLIT else expand
+    `expand_split` under `--alias split`, and, with `invariants` (unless switched off by
+    `INVARIANTS`), the invariant transition T-I1 at a loop with an invariant (invariants.py);
+    whoever steps a state as `run` does calls this."""
+    base = expand_split if ALIAS.get() is Alias.SPLIT else expand
+    if not (invariants and INVARIANTS.get()):
+        return base
+    return lambda s: expand_invariant(s) if applies(s.prog) else base(s)
 
 
 def _carry_ghost(parent: SymState, children: list[SymState]) -> list[SymState]:
@@ -175,8 +181,10 @@ def _expand(phi: PathCondition, store: Store, frame: Stack, p: Stmt,
                     for t in _expand(phi, store, frame, p1, depth)]
         case Call() | Return():
             return _procedure(phi, store, frame, p, p, depth)
-        case While(b, body):
+        case While(b, body, invariants=()):
             return _branch(phi, store, frame, p, b, Seq(body, p), Skip(), depth)
+        case While():  # its invariant checked at the head, as an assertion
+            return _checked(phi, store, frame, p, depth)
         case If(b, p1, p2):
             return _branch(phi, store, frame, p, b, p1, p2, depth)
         case Assert(b):
@@ -235,6 +243,17 @@ def _branch(phi: PathCondition, store: Store, frame: Stack, p: Stmt, b: BExpr, y
         out.append(SymState(phi.extend(assuming(ok, negate(cond))), store, no, depth,
                             frame=frame))
     return out + [_by_zero(phi, ok, store, frame, p, depth)]
+
+
+def _checked(phi: PathCondition, store: Store, frame: Stack, p: While,
+             depth: int) -> list[SymState]:
+    """The head of a loop with invariant `I`: `_branch`'s successors, each assuming `I` too,
+    and `φ ∧ ¬I`, stuck at the loop's `fail` (the invariant does not hold)."""
+    inv = sym_beval(scope(frame, store), p.invariant())
+    again = p if p.entered else replace(p, entered=True)
+    out = [replace(t, pc=phi.extend(assuming(inv, t.pc.last)))  # type: ignore[arg-type]
+           for t in _branch(phi, store, frame, p, p.cond, Seq(p.body, again), Skip(), depth)]
+    return out + [SymState(phi.extend(negate(inv)), store, Fail(p.pos, p), depth, frame=frame)]
 
 
 def _by_zero(phi: PathCondition, ok: BExpr, store: Store, frame: Stack, p: Stmt,
@@ -323,7 +342,7 @@ def run(
     loops: dict[int, LoopCounts] = {}  # with `unroll`: each frontier state's counts, by id
     values = Valuations()  # the parents' models' values, each node's computed once per model
     take = frontier.popleft if strategy is Strategy.BFS else frontier.pop
-    step = successors()
+    step = successors(invariants=unroll is None)  # unrolling is the other loop transition
     while frontier:
         state = take()
         stats.yielded += 1
@@ -395,4 +414,5 @@ def run_n(
     :param l: the initial worklist.
     :param n: how many elements to take.
     """
-    return list(islice(run(l, strategy, solver), n))
+    with unrolled():  # the stream lemmas speak of Fig. 6 over `expand`: no invariant transition
+        return list(islice(run(l, strategy, solver), n))

@@ -16,7 +16,7 @@ the guard `ok` of its expression (X-A2). The verdict is the library's (`verdict.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import icontract
 
@@ -24,7 +24,8 @@ from symcert.core.concrete import Ending, run_to_end
 from symcert.core.concrete import head, is_stuck
 from symcert.core.guards import may_fail_at
 from symcert.core.state import SymState, initial
-from symcert.engine.bugfinder import witness
+from symcert.engine.bugfinder import Witness, witness
+from symcert.engine.invariants import Unproved, abstract, confirm
 from symcert.engine.explore import RunStats, run, successors
 from symcert.engine.status import BugFound
 from symcert.engine.verdict import (
@@ -38,7 +39,7 @@ from symcert.engine.verdict import (
     state_budget_ran_out,
 )
 from symcert.lang.structure import inputs
-from symcert.lang.syntax import Assert, Fail, Pos, Stmt
+from symcert.lang.syntax import Assert, Fail, Pos, Stmt, While
 from symcert.solver.z3backend import Sat, Solver, solver_for
 from symcert.spec.concretization import sample_valuations
 from symcert.spec.switch import CONTRACTS, lemma
@@ -92,11 +93,23 @@ def _obligations(state: SymState, solver: Solver) -> list[tuple[Obligation, SymS
     stmt = head(state.prog)
     if isinstance(stmt, Fail):
         failing = [state] if stmt.origin is None else []  # else asked at its parent
-    elif isinstance(stmt, Assert) or may_fail_at(stmt):
+    elif isinstance(stmt, Assert) or may_fail_at(stmt) or (isinstance(stmt, While)
+                                                            and bool(stmt.invariants)):
         failing = [t for t in successors()(state) if is_stuck(t.prog)]
     else:
         failing = []
     return [(Obligation(stmt.pos, stmt, t, solver.check(t.pc)[0]), t) for t in failing]
+
+
+def _confirm(p: Stmt, stuck: SymState, solver: Solver) -> Witness | Reason | None:
+    """The replayed bug at a satisfiable obligation, or, on a path through the invariant
+    transition that no run replays, why the invariant does not prove it (T-I1)."""
+    if not abstract(stuck):
+        return witness(p, BugFound(stuck), solver)
+    found = confirm(p, stuck, solver)
+    if isinstance(found, Unproved):
+        return Reason(Cause.INVARIANT, found.message())
+    return None if found is None else Witness(replace(stuck, prog=found[1].prog), *found)
 
 
 @icontract.ensure(proof_sound, "T-L2 proofs need exhaustiveness", enabled=CONTRACTS)
@@ -134,13 +147,15 @@ def prove(p: Stmt, max_states: int, timeout: float | None = None,
             if ob.answer is Sat.UNKNOWN:
                 undecided.append(ob)
             elif ob.answer is Sat.SAT:
-                found = witness(p, BugFound(stuck), solver)
-                if found is None:
+                found = _confirm(p, stuck, solver)
+                if isinstance(found, Reason):
+                    stopped = stopped or found
+                elif found is None:
                     undecided.append(ob)
                 else:
                     verdict = decide(budget, measure(states, progress, solver, start), (found,),
                                      False, None, len(undecided))
                     return Proof(verdict, asked, tuple(undecided))
-    verdict = decide(budget, measure(states, progress, solver, start), (), stopped is None,
-                     stopped, len(undecided))
+    verdict = decide(budget, measure(states, progress, solver, start), (),
+                     stopped is None or stopped.cause is Cause.INVARIANT, stopped, len(undecided))
     return Proof(verdict, asked, tuple(undecided))

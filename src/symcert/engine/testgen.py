@@ -17,6 +17,7 @@ from symcert.core.concrete import (Env, Final, State, beval, final_of, head, is_
                                    trace)
 from symcert.core.frames import scope
 from symcert.core.state import SymState, initial, witness_input
+from symcert.engine.invariants import unrolled
 from symcert.engine.bugfinder import ReplayMismatch
 from symcert.engine.explore import RunStats, run
 from symcert.lang.procedures import table_of
@@ -115,6 +116,19 @@ def _is_leaf(s: SymState) -> bool:
     return isinstance(s.prog, Skip) and s.frame is None or is_stuck(s.prog)
 
 
+def _leaves(p: Stmt, solver: Solver, stats: RunStats,
+            max_states: int) -> Iterator[SymState | None]:
+    """The leaves of the exploration of `p` within `max_states` states, then None if it
+    ended."""
+    for s in run([initial(p)], solver=solver, stats=stats):
+        if s is None:
+            yield s
+        if s is None or stats.yielded > max_states:
+            return
+        if _is_leaf(s):
+            yield s
+
+
 def generate_tests(p: Stmt, max_states: int, solver: Solver | None = None) -> Suite:
     """One replayed test per leaf of the symbolic execution of `p`, explored breadth-first for
     at most `max_states` states.
@@ -128,15 +142,12 @@ def generate_tests(p: Stmt, max_states: int, solver: Solver | None = None) -> Su
     reached: set[Pos] = set()
     taken: set[Decision] = set()
     unknown = 0
-    exhaustive = False
-    for s in run([initial(p)], solver=solver, stats=stats):
+    with unrolled():  # one test per concrete path: no invariant transition
+        leaves = list(_leaves(p, solver, stats, max_states))
+    exhaustive = leaves[-1] is None if leaves else False
+    for s in leaves:
         if s is None:
-            exhaustive = True
             break
-        if stats.yielded > max_states:
-            break
-        if not _is_leaf(s):
-            continue
         if s.model is None:
             unknown += 1
             continue

@@ -20,15 +20,18 @@ from __future__ import annotations
 
 import enum
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from symcert.core.frames import MAX_CALL_DEPTH
 from symcert.engine.bugfinder import Witness, find_bugs, witness
 from symcert.engine.explore import RunStats, Strategy
+from symcert.core.concrete import head
+from symcert.core.state import SymState
+from symcert.engine.invariants import Unproved, abstract, confirm
 from symcert.engine.status import Answer, BugFound, Finished
 from symcert.lang.errors import EXIT_BUG, EXIT_OK, EXIT_UNDECIDED
-from symcert.lang.syntax import Stmt
+from symcert.lang.syntax import Stmt, While
 from symcert.solver.z3backend import Solver, solver_for
 from symcert.spec.bugs import has_bug_sound
 from symcert.spec.switch import CONTRACTS, icontract
@@ -78,6 +81,9 @@ class Cause(enum.Enum):
     """Memory ran out."""
     CALL_DEPTH = "call depth"
     """A path's calls nested deeper than `Budget.max_call_depth`: it was cut."""
+    INVARIANT = "invariant"
+    """A check failed on a path through the invariant transition (T-I1) and no concrete run
+    replays it: the invariant is not preserved, or too weak for what follows the loop."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +134,17 @@ def well_formed(kind: Kind, bugs: tuple[object, ...], reason: Reason | None,
         raise ValueError("a SAFE verdict needs an exhaustive exploration")
 
 
+@dataclass(frozen=True, slots=True)
+class Bound:
+    """The bounded claim of an undecided breadth-first check (T-B1): no assertion fails on any
+    path of at most `steps` steps (every state that deep was explored, each failing one
+    decided UNSAT), and what the exploration spent its states on (`consumers`: a loop by its
+    position, the calls of a procedure by its name, with their states, most first)."""
+
+    steps: int
+    consumers: tuple[tuple[str, int], ...] = ()
+
+
 @dataclass(frozen=True)
 class Verdict:
     """The answer on one program.
@@ -147,6 +164,7 @@ class Verdict:
     stats: Stats
     bugs: tuple[Witness, ...] = ()
     reason: Reason | None = None
+    bound: Bound | None = None
 
     def __post_init__(self) -> None:
         well_formed(self.kind, self.bugs, self.reason, self.exhaustive)
@@ -219,7 +237,7 @@ def decide(budget: Budget, stats: Stats, bugs: tuple[Witness, ...], exhaustive: 
     """
     if bugs:
         return Verdict(Kind.BUG, exhaustive, budget, stats, bugs)
-    if exhaustive and not unconfirmed:
+    if exhaustive and not unconfirmed and stopped is None:
         return Verdict(Kind.SAFE, True, budget, stats)
     reason = stopped if stopped is not None else solver_unknown(unconfirmed)
     return Verdict(Kind.UNDECIDED, exhaustive, budget, stats, reason=reason)
@@ -253,6 +271,13 @@ class Check:
     states: int = field(default=0, init=False)
     bugs: list[Witness] = field(default_factory=list, init=False)
     unconfirmed: int = field(default=0, init=False)
+    unproved: Reason | None = field(default=None, init=False)
+    depth: int = field(default=0, init=False)
+    """The depth of the last state explored (BFS explores them by depth)."""
+    spent: dict[str, int] = field(default_factory=dict, init=False)
+    """The states explored at the head of each loop and in each procedure."""
+    abstracted: bool = field(default=False, init=False)
+    """Whether a state on a path through the invariant transition was explored."""
 
     def __post_init__(self) -> None:
         if self.solver is None:
@@ -273,9 +298,10 @@ class Check:
             if self.states >= self.budget.max_states:
                 return self._verdict(exhaustive=False, stopped=state_budget_ran_out(self.budget))
             self.states += 1
+            self._count(status.state)
             if isinstance(status, BugFound):
                 observer.phase("replaying a bug")
-                found = witness(self.program, status, self.solver)
+                found = self._confirm(status)
                 if found is None:
                     self.unconfirmed += 1
                 elif _where(found) not in reported:
@@ -289,14 +315,52 @@ class Check:
             observer.explored(self.states, self.progress.frontier)
         raise AssertionError("find_bugs is an infinite stream")
 
+    def _count(self, s: SymState) -> None:
+        """Count `s` for the bounded claim (T-B1)."""
+        self.depth = s.depth
+        self.abstracted = self.abstracted or abstract(s)
+        first = head(s.prog)
+        if isinstance(first, While) and first.pos is not None:
+            where = f"the loop at {first.pos.line}:{first.pos.column}"
+            self.spent[where] = self.spent.get(where, 0) + 1
+        elif s.frame is not None:
+            where = f"calls of {s.frame.proc.name}"
+            self.spent[where] = self.spent.get(where, 0) + 1
+
+    def _bound(self, verdict: Verdict) -> Verdict:
+        """`verdict` with the bounded claim where it holds: an undecided BFS check that stopped
+        for its state or time budget, with nothing cut, undecided or abstracted on the way."""
+        reason = verdict.reason
+        if (reason is None or reason.cause not in (Cause.STATES, Cause.TIME)
+                or self.budget.strategy is not Strategy.BFS or self.unconfirmed
+                or self.progress.too_deep or self.abstracted or self.depth < 1):
+            return verdict
+        top = sorted(self.spent.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
+        return replace(verdict, bound=Bound(self.depth - 1, tuple(top)))
+
+    def _confirm(self, bug: BugFound) -> Witness | None:
+        """`witness` for a concrete path; on an abstract one (T-I1) a replayed run, or the
+        invariant's fault recorded in `unproved` (None either way when not a bug)."""
+        if not abstract(bug.state):
+            return witness(self.program, bug, self.solver)
+        found = confirm(self.program, bug.state, self.solver)
+        if isinstance(found, Unproved):
+            self.unproved = self.unproved or Reason(Cause.INVARIANT, found.message())
+            return None
+        if found is None:
+            self.unconfirmed += 1
+            return None
+        return Witness(replace(bug.state, prog=found[1].prog), found[0], found[1])
+
     def stopped(self, reason: Reason) -> Verdict:
         """The verdict when the caller interrupted `run` for `reason` (time or memory)."""
         return self._verdict(exhaustive=False, stopped=reason)
 
     def _verdict(self, exhaustive: bool, stopped: Reason | None) -> Verdict:
         stats = measure(self.states, self.progress, self.solver, self.start)
-        return decide(self.budget, stats, tuple(self.bugs), exhaustive, stopped,
-                      self.unconfirmed)
+        stopped = self.unproved if stopped is None and not self.bugs else stopped
+        return self._bound(decide(self.budget, stats, tuple(self.bugs), exhaustive, stopped,
+                                  self.unconfirmed))
 
 
 def _where(found: Witness) -> tuple[int, int]:

@@ -104,8 +104,9 @@ def _stmt(kinds: _Kinds, s: Stmt, proc: str | None, procs: dict[str, object]) ->
             case If(b, p1, p2):
                 _bool(kinds, b)
                 todo += (p2, p1)
-            case While(b, body):
-                _bool(kinds, b)
+            case While(b, body, invariants=clauses):
+                for c in (b, *clauses):
+                    _bool(kinds, c)
                 todo.append(body)
             case Assert(b) | Assume(b):
                 _bool(kinds, b)

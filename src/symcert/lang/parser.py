@@ -26,7 +26,7 @@ import os
 import sys
 from typing import Any
 
-from symcert.lang import macros, procedures
+from symcert.lang import annotations, macros, procedures
 from symcert.lang.errors import (
     MAX_INPUT_BYTES, MAX_PROGRAM_SIZE, LimitError, ParseError, SourceError, describe_char,
     error_at, quote, too_large,
@@ -137,10 +137,11 @@ class _Build(Transformer[Token, Stmt]):
                                                _TOO_DEEP)
 
     def proc(self, c: list[Any]) -> None:
-        name, params, body = c[1], [str(t) for t in c[2:-1] if t is not None], c[-1]
+        name, body, contract = c[1], c[-1], annotations.contract(c)
+        params = [str(t) for t in c[2:] if isinstance(t, Token) and t not in contract]
         self._fresh(name)
         self.procs[str(name)] = procedures.declare(str(name), params, body, _tpos(name),
-                                                      self.procs)
+                                                   self.procs, **contract)
 
     def class_(self, c: list[Any]) -> None:
         """`class C(f1, ..., fn)` (seed 003 §4): declared once, each field once, before use."""
@@ -282,7 +283,7 @@ class _Build(Transformer[Token, Stmt]):
 
     def while_(self, c: list[Any]) -> Stmt:
         self._grow(1, _at(c))
-        return While(c[1], c[2], _at(c))
+        return While(c[1], c[-1], _at(c), tuple(c[3:-1:2]))
 
     def or_(self, c: list[BExpr]) -> BExpr:
         self._grow(len(c) - 1, c[0].pos)

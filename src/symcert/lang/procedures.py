@@ -17,11 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from symcert.lang import objects
+from symcert.lang import annotations, objects
 from symcert.lang.errors import SourceError, quote
 from symcert.lang.structure import children, variables
 from symcert.lang.syntax import (
-    ArrayVar, Assign, Call, If, New, Node, Pos, Return, Seq, Stmt, Var, While, array_write,
+    ArrayVar, Assign, BExpr, Call, If, New, Node, Pos, Return, Seq, Stmt, Var, While, array_write,
     show_stmt,
 )
 
@@ -41,8 +41,11 @@ class Procedures(dict[str, "Proc"]):
 
 @dataclass(frozen=True, slots=True)
 class Proc:
-    """`proc name(params) begin body end`; `locals` are its parameters and `var` names;
-    `procs` is the table of the program it is declared in."""
+    """`proc name(params) requires P ensures Q begin body end`; `locals` are its parameters
+    and `var` names; `procs` is the table of the program it is declared in. The contract is
+    optional: `requires` speaks of the parameters and globals at the call, `ensures` of the
+    parameters (their values at the call), the globals after it and `RESULT`, the value
+    returned (T-S1)."""
 
     name: str
     params: tuple[str, ...]
@@ -50,9 +53,15 @@ class Proc:
     locals: frozenset[str]
     pos: Pos | None = field(default=None, compare=False, repr=False)
     procs: Procedures = field(default_factory=Procedures, compare=False, repr=False)
+    requires: BExpr | None = None
+    ensures: BExpr | None = None
 
     def __str__(self) -> str:
-        return f"proc {self.name}({', '.join(self.params)}) begin\n{show_stmt(self.body, '  ')}\nend"
+        contract = "".join(f" {word} {c}" for word, c in (("requires", self.requires),
+                                                          ("ensures", self.ensures))
+                           if c is not None)
+        return (f"proc {self.name}({', '.join(self.params)}){contract} begin\n"
+                f"{show_stmt(self.body, '  ')}\nend")
 
 
 def statements(p: Stmt) -> Iterator[Stmt]:
@@ -74,9 +83,10 @@ def statements(p: Stmt) -> Iterator[Stmt]:
 
 
 def declare(name: str, params: list[str], body: Stmt, pos: Pos | None,
-            procs: Procedures) -> Proc:
-    """The declaration of procedure `name` in the table `procs`, with its locals; a repeated
-    parameter is an error."""
+            procs: Procedures, requires: BExpr | None = None,
+            ensures: BExpr | None = None) -> Proc:
+    """The declaration of procedure `name` in the table `procs`, with its locals and its
+    contract; a repeated parameter is an error."""
     seen: set[str] = set()
     for p in params:
         if p in seen:
@@ -85,7 +95,8 @@ def declare(name: str, params: list[str], body: Stmt, pos: Pos | None,
     declared = {s.name for s in statements(body) if isinstance(s, (Assign, New)) and s.local}
     declared |= {s.target for s in statements(body)
                  if isinstance(s, Call) and s.local and s.target is not None}
-    return Proc(name, tuple(params), body, frozenset(params) | declared, pos, procs)
+    return Proc(name, tuple(params), body, frozenset(params) | declared, pos, procs, requires,
+                ensures)
 
 
 def check(main: Stmt, procs: Procedures, calls: list[Call]) -> None:
@@ -108,6 +119,7 @@ def check(main: Stmt, procs: Procedures, calls: list[Call]) -> None:
         if isinstance(s, (Assign, Call, New)) and s.local:
             raise SourceError("`var` outside a procedure (the main statement's variables are "
                               "global)", s.pos or Pos(1, 1))
+    annotations.check(main, procs)
     check_kinds(main, procs)
     objects.references(main, procs)
     procs.globals = variables(main).union(*(variables(q.body) - q.locals for q in procs.values()))

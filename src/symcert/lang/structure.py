@@ -43,6 +43,8 @@ def children(n: Node) -> tuple[Node, ...]:
     condition, expression and sub-statements, a call's arguments (none for leaves)."""
     if isinstance(n, Call):
         return n.args
+    if isinstance(n, While):  # and the invariant's clauses
+        return (n.cond, n.body, *n.invariants)
     return tuple(getattr(n, f) for f in _child_fields(n))
 
 
@@ -50,6 +52,8 @@ def with_children(n: Node, new: Sequence[Node]) -> Node:
     """`n` with its direct subterms replaced by `new`, given in `children`'s order."""
     if isinstance(n, Call):
         return replace(n, args=tuple(new))  # type: ignore[arg-type]
+    if isinstance(n, While):
+        return replace(n, cond=new[0], body=new[1], invariants=tuple(new[2:]))  # type: ignore[arg-type]
     return replace(n, **dict(zip(_child_fields(n), new)))
 
 
@@ -114,8 +118,8 @@ def _variables(p: Node, callees: bool) -> frozenset[str]:
                 pass
             case Assert(a) | Assume(a):
                 todo.append(a)
-            case While(a, b):
-                todo.extend((a, b))
+            case While(a, b, invariants=clauses):
+                todo.extend((a, b, *clauses))
             case If(c, a, b):
                 todo.extend((c, a, b))
             case Seq():
@@ -173,8 +177,9 @@ def _inputs(p: Stmt, assigned: frozenset[str]) -> tuple[frozenset[str], frozense
                 r2, a2 = _inputs(p2, assigned)
                 read |= (variables(b) - assigned) | r1 | r2
                 assigned = a1 & a2
-            case While(b, body):
-                read |= (variables(b) - assigned) | _inputs(body, assigned)[0]
+            case While(b, body, invariants=clauses):
+                read |= (frozenset().union(variables(b), *map(variables, clauses)) - assigned
+                         | _inputs(body, assigned)[0])
             case Seq():  # a sequence nested as the first statement of another
                 r, assigned = _inputs(s, assigned)
                 read |= r

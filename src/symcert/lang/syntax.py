@@ -103,6 +103,10 @@ class Fail:
             return f"{_undefined(self.origin)} in `{shown}`"
         if isinstance(self.origin, Assert):
             return f"assertion `{self.origin.cond}` fails"
+        if isinstance(self.origin, While):
+            return (f"invariant `{self.origin.invariant()}` "
+                    + ("does not hold after an iteration" if self.origin.entered
+                       else "does not hold on entry"))
         return "`fail` reached"
 
 
@@ -225,14 +229,30 @@ class If:
 
 @dataclass(frozen=True, slots=True)
 class While:
-    """`while cond do body od`."""
+    """`while cond invariant I1 ... invariant Ik do body od`: `invariants` are the clauses
+    `I1 ... Ik` (none: a plain loop), whose conjunction is the loop's invariant. Every semantics
+    checks it at each evaluation of the loop's head, that is on entry and after each iteration,
+    as an assertion; the invariant transition (T-I1, engine/invariants.py) uses it instead of
+    unrolling. `entered` tells the head reached after an iteration from the head reached anew,
+    for the report of a failing check only (not compared)."""
 
     cond: BExpr
     body: Stmt
     pos: Pos | None = field(default=None, compare=False, repr=False)
+    invariants: tuple[BExpr, ...] = ()
+    entered: bool = field(default=False, compare=False, repr=False)
 
     def __str__(self) -> str:
         return show_stmt(self)
+
+    def invariant(self) -> BExpr:
+        """The conjunction of the clauses (`true` for a plain loop)."""
+        if not self.invariants:
+            return Bool(True)
+        result = self.invariants[0]
+        for clause in self.invariants[1:]:
+            result = And(result, clause, result.pos)
+        return result
 
 
 @dataclass(frozen=True, slots=True)
@@ -359,8 +379,9 @@ def _show_simple(s: Stmt, indent: str) -> str:
                 f"{indent}if {c} then\n{show_stmt(t, inner)}\n"
                 f"{indent}else\n{show_stmt(e, inner)}\n{indent}fi"
             )
-        case While(c, b):
-            return f"{indent}while {c} do\n{show_stmt(b, inner)}\n{indent}od"
+        case While(c, b, invariants=clauses):
+            shown = "".join(f" invariant {i}" for i in clauses)
+            return f"{indent}while {c}{shown} do\n{show_stmt(b, inner)}\n{indent}od"
         case Seq():  # a sequence nested first in another (the generator builds them)
             return show_stmt(s, indent)
         case _:

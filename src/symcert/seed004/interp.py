@@ -260,7 +260,7 @@ def _ins_simple(p: Stmt, s: SymResult, cfg: _Config) -> list[SymResult]:
                 return ((_ins(p1, [yes], cfg) if yes is not None else [])
                         + (_ins(p2, [no], cfg) if no is not None else []) + failed)
             case While(b, body):
-                return _loop(b, body, s, cfg)
+                return _loop(p, s, cfg)
             case Seq():
                 return _ins(p, [s], cfg)
             case Call():
@@ -283,12 +283,25 @@ def _ins_simple(p: Stmt, s: SymResult, cfg: _Config) -> list[SymResult]:
     raise TypeError(f"not a statement: {p!r}")
 
 
-def _loop(b: BExpr, body: Stmt, s: SymResult, cfg: _Config) -> list[SymResult]:
-    """`sym_interp_loop` (Listing 7), iterated: the states still looping after k iterations."""
+def _loop(loop: While, s: SymResult, cfg: _Config) -> list[SymResult]:
+    """`sym_interp_loop` (Listing 7), iterated: the states still looping after k iterations.
+    A loop's invariant is checked at each head as an assertion (FAIL where it does not hold)."""
+    b, body = loop.cond, loop.body
     out: list[SymResult] = []
     looping = [s]
     for _ in range(cfg.n):
         entering: list[SymResult] = []
+        if loop.invariants:
+            holding = []
+            for t in looping:
+                try:
+                    yes, no, failed = _branches(t, loop.invariant(), cfg)  # total: no `failed`
+                except Unbound:
+                    out.append(_with(t, Behaviour.UNBOUND_VAR))
+                    continue
+                out += failed + ([_with(no, Behaviour.FAIL)] if no is not None else [])
+                holding += [yes] if yes is not None else []
+            looping = holding
         for t in looping:
             try:
                 yes, no, failed = _branches(t, b, cfg)

@@ -163,6 +163,8 @@ def _exec_simple(s: Stmt, gamma: dict[str, int], frame: _Frame | None, n: int) -
                 while True:
                     if count == n:
                         return Behaviour.LOOP_LIMIT
+                    if s.invariants and not _value(ctx, s.invariant()):  # checked at each head
+                        return Behaviour.FAIL
                     if not _value(ctx, b):
                         return Behaviour.NORMAL
                     inner = _exec(body, gamma, frame, n)

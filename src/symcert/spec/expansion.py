@@ -37,7 +37,8 @@ def expand_sound(state: SymState, result: Sequence[SymState]) -> bool:
     transcription of the rules): one step deeper, and either one successor on the same path
     condition or two that split it, `φ ∧ c` and `φ ∧ not c`, or, where a division may fail
     (X-A2), three: `φ ∧ ok ∧ c`, `φ ∧ ok ∧ not c` and `φ ∧ not ok`; an `assume c` has `φ ∧ c`
-    alone (X-U1), or `φ ∧ ok ∧ c` and `φ ∧ not ok`. With W-L2.3 at every valuation
+    alone (X-U1), or `φ ∧ ok ∧ c` and `φ ∧ not ok`; a loop's head with an invariant `I` has
+    these, each under `I`, and `φ ∧ not I`. With W-L2.3 at every valuation
     (`expand_sound_sampled`, against the concrete semantics) this is `σ̂' ∈ expand(σ̂) ⇒ σ̂ →sym σ̂'`."""
     if not all(t.depth == state.depth + 1 for t in result):
         return False
@@ -49,10 +50,28 @@ def expand_sound(state: SymState, result: Sequence[SymState]) -> bool:
         return not result or result[0].pc == state.pc
     if len(result) == 2:
         return len(added[0]) == len(added[1]) == 1 and added[1][0] == negate(added[0][0])
-    if len(result) == 3:  # X-A2: `ok ∧ c`, `ok ∧ ¬c` and `¬ok`
-        c = _guarded(added[0], added[2])
-        return c is not None and added[1] == (assuming(negate(added[2][0]), negate(c)),)
+    if len(result) == 3:
+        return _three(added)
+    if len(result) == 4 and len(added[3]) == 1:  # a loop's invariant `I` over X-A2's three
+        inv = negate(added[3][0])
+        inner = [_stripped(inv, a) for a in added[:3]]
+        return all(a is not None for a in inner) and _three(inner)  # type: ignore[arg-type]
     return False
+
+
+def _three(added: Sequence[tuple[BExpr, ...]]) -> bool:
+    """X-A2's shape: `ok ∧ c`, `ok ∧ ¬c` and `¬ok` (for a loop with an invariant `I`, checked
+    at its head: `I ∧ c`, `I ∧ ¬c` and `¬I`)."""
+    c = _guarded(added[0], added[2])
+    return c is not None and added[1] == (assuming(negate(added[2][0]), negate(c)),)
+
+
+def _stripped(inv: BExpr, added: tuple[BExpr, ...]) -> tuple[BExpr, ...] | None:
+    """The conjunct `a` when `added` is `assuming(inv, a)`; else None."""
+    if len(added) != 1:
+        return None
+    a = added[0].right if isinstance(added[0], And) and added[0].left == inv else added[0]
+    return (a,) if added[0] == assuming(inv, a) else None
 
 
 def _guarded(a: tuple[BExpr, ...], f: tuple[BExpr, ...]) -> BExpr | None:

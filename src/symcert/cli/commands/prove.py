@@ -32,7 +32,7 @@ def main(args: argparse.Namespace) -> int:
     from symcert.lang.procedures import arrays, references
     from symcert.lang.syntax import is_field
     from symcert.lang.structure import inputs
-    from symcert.engine.verdict import Kind
+    from symcert.engine.verdict import Cause, Kind
 
     name = source_name(args.file)
     try:
@@ -72,6 +72,8 @@ def main(args: argparse.Namespace) -> int:
         print(f"{name}: undecided")
         if not verdict.exhaustive:
             print(f"  not exhaustive: {verdict.reason}")
+        elif verdict.reason is not None and verdict.reason.cause is Cause.INVARIANT:
+            print(f"  {verdict.reason}")
         for ob in proof.undecided:
             print(f"  solver answered UNKNOWN for {text(ob)}")
         print(f"  no counterexample found; {explored}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from symcert.cli.commands.budget import BudgetExceeded, Deadline
-from symcert.engine.verdict import Cause, Kind, Reason
+from symcert.engine.verdict import Bound, Cause, Kind, Reason
 
 
 def stop_reason(stop: BaseException, deadline: Deadline) -> Reason:
@@ -23,11 +23,24 @@ def shown_reason(reason: Reason | None, max_states: int) -> Reason | None:
     return reason
 
 
+def bounded(bound: Bound | None) -> str:
+    """The bounded claim (T-B1) as a line of the text report after the summary, or ""."""
+    if bound is None:
+        return ""
+    spent = "; ".join(f"{what}: {n:,} states" for what, n in bound.consumers)
+    return (f"\n  no assertion fails on any path of at most {bound.steps:,} steps"
+            + (f" (the budget went to {spent})" if spent else ""))
+
+
 def print_done(kind: Kind, exhaustive: bool, reason: Reason | None, states: int, strategy: str,
-               seconds: float, solver_queries: int, solver_seconds: float) -> None:
-    """The last JSON line of a run (`--json`)."""
+               seconds: float, solver_queries: int, solver_seconds: float,
+               bound: Bound | None = None) -> None:
+    """The last JSON line of a run (`--json`); `bounded` is the bounded claim (T-B1)."""
     print(json.dumps({"event": "done", "verdict": kind.value, "exhaustive": exhaustive,
+                      "bounded": None if bound is None else {
+                          "steps": bound.steps, "consumers": dict(bound.consumers)},
                       "reason": None if reason is None else reason.message,
+                      "cause": None if reason is None else reason.cause.value,
                       "states": states, "strategy": strategy, "seconds": round(seconds, 6),
                       "solver_queries": solver_queries,
                       "solver_seconds": round(solver_seconds, 6)}), flush=True)
