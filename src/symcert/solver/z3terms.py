@@ -86,6 +86,68 @@ class Z3Terms:
 Z3 = Z3Terms()
 
 
+class Purified(Z3Terms):
+    """`Z3Terms` with each `/` and `%` by a non-literal divisor named (purification, X-A1):
+    `a / b` is the term `!div(a, b)` and `a % b` is `!mod(a, b)`, applications of two
+    uninterpreted functions, defined where a query uses them by `definition(a, b)`. z3 then
+    never sees its own `div`/`mod` of a symbolic divisor nested in `ite`s: asserting
+    `x = 3 % (1 % x)` unrolled nine times took it minutes in one call that neither its resource
+    limit nor an interrupt stopped. An application is the name of its term: the same operands
+    give the same name, and nothing needs to be remembered beside the term. A literal divisor
+    keeps `Z3Terms`' translation (linear; z3 decides it well)."""
+
+    def div(self, a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:
+        return super().div(a, b) if z3.is_int_value(b) else _named()[0](a, b)
+
+    def mod(self, a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:
+        return super().mod(a, b) if z3.is_int_value(b) else _named()[1](a, b)
+
+
+PURIFIED = Purified()
+_NAMES: list[z3.FuncDeclRef] = []
+
+
+def _named() -> list[z3.FuncDeclRef]:
+    """The uninterpreted functions `!div`, `!mod` : Int × Int → Int (no IMP name starts so)."""
+    if not _NAMES:
+        _NAMES.extend(z3.Function(name, z3.IntSort(), z3.IntSort(), z3.IntSort())
+                      for name in ("!div", "!mod"))
+    return _NAMES
+
+
+def definition(a: z3.ArithRef, b: z3.ArithRef) -> z3.BoolRef:
+    """The defining constraint of `q = !div(a, b)` and `r = !mod(a, b)` (X-A1, Python's floor
+    semantics, as `smtlib.purified` states it): `b ≠ 0 ⇒ a = b·q + r ∧ (0 ≤ r < b if b > 0,
+    b < r ≤ 0 if b < 0)`. Unconstrained at `b = 0`, as the plain translation is: no path reads
+    a division by zero (the guard, X-A2)."""
+    div, mod = _named()
+    q, r = div(a, b), mod(a, b)
+    return z3.Implies(b != 0, z3.And(a == b * q + r,
+                                     z3.If(b > 0, z3.And(0 <= r, r < b), z3.And(b < r, r <= 0))))
+
+
+def definitions(term: z3.ExprRef) -> list[z3.BoolRef]:
+    """The definitions of every named division in `term` (`Purified`), once per pair of
+    operands: a walk of the term's DAG, each shared node visited once."""
+    if not _NAMES:  # no division named yet
+        return []
+    div, mod = _NAMES
+    names = {div.get_id(), mod.get_id()}
+    seen: set[int] = set()
+    pairs: dict[tuple[int, int], tuple[z3.ArithRef, z3.ArithRef]] = {}
+    todo = [term]
+    while todo:
+        t = todo.pop()
+        if t.get_id() in seen or not z3.is_app(t):
+            continue
+        seen.add(t.get_id())
+        args = t.children()
+        if t.decl().get_id() in names:
+            pairs.setdefault((args[0].get_id(), args[1].get_id()), (args[0], args[1]))
+        todo.extend(args)
+    return [definition(a, b) for a, b in pairs.values()]
+
+
 def cells(value: z3.ExprRef | z3.FuncInterp) -> Cells:
     """A model's array (seed 003 §5): stores over `K(Int, d)`, any `d`, or entries and else."""
     if isinstance(value, z3.FuncInterp):
