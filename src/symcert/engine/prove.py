@@ -142,5 +142,5 @@ def prove(p: Stmt, max_states: int, timeout: float | None = None,
                                      False, None, len(undecided))
                     return Proof(verdict, asked, tuple(undecided))
     verdict = decide(budget, measure(states, progress, solver, start), (), stopped is None,
-                     stopped, len(undecided))
+                     stopped, len(undecided), solver)
     return Proof(verdict, asked, tuple(undecided))

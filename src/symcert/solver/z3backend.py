@@ -8,25 +8,25 @@ reported as a bug (no model, so no replay) and makes a run that meets it undecid
 safe only when it stands behind a possible bug (W-T3.8: never a false YES, never a false NO).
 Results are deterministic: a fixed random seed and a resource limit instead of wall-clock time.
 
-Speed (issues 6, 18; the measurements are in docs/bench.md):
+Speed (the measurements are in docs/bench.md):
 
 - **Assumption literals.** Each distinct conjunct `c` gets a literal `l`; `l ⇒ c` is asserted
-  once and a linear path condition is decided by a check under its literals, so breadth-first
-  jumps between branches re-assert nothing (the literals are bounded: at `cache_size` the
-  solver starts anew). A path condition within `length / STACK_RATIO` pops and pushes of the
-  assertion stack of a second solver, or of the previous query (a path that goes on), and every
+  once and a linear path condition is decided by a check under its literals (bounded: at
+  `cache_size` the solver starts anew). A path condition within `length / STACK_RATIO` pops and
+  pushes of the assertion stack of a second solver, or of the previous query, and every
   nonlinear one (z3 instantiates the `div`/`mod` axioms of all it was given, assumed or not)
   are decided on that stack instead, which pops to the shared prefix and pushes the rest.
 - **Caches.** z3 terms by symbolic term (the fold's memo kept between translations), answers by
   path condition; both bounded, two generations.
 - **Constraint independence.** A last conjunct that shares no variable with the rest is decided
   alone (cached by conjunct) and its model merged into the parent's model.
-- **Bounds.** A last conjunct that bounds one variable `x` that every other conjunct mentioning
-  it also just bounds is decided without z3 (intervals per node, the parent's model with `x`
-  moved into the interval): loop counters against an input never reach z3.
-- Models are read through z3's C API; no z3 object ever leaves this module.
-- z3 is imported, and its solvers made, at the first query that needs them (start-up); `true` is
-  SAT with the empty model without z3.
+- **Bounds.** A last conjunct that bounds one variable that every other conjunct mentioning it
+  also just bounds is decided without z3: loop counters against an input never reach z3.
+- **Divisions named, queries with a deadline.** Each `/`, `%` by a non-literal is a name with
+  its definition (`z3terms.Purified`, X-A1); a query in nonlinear arithmetic runs in a forked
+  child killed at `deadline` seconds (`deadline.within`): UNKNOWN then, never a wait of minutes.
+- Models are read through z3's C API; no z3 object ever leaves this module. z3 is imported,
+  and its solvers made, at the first query that needs them; `true` is SAT without z3.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from symcert.core.algebra import fold
-from symcert.core.concrete import Env, Value
+from symcert.core.concrete import Env
 from symcert.core.state import PathCondition
 from symcert.core.terms import free_vars
 from symcert.lang.procedures import references
@@ -46,7 +46,7 @@ from symcert.solver.caches import Cache as _Cache
 from symcert.solver.deadline import QUERY_SECONDS, within as within_seconds
 from symcert.solver.paths import ARITHMETIC, NONLINEAR, along, within
 from symcert.lang.structure import reads
-from symcert.solver.z3terms import PURIFIED, cells, definitions
+from symcert.solver.z3terms import PURIFIED, definitions, model_env
 from symcert.solver.interrupts import Z3_CALLS
 from symcert.solver.intervals import NO_BOUNDS, Bounds, interval_of
 from symcert.spec.switch import CONTRACTS, icontract
@@ -375,33 +375,11 @@ class Solver:
         result = z3.z3core.Z3_solver_check_assumptions(
             s.ctx.ref(), s.solver, len(assumptions), (z3.Ast * len(assumptions))(*assumptions))
         if result == z3.Z3_L_TRUE:
-            return Sat.SAT, self._model_env(s.model(), names)
+            return Sat.SAT, model_env(s.model(), names, self._decls)
         if result == z3.Z3_L_FALSE:
             return Sat.UNSAT, None
         self.stats.unknown += 1
         return Sat.UNKNOWN, None
-
-    def _model_env(self, model: z3.ModelRef, names: frozenset[str]) -> Env:
-        """The values of the constants `names` in a z3 model, integers and arrays (absent ones
-        read 0, as z3's model completion would give). Read through z3's C API, one constant at a
-        time: the Python wrappers cost more than the query on small path conditions (profile of
-        issue 6), and the model also interprets every literal and the constants of conjuncts
-        not assumed. A name is an integer or an array (static kinds), so its integer constant
-        is looked up first, then its array."""
-        ctx, m, z3core = model.ctx.ref(), model.model, z3.z3core
-        values: dict[str, Value] = {}
-        for name in names:
-            decl = self._decls.get(name)
-            if decl is None:
-                decl = self._decls[name] = z3.Int(name).decl()
-            v = z3core.Z3_model_get_const_interp(ctx, m, decl.ast)
-            if v and z3core.Z3_get_ast_kind(ctx, v) == z3.Z3_NUMERAL_AST:
-                values[name] = int(z3core.Z3_get_numeral_string(ctx, v))
-            elif not v:
-                array = z3.Array(name, z3.IntSort(), z3.IntSort()).decl()
-                if z3core.Z3_model_has_interp(ctx, m, array.ast):
-                    values[name] = cells(model[array])
-        return Env.of(values)
 
     # --- constraint independence ---------------------------------------------------------
 

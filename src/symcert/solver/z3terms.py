@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from symcert.core.concrete import Cells
+from symcert.core.concrete import Cells, Env, Value
 from symcert.core.terms import COMPARE
 
 if TYPE_CHECKING:
@@ -159,3 +159,25 @@ def cells(value: z3.ExprRef | z3.FuncInterp) -> Cells:
         cells.setdefault(index.as_long(), stored.as_long())
     assert z3.is_K(value), f"an array model of an unexpected shape: {value}"
     return Cells.of(cells, value.arg(0).as_long())
+
+
+def model_env(model: z3.ModelRef, names: frozenset[str],
+              decls: dict[str, z3.FuncDeclRef]) -> Env:
+    """The values of the constants `names` in a z3 model, integers and arrays (absent ones
+    read 0, as z3's model completion would give), through z3's C API one constant at a time
+    (the Python wrappers cost more than small queries); a name's integer constant first,
+    then its array (static kinds). `decls` keeps each name's integer constant between calls."""
+    ctx, m, z3core = model.ctx.ref(), model.model, z3.z3core
+    values: dict[str, Value] = {}
+    for name in names:
+        decl = decls.get(name)
+        if decl is None:
+            decl = decls[name] = z3.Int(name).decl()
+        v = z3core.Z3_model_get_const_interp(ctx, m, decl.ast)
+        if v and z3core.Z3_get_ast_kind(ctx, v) == z3.Z3_NUMERAL_AST:
+            values[name] = int(z3core.Z3_get_numeral_string(ctx, v))
+        elif not v:
+            array = z3.Array(name, z3.IntSort(), z3.IntSort()).decl()
+            if z3core.Z3_model_has_interp(ctx, m, array.ast):
+                values[name] = cells(model[array])
+    return Env.of(values)
