@@ -1,3 +1,5 @@
+# crosshair: off
+# (forks the process: nothing for CrossHair to analyse, and a fork under analysis would run twice)
 """A solver query where it can be stopped: in a forked child process with a deadline.
 
 z3 can spend minutes inside one C call (an assertion of nested nonlinear terms) that neither its

@@ -126,6 +126,15 @@ def definition(a: z3.ArithRef, b: z3.ArithRef) -> z3.BoolRef:
                                      z3.If(b > 0, z3.And(0 <= r, r < b), z3.And(b < r, r <= 0))))
 
 
+def definition_text(a: str, b: str, q: str, r: str) -> str:
+    """`definition` of the integer constants `a`, `b`, its names replaced by the constants `q`,
+    `r`, as z3 prints it on one line (X-A1 compares it with `smtlib.purified`)."""
+    x, y = z3.Int(a), z3.Int(b)
+    div, mod = _named()
+    named = z3.substitute(definition(x, y), (div(x, y), z3.Int(q)), (mod(x, y), z3.Int(r)))
+    return " ".join(named.sexpr().split())
+
+
 def definitions(term: z3.ExprRef) -> list[z3.BoolRef]:
     """The definitions of every named division in `term` (`Purified`), once per pair of
     operands: a walk of the term's DAG, each shared node visited once."""

@@ -8,8 +8,6 @@ from __future__ import annotations
 from typing import Any, Callable
 import itertools
 
-import z3
-
 from symcert.checking.obligations.common import (
     A_SHAPES,
     B_SHAPES,
@@ -28,7 +26,7 @@ from symcert.core.algebra import fold, fold_a
 from symcert.core.concrete import VALUES, Env, aeval
 from symcert.core.guards import GUARDS
 from symcert.lang.syntax import Div, Int, Mod, Neg, Nil, Var
-from symcert.solver.z3terms import PURIFIED, Z3, definition
+from symcert.solver.z3terms import Z3, definition_text
 from symcert.spec.definedness import defined
 
 GRID_A = range(-7, 8)
@@ -103,14 +101,10 @@ def x_a1() -> list[Obligation]:
 
     def named_z3() -> list[Draft]:
         s = Script()
-        a, b = fold(Z3, None, Var("a")), fold(Z3, None, Var("b"))
-        names = [(fold(PURIFIED, None, op(Var("a"), Var("b"))), fold(Z3, None, Var(n)))
-                 for op, n in ((Div, "q"), (Mod, "r"))]
-        text = z3.substitute(definition(a, b), *names).sexpr()
+        a, b = s.aexpr(Var("a")), s.aexpr(Var("b"))
         q, r = s.declare("q", "Int"), s.declare("r", "Int")
         return [Draft("X-A1", "purified-z3", s, [],
-                      equal(" ".join(text.split()), purified(s.aexpr(Var("a")),
-                                                             s.aexpr(Var("b")), q, r)))]
+                      equal(definition_text("a", "b", "q", "r"), purified(a, b, q, r)))]
 
     out += collect("positive", floor(True)) + collect("negative", floor(False))
     out += collect("positive-values", values(True)) + collect("negative-values", values(False))
