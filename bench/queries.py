@@ -8,7 +8,8 @@ in a child process with contracts off, every `Solver.check` timed; printed: the 
 the reason when undecided), the queries that reached z3, the longest single query and the
 whole check's time. The child is killed after `--seconds` (default 600): then the row says so
 (a query ran away). `--all-bugs` explores past the first bug (bench/nested_mod.imp needs it to
-reach its nested remainders; it is always on for that file).
+reach its nested remainders; it is always on for that file). `--in-process` turns the
+solver's per-query deadline off (every query in the checking process, as before it had one).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def path_of(name: str) -> Path:
     return p if p.suffix == ".imp" else ROOT / "examples" / f"{name}.imp"
 
 
-def measure(path: str, all_bugs: bool) -> dict[str, object]:
+def measure(path: str, all_bugs: bool, isolate: bool = True) -> dict[str, object]:
     """The verdict of `check` on `path` and its longest query (run in the child)."""
     os.environ["SYMCERT_CONTRACTS"] = "0"
     from symcert.engine.verdict import Budget, check
@@ -42,7 +43,7 @@ def measure(path: str, all_bugs: bool) -> dict[str, object]:
     from symcert.solver.z3backend import solver_for
 
     p = parse_file(path)
-    solver = solver_for(p)
+    solver = solver_for(p) if isolate else solver_for(p, deadline=None)
     solver.translate(Int(0))  # z3 loaded before the timer
     longest = [0.0]
     plain = solver.check
@@ -63,9 +64,11 @@ def measure(path: str, all_bugs: bool) -> dict[str, object]:
             "longest": longest[0], "seconds": time.perf_counter() - start}
 
 
-def run(path: Path, all_bugs: bool, seconds: float) -> dict[str, object] | None:
+def run(path: Path, all_bugs: bool, seconds: float,
+        isolate: bool = True) -> dict[str, object] | None:
     """`measure` in a child process killed after `seconds` (None then)."""
-    command = [sys.executable, __file__, "--one", str(path)] + (["--all-bugs"] if all_bugs else [])
+    command = [sys.executable, __file__, "--one", str(path)] + (["--all-bugs"] if all_bugs else []) \
+        + ([] if isolate else ["--in-process"])
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=seconds)
     except subprocess.TimeoutExpired:
@@ -80,17 +83,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("programs", nargs="*")
     parser.add_argument("--seconds", type=float, default=600.0)
     parser.add_argument("--all-bugs", action="store_true")
+    parser.add_argument("--in-process", action="store_true",
+                        help="no per-query deadline: every query in the checking process")
     parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one:
-        print(json.dumps(measure(args.one, args.all_bugs)))
+        print(json.dumps(measure(args.one, args.all_bugs, not args.in_process)))
         return 0
     paths = [path_of(n) for n in args.programs] or [REPRODUCER] + [
         path_of(n + suffix) for n in NONLINEAR_STUDIES for suffix in ("", "_buggy")]
     print(f"{'program':<24} {'verdict':<10} {'queries':>8} {'unknown':>8} "
           f"{'longest query (s)':>18} {'check (s)':>10}  reason")
     for path in paths:
-        row = run(path, args.all_bugs or path == REPRODUCER, args.seconds)
+        row = run(path, args.all_bugs or path == REPRODUCER, args.seconds, not args.in_process)
         if row is None:
             print(f"{path.stem:<24} {'killed':<10} {'':>8} {'':>8} "
                   f"{'> ' + format(args.seconds, 'g'):>18} {'':>10}  still running after "
