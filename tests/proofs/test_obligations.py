@@ -308,12 +308,24 @@ def test_division_translation_is_proved_by_both_provers() -> None:
 
 def test_euclidean_division_is_refuted() -> None:
     """A translation of `/` to SMT-LIB's plain `div` (Euclidean) differs from Python's floor
-    division for negative divisors: X-A1's floor, z3 and grid obligations for `/` refute it."""
+    division for negative divisors: X-A1's floor, z3 and grid obligations for `/` refute it, and
+    so does the purified definition's (its quotient and remainder must meet it)."""
     result = _replay("euclidean-division", "--only", "X-A1/", script=WRONG)
     assert result.returncode == 1, result.stdout + result.stderr
     refuted = {line.split(":")[0] for line in result.stdout.splitlines()
                if line.endswith(": INVALID")}
-    assert refuted == {"X-A1/floor/negative", "X-A1/z3/div", "X-A1/concrete/div"}
+    assert refuted == {"X-A1/floor/negative", "X-A1/z3/div", "X-A1/concrete/div",
+                       "X-A1/purified/negative-values"}
+
+
+def test_a_loose_purified_definition_is_refuted() -> None:
+    """A definition of the solver's named `a % b` that lets the remainder equal the divisor is
+    not the SMT-LIB one: X-A1's `purified-z3` obligation refutes it."""
+    result = _replay("purified-remainder-closed", "--only", "X-A1/", script=WRONG)
+    assert result.returncode == 1, result.stdout + result.stderr
+    refuted = {line.split(":")[0] for line in result.stdout.splitlines()
+               if line.endswith(": INVALID")}
+    assert refuted == {"X-A1/purified-z3/definition"}
 
 
 def test_guard_forgetting_the_right_operand_is_refuted() -> None:
