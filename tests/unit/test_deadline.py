@@ -3,6 +3,8 @@ deadline makes a check undecided with its cause, never safe nor a bug."""
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 
 import pytest
@@ -73,3 +75,8 @@ def test_a_check_whose_query_ran_past_its_deadline_is_undecided_with_the_cause()
     assert verdict.reason.cause is Cause.SOLVER
     assert "per-query deadline of 0 s" in str(verdict.reason)
     assert check(p).kind is Kind.SAFE
+
+
+def test_a_child_that_dies_without_an_answer_is_an_error():
+    with pytest.raises(ChildFailed, match="without an answer"):
+        within(60.0, lambda: os.kill(os.getpid(), signal.SIGKILL))

@@ -7,13 +7,15 @@ resource limit nor an interrupt stops; only the end of a process stops it. `with
 query in a forked copy of the caller (its z3 context and caches included, so nothing is sent
 but the answer) and kills it at the deadline: the caller then stands for UNKNOWN, whose cause is
 the deadline (`SolverStats.deadlines`), never SAFE nor a bug. Plain standard library: `os.fork`,
-a pipe, `select`, `pickle`.
+a pipe, `select`, `pickle`, and a CPU limit on the child.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import pickle
+import resource
 import select
 import signal
 import time
@@ -41,6 +43,11 @@ def within(seconds: float, work: Callable[[], T]) -> T | None:
     child = os.fork()
     if child == 0:  # pragma: no cover (the child ends with os._exit)
         os.close(read)
+        # A child outlives a caller that ends while it works (the CLI's budget ends the process
+        # two seconds after its deadline): the kernel stops it once its CPU time passes the
+        # deadline, which its wall-clock time passes first.
+        limit = math.ceil(seconds) + 1
+        resource.setrlimit(resource.RLIMIT_CPU, (limit, limit + 1))
         try:
             data = pickle.dumps((True, work()))
         except BaseException as err:  # the parent raises it, with its message
@@ -51,7 +58,7 @@ def within(seconds: float, work: Callable[[], T]) -> T | None:
     os.close(write)
     chunks: list[bytes] = []
     deadline = time.monotonic() + seconds
-    answered = False
+    ended = False
     try:
         while (left := deadline - time.monotonic()) > 0:
             ready, _, _ = select.select([read], [], [], left)
@@ -61,7 +68,10 @@ def within(seconds: float, work: Callable[[], T]) -> T | None:
             if chunk:
                 chunks.append(chunk)
                 continue
-            answered = True
+            ended = True
+            _, status = os.waitpid(child, 0)
+            if not chunks:  # killed, or z3 aborted the process
+                raise ChildFailed(f"the query's process ended without an answer ({status})")
             ok, value = pickle.loads(b"".join(chunks))
             if not ok:
                 raise ChildFailed(value)
@@ -69,6 +79,6 @@ def within(seconds: float, work: Callable[[], T]) -> T | None:
         return None
     finally:  # on the deadline, or an exception raised while waiting: the child ends now
         os.close(read)
-        if not answered:
+        if not ended:
             os.kill(child, signal.SIGKILL)
-        os.waitpid(child, 0)
+            os.waitpid(child, 0)
