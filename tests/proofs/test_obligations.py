@@ -109,11 +109,11 @@ def test_missing_names_every_gap() -> None:
     # 22 stepping rules (8 of them by zero, one blocking, seed 003 §4's `new` and `new-by-zero`,
     # `x.f = new C` at nil) and seed 003's 4
     # in a procedure x 3 lemmas, skip and fail x 2; B-L1 and X-A2 per case; G-M1 per operation
-    # of IMP and of a defined language; X-A1 (3); W-L2.1, M-S1 (2), M-Q1 (2); B-A1 (update,
+    # of IMP and of a defined language; X-A1 (5); W-L2.1, M-S1 (2), M-Q1 (2); B-A1 (update,
     # congruence) and B-H3 (resolve, resolve-pc) of arrays; B-H2 (fresh-read); B-H1's field
     # rules (4); G-L2 and G-L3 per rule of imp.sem and gcl.sem
     assert len(gaps) == 3 * (22 + 4) + 2 * 2 + 2 * len(EXPR_CASES) + len(OPERATIONS) \
-        + len(DEFINABLE) + 3 + 5 + 4 + 1 + 4 + 2 * len(rules_needed())
+        + len(DEFINABLE) + 5 + 5 + 4 + 1 + 4 + 2 * len(rules_needed())
     ob = Obligation("W-L2.3/assign/demo", "W-L2.3", "assign", "", "")
     assert "W-L2.3 assign" not in missing([ob])
     assert "W-L2.3 assign" in missing([ob], vacuous=frozenset({ob.name}))  # proves nothing
@@ -327,17 +327,29 @@ def test_division_translation_is_proved_by_both_provers() -> None:
     SMT-LIB one, Python's values on the grid: VALID for z3 and cvc5."""
     result = _replay("--only", "X-A1/")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    assert "6 obligations (0 vacuous), 0 errors, 0 undecided" in result.stdout
+    assert "11 obligations (0 vacuous), 0 errors, 0 undecided" in result.stdout
 
 
 def test_euclidean_division_is_refuted() -> None:
     """A translation of `/` to SMT-LIB's plain `div` (Euclidean) differs from Python's floor
-    division for negative divisors: X-A1's floor, z3 and grid obligations for `/` refute it."""
+    division for negative divisors: X-A1's floor, z3 and grid obligations for `/` refute it, and
+    so does the purified definition's (its quotient and remainder must meet it)."""
     result = _replay("euclidean-division", "--only", "X-A1/", script=WRONG)
     assert result.returncode == 1, result.stdout + result.stderr
     refuted = {line.split(":")[0] for line in result.stdout.splitlines()
                if line.endswith(": INVALID")}
-    assert refuted == {"X-A1/floor/negative", "X-A1/z3/div", "X-A1/concrete/div"}
+    assert refuted == {"X-A1/floor/negative", "X-A1/z3/div", "X-A1/concrete/div",
+                       "X-A1/purified/negative-values"}
+
+
+def test_a_loose_purified_definition_is_refuted() -> None:
+    """A definition of the solver's named `a % b` that lets the remainder equal the divisor is
+    not the SMT-LIB one: X-A1's `purified-z3` obligation refutes it."""
+    result = _replay("purified-remainder-closed", "--only", "X-A1/", script=WRONG)
+    assert result.returncode == 1, result.stdout + result.stderr
+    refuted = {line.split(":")[0] for line in result.stdout.splitlines()
+               if line.endswith(": INVALID")}
+    assert refuted == {"X-A1/purified-z3/definition"}
 
 
 def test_guard_forgetting_the_right_operand_is_refuted() -> None:

@@ -19,7 +19,8 @@ of the object it makes, so a read of one reaches the input heap: B-H2), `minus-i
 `b - a`: right when both operands are one term), `lookup-unbound-one` (seed 002's `lookup`
 reads 1, not 0, for an unbound identifier), `store-writes-index` (seed 002's `store` writes the
 index, not the value, into the cell) or `lookupin-globals-first` (seed 002's `lookupIn` reads
-a global before the running procedure's local of the same name).
+a global before the running procedure's local of the same name), or
+`purified-remainder-closed` (the solver's definition of a named `a % b` lets `r = b`: X-A1).
 The obligations of the wrong rule must be refuted, with a counterexample printed as IMP states.
 """
 
@@ -35,6 +36,7 @@ from symcert.core.symbolic import sym_beval
 from symcert.engine import explore
 from symcert.lang.syntax import Add, Assume, Int, Mul, Skip, Update, While
 from symcert.seed002.terms import DATA_OPS
+from symcert.solver import z3terms
 
 _expand = explore._expand
 _add = terms.add
@@ -87,6 +89,14 @@ def _guard_forgets_right(a, b):  # type: ignore[no-untyped-def]
     return terms.conj(a[0], b()[0]), a[1]
 
 
+def _purified_remainder_closed(a, b):  # type: ignore[no-untyped-def]
+    import z3
+    div, mod = z3terms._named()
+    q, r = div(a, b), mod(a, b)
+    return z3.Implies(b != 0, z3.And(a == b * q + r, z3.If(b > 0, z3.And(0 <= r, r <= b),
+                                                             z3.And(b < r, r <= 0))))
+
+
 def _return_into_callee(frame, globals_, value):  # type: ignore[no-untyped-def]
     if frame.target is not None:
         frame, globals_ = frames.assign(frame, globals_, frame.target, value)
@@ -104,6 +114,8 @@ elif mistake == "mul-folds-plus":
     terms.mul = _mul_folds_plus
 elif mistake == "euclidean-division":
     smtlib.SMT_TEXT.div = lambda a, b: f"(div {a} {b})"  # type: ignore[method-assign]
+elif mistake == "purified-remainder-closed":
+    z3terms.definition = _purified_remainder_closed
 elif mistake == "return-into-callee":
     explore.leave = _return_into_callee  # the symbolic return only: the concrete one is right
 elif mistake == "select-ignores-aliasing":

@@ -30,7 +30,7 @@ from symcert.lang.syntax import (
 )
 from symcert.seed004.natural import Unbound, _value
 from symcert.spec.definedness import defined
-from symcert.solver.z3backend import Z3
+from symcert.solver.z3terms import Z3
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "properties"))
 from strategies import (  # noqa: E402

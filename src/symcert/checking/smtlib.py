@@ -197,6 +197,14 @@ def disj(parts: Iterable[str]) -> str:
     return items[0] if len(items) == 1 else f"(or {' '.join(items)})"
 
 
+def purified(a: str, b: str, q: str, r: str) -> str:
+    """The definition of the names `q` of `a / b` and `r` of `a % b` in the solver's purified
+    translation (`z3terms.definition`, X-A1): `b ≠ 0 ⇒ a = b·q + r`, with `0 ≤ r < b` for
+    `b > 0` and `b < r ≤ 0` for `b < 0` (Python's floor division and modulo)."""
+    return (f"(=> (not (= {b} 0)) (and (= {a} (+ (* {b} {q}) {r})) "
+            f"(ite (> {b} 0) (and (<= 0 {r}) (< {r} {b})) (and (< {b} {r}) (<= {r} 0)))))")
+
+
 def implies(a: str, b: str) -> str:
     """`(=> a b)`."""
     return b if a == "true" else f"(=> {a} {b})"

@@ -157,5 +157,6 @@ def prove(p: Stmt, max_states: int, timeout: float | None = None,
                                      False, None, len(undecided))
                     return Proof(verdict, asked, tuple(undecided))
     verdict = decide(budget, measure(states, progress, solver, start), (),
-                     stopped is None or stopped.cause is Cause.INVARIANT, stopped, len(undecided))
+                     stopped is None or stopped.cause is Cause.INVARIANT, stopped, len(undecided),
+                     solver)
     return Proof(verdict, asked, tuple(undecided))

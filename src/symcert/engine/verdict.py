@@ -191,10 +191,17 @@ def call_depth_ran_out(budget: Budget, paths: int) -> Reason:
                   f"calls) cut {paths:,} path(s): recursion deeper than that was not explored")
 
 
-def solver_unknown(count: int) -> Reason:
-    """The reason of an exhaustive check with `count` undecided path conditions to `fail`."""
+def solver_unknown(count: int, solver: object = None) -> Reason:
+    """The reason of an exhaustive check with `count` undecided path conditions to `fail`;
+    with the `solver`'s queries stopped at their deadline (`Solver.deadline`), if any."""
+    stats = getattr(solver, "stats", None)
+    stopped = getattr(stats, "deadlines", 0)
+    late = (f" (z3 ran past the per-query deadline of {getattr(solver, 'deadline', 0):g} s "
+            f"on {stopped} quer{'y' if stopped == 1 else 'ies'}, stopped in a child process)"
+            if stopped else "")
     return Reason(Cause.SOLVER,
-                  f"the solver could not decide {count} path condition(s) leading to `fail`")
+                  f"the solver could not decide {count} path condition(s) leading to `fail`"
+                  + late)
 
 
 class Observer(Protocol):
@@ -225,7 +232,7 @@ class Quiet:
 
 
 def decide(budget: Budget, stats: Stats, bugs: tuple[Witness, ...], exhaustive: bool,
-           stopped: Reason | None, unconfirmed: int) -> Verdict:
+           stopped: Reason | None, unconfirmed: int, solver: object = None) -> Verdict:
     """The verdict policy: BUG for a confirmed bug; SAFE when exhaustive and every path to
     `fail` was decided (UNSAT); otherwise UNDECIDED, for the reason exploration `stopped` or,
     when it did not stop early, for the `unconfirmed` paths the solver could not decide.
@@ -234,12 +241,13 @@ def decide(budget: Budget, stats: Stats, bugs: tuple[Witness, ...], exhaustive: 
     :param exhaustive: whether the stream finished.
     :param stopped: why the exploration stopped early, unless it stopped at a bug.
     :param unconfirmed: the paths to `fail` on which the solver answered UNKNOWN.
+    :param solver: the solver, whose queries stopped at their deadline the reason names.
     """
     if bugs:
         return Verdict(Kind.BUG, exhaustive, budget, stats, bugs)
     if exhaustive and not unconfirmed and stopped is None:
         return Verdict(Kind.SAFE, True, budget, stats)
-    reason = stopped if stopped is not None else solver_unknown(unconfirmed)
+    reason = stopped if stopped is not None else solver_unknown(unconfirmed, solver)
     return Verdict(Kind.UNDECIDED, exhaustive, budget, stats, reason=reason)
 
 
@@ -360,7 +368,7 @@ class Check:
         stats = measure(self.states, self.progress, self.solver, self.start)
         stopped = self.unproved if stopped is None and not self.bugs else stopped
         return self._bound(decide(self.budget, stats, tuple(self.bugs), exhaustive, stopped,
-                                  self.unconfirmed))
+                                  self.unconfirmed, self.solver))
 
 
 def _where(found: Witness) -> tuple[int, int]:

@@ -41,6 +41,8 @@ class SolverStats:
     independent: int = 0
     independent_hits: int = 0
     intervals: int = 0
+    isolated: int = 0
+    deadlines: int = 0
 
 
 @lemma("M-S1")

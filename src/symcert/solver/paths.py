@@ -105,3 +105,22 @@ class Nonlinear:
 
 
 NONLINEAR = Nonlinear()
+
+
+class NonlinearArithmetic(Nonlinear):
+    """Nonlinear arithmetic only: a product of two non-constants, or a division or remainder by
+    a non-constant; an array is linear here (z3's array theory stops within its resource
+    limit). The path conditions z3 may be unable to stop on (`deadline.within`)."""
+
+    def array(self, ctx: None, name: str) -> tuple[bool, bool]:
+        return False, False
+
+    def select(self, array: tuple[bool, bool], index: tuple[bool, bool]) -> tuple[bool, bool]:
+        return False, array[1] or index[1]
+
+    def update(self, array: tuple[bool, bool], index: tuple[bool, bool],
+               value: tuple[bool, bool]) -> tuple[bool, bool]:
+        return False, array[1] or index[1] or value[1]
+
+
+ARITHMETIC = NonlinearArithmetic()

@@ -11,22 +11,22 @@ Results are deterministic: a fixed random seed and a resource limit instead of w
 Speed (the measurements are in docs/bench.md):
 
 - **Assumption literals.** Each distinct conjunct `c` gets a literal `l`; `l ⇒ c` is asserted
-  once and a linear path condition is decided by a check under its literals, so breadth-first
-  jumps between branches re-assert nothing (the literals are bounded: at `cache_size` the
-  solver starts anew). A path condition within `length / STACK_RATIO` pops and pushes of the
-  assertion stack of a second solver, or of the previous query (a path that goes on), and every
+  once and a linear path condition is decided by a check under its literals (bounded: at
+  `cache_size` the solver starts anew). A path condition within `length / STACK_RATIO` pops and
+  pushes of the assertion stack of a second solver, or of the previous query, and every
   nonlinear one (z3 instantiates the `div`/`mod` axioms of all it was given, assumed or not)
   are decided on that stack instead, which pops to the shared prefix and pushes the rest.
 - **Caches.** z3 terms by symbolic term (the fold's memo kept between translations), answers by
   path condition; both bounded, two generations.
 - **Constraint independence.** A last conjunct that shares no variable with the rest is decided
   alone (cached by conjunct) and its model merged into the parent's model.
-- **Bounds.** A last conjunct that bounds one variable `x` that every other conjunct mentioning
-  it also just bounds is decided without z3 (intervals per node, the parent's model with `x`
-  moved into the interval): loop counters against an input never reach z3.
-- Models are read through z3's C API; no z3 object ever leaves this module.
-- z3 is imported, and its solvers made, at the first query that needs them (start-up); `true` is
-  SAT with the empty model without z3.
+- **Bounds.** A last conjunct that bounds one variable that every other conjunct mentioning it
+  also just bounds is decided without z3: loop counters against an input never reach z3.
+- **Divisions named, queries with a deadline.** Each `/`, `%` by a non-literal is a name with
+  its definition (`z3terms.Purified`, X-A1); a query in nonlinear arithmetic runs in a forked
+  child killed at `deadline` seconds (`deadline.within`): UNKNOWN then, never a wait of minutes.
+- Models are read through z3's C API; no z3 object ever leaves this module. z3 is imported,
+  and its solvers made, at the first query that needs them; `true` is SAT without z3.
 """
 
 from __future__ import annotations
@@ -36,16 +36,17 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from symcert.core.algebra import fold
-from symcert.core.concrete import Env, Value
+from symcert.core.concrete import Env
 from symcert.core.state import PathCondition
 from symcert.core.terms import free_vars
 from symcert.lang.procedures import references
 from symcert.lang.syntax import AExpr, ArrayVar, BExpr, Stmt, Var, is_field
 from symcert.solver.answers import Sat, SolverStats, unsat_spares_parent_model
 from symcert.solver.caches import Cache as _Cache
-from symcert.solver.paths import NONLINEAR, along, within
+from symcert.solver.deadline import QUERY_SECONDS, within as within_seconds
+from symcert.solver.paths import ARITHMETIC, NONLINEAR, along, within
 from symcert.lang.structure import reads
-from symcert.solver.z3terms import Z3, cells
+from symcert.solver.z3terms import PURIFIED, definitions, model_env
 from symcert.solver.interrupts import Z3_CALLS
 from symcert.solver.intervals import NO_BOUNDS, Bounds, interval_of
 from symcert.spec.switch import CONTRACTS, icontract
@@ -100,6 +101,9 @@ class Solver:
         an input reference is nil (0) or an input object (positive), never a new one
         (negative), so each conjunct sent to z3 comes with `x >= 0` for each reference `x` and
         `f[i] >= 0` for each cell `i` of an input field's map `f` it reads (B-T4).
+    :param deadline: seconds of wall-clock time a query in nonlinear arithmetic may take: it
+        runs in a forked child process killed at the deadline (`deadline.within`), and is then
+        UNKNOWN (`stats.deadlines`); None decides every query in this process.
     """
 
     rlimit: int = DEFAULT_RLIMIT
@@ -108,6 +112,7 @@ class Solver:
     independence: bool = True
     bounds: bool | None = None
     references: frozenset[str] = frozenset()
+    deadline: float | None = QUERY_SECONDS
 
     def __post_init__(self) -> None:
         if self.bounds is None:
@@ -128,6 +133,7 @@ class Solver:
         self._stack: list[PathCondition] = []
         self._last: PathCondition | None = None  # the path condition last sent to z3
         self._pc_nonlinear: _Cache[PathCondition, bool] = _Cache(self.cache_size)
+        self._pc_arithmetic: _Cache[PathCondition, bool] = _Cache(self.cache_size)
         # The literal of each conjunct asserted as `l ⇒ c`, by node id (its root in _lit_roots)
         # and by z3 term id (the literal and term kept alive in _lit_refs).
         self._lits: dict[int, Any] = {}
@@ -135,6 +141,7 @@ class Solver:
         self._lit_roots: list[BExpr] = []
         self._lit_refs: list[tuple[z3.BoolRef, z3.BoolRef]] = []
         self._decls: dict[str, z3.FuncDeclRef] = {}  # each variable's z3 constant
+        self._conjuncts: _Cache[BExpr, z3.BoolRef] = _Cache(self.cache_size)
 
     def _solvers(self) -> tuple[z3.Solver, z3.Solver, z3.Solver]:
         """The z3 solvers, made on first use (the caller holds Z3_CALLS): the one that decides
@@ -173,21 +180,56 @@ class Solver:
         answer: tuple[Sat, Env | None] | None = None
         if pc.length == 0:  # `true`: the empty model satisfies it, as z3 would answer
             answer = Sat.SAT, Env.of({})
-        elif self.independence and parent_model is not None and pc.parent is not None \
+        elif self.bounds and self.independence and parent_model is not None \
+                and pc.parent is not None and pc.last is not None:
+            answer = self._check_interval(pc, parent_model)
+        if answer is None:
+            answer = self._isolated(pc, parent_model, self.deadline) \
+                if self.deadline is not None and self.pc_arithmetic(pc) \
+                else self._check_z3(pc, parent_model)
+        self._answers.put(pc, answer)
+        return answer
+
+    def _check_z3(self, pc: PathCondition, parent_model: Env | None) -> tuple[Sat, Env | None]:
+        """Decide `pc` with z3: its last conjunct alone when independent of the rest, else on
+        the assertion stack or under assumption literals."""
+        answer: tuple[Sat, Env | None] | None = None
+        if self.independence and parent_model is not None and pc.parent is not None \
                 and pc.last is not None:
-            if self.bounds:
-                answer = self._check_interval(pc, parent_model)
-            if answer is None:
-                answer = self._check_independent(pc, parent_model)
+            answer = self._check_independent(pc, parent_model)
         if answer is None:
             near, self._last = self._near_stack(pc), pc
             answer = self._check_stack(pc) if near or self.pc_nonlinear(pc) \
                 else self._check_assuming(pc)
-        self._answers.put(pc, answer)
+        return answer
+
+    def _isolated(self, pc: PathCondition, parent_model: Env | None,
+                  seconds: float) -> tuple[Sat, Env | None]:
+        """`_check_z3` in a forked child killed after `seconds` (`deadline.within`): UNKNOWN
+        then. The conjuncts are translated here first, so the terms stay cached. When the child
+        decided on the assertion stack, the same pushes are made here (z3 is deterministic: they
+        took the child less than the deadline), so the next child starts from them."""
+        for c in pc.conjuncts():
+            self._conjunct(c)
+        self.stats.isolated += 1
+        start = time.perf_counter()
+        outcome = within_seconds(seconds, lambda: (self._check_z3(pc, parent_model),
+                                                   bool(self._stack) and self._stack[-1] is pc))
+        self.stats.queries += 1
+        self.stats.z3_seconds += time.perf_counter() - start
+        if outcome is None:
+            self.stats.unknown += 1
+            self.stats.deadlines += 1
+            return Sat.UNKNOWN, None
+        answer, stacked = outcome
+        if stacked:
+            self._sync(pc)
+            self._last = pc
         return answer
 
     def translate(self, t: AExpr | BExpr) -> z3.ExprRef:
-        """The z3 term for a symbolic term (cached)."""
+        """The z3 term for a symbolic term (cached): each division by a non-literal is named
+        (`z3terms.Purified`); a query conjoins the names' definitions (`_conjunct`)."""
         with Z3_CALLS:
             return self._translate_cached(t)
 
@@ -267,6 +309,12 @@ class Solver:
         return along(pc, self._pc_nonlinear, False,
                       lambda acc, c: acc or fold(NONLINEAR, None, c)[1])
 
+    def pc_arithmetic(self, pc: PathCondition) -> bool:
+        """Whether a conjunct of `pc` is in nonlinear arithmetic (`paths.ARITHMETIC`; cached
+        by node): such a query runs where it can be stopped (`deadline`)."""
+        return along(pc, self._pc_arithmetic, False,
+                     lambda acc, c: acc or fold(ARITHMETIC, None, c)[1])
+
     def _check_stack(self, pc: PathCondition) -> tuple[Sat, Env | None]:
         self._sync(pc)
         self.stats.queries += 1
@@ -327,33 +375,11 @@ class Solver:
         result = z3.z3core.Z3_solver_check_assumptions(
             s.ctx.ref(), s.solver, len(assumptions), (z3.Ast * len(assumptions))(*assumptions))
         if result == z3.Z3_L_TRUE:
-            return Sat.SAT, self._model_env(s.model(), names)
+            return Sat.SAT, model_env(s.model(), names, self._decls)
         if result == z3.Z3_L_FALSE:
             return Sat.UNSAT, None
         self.stats.unknown += 1
         return Sat.UNKNOWN, None
-
-    def _model_env(self, model: z3.ModelRef, names: frozenset[str]) -> Env:
-        """The values of the constants `names` in a z3 model, integers and arrays (absent ones
-        read 0, as z3's model completion would give). Read through z3's C API, one constant at a
-        time: the Python wrappers cost more than the query on small path conditions (profile of
-        the case studies); the model also interprets every literal and the constants of conjuncts
-        not assumed. A name is an integer or an array (static kinds), so its integer constant
-        is looked up first, then its array."""
-        ctx, m, z3core = model.ctx.ref(), model.model, z3.z3core
-        values: dict[str, Value] = {}
-        for name in names:
-            decl = self._decls.get(name)
-            if decl is None:
-                decl = self._decls[name] = z3.Int(name).decl()
-            v = z3core.Z3_model_get_const_interp(ctx, m, decl.ast)
-            if v and z3core.Z3_get_ast_kind(ctx, v) == z3.Z3_NUMERAL_AST:
-                values[name] = int(z3core.Z3_get_numeral_string(ctx, v))
-            elif not v:
-                array = z3.Array(name, z3.IntSort(), z3.IntSort()).decl()
-                if z3core.Z3_model_has_interp(ctx, m, array.ast):
-                    values[name] = cells(model[array])
-        return Env.of(values)
 
     # --- constraint independence ---------------------------------------------------------
 
@@ -435,11 +461,20 @@ class Solver:
     # --- translation ---------------------------------------------------------------------
 
     def _conjunct(self, c: BExpr) -> z3.BoolRef:
-        """The z3 term of a conjunct, with the range of the input references it reads."""
+        """The z3 term of a conjunct, with the definitions of the divisions it names
+        (`z3terms.Purified`) and the range of the input references it reads (cached)."""
+        cached = self._conjuncts.get(c)
+        if cached is None:
+            cached = self._conjunct_of(c)
+            self._conjuncts.put(c, cached)
+        return cached
+
+    def _conjunct_of(self, c: BExpr) -> z3.BoolRef:
         term = self.translate(c)
+        low = definitions(term)
         if not self.references:
-            return term
-        low = [self.translate(Var(x)) >= 0 for x in self.free_vars(c) & self.references
+            return z3.And(term, *low) if low else term
+        low += [self.translate(Var(x)) >= 0 for x in self.free_vars(c) & self.references
                if not is_field(x)]
         low += [z3.Select(self.translate(ArrayVar(a)), self.translate(i)) >= 0
                 for a, i in reads([c]) if a in self.references]
@@ -452,4 +487,4 @@ class Solver:
         if len(self._memo) >= self.cache_size:
             self._memo, self._roots = {}, []
         self._roots.append(t)
-        return fold(Z3, None, t, self._memo)  # type: ignore[no-any-return]
+        return fold(PURIFIED, None, t, self._memo)  # type: ignore[no-any-return]

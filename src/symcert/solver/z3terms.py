@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from symcert.core.concrete import Cells
+from symcert.core.concrete import Cells, Env, Value
 from symcert.core.terms import COMPARE
 
 if TYPE_CHECKING:
@@ -86,6 +86,77 @@ class Z3Terms:
 Z3 = Z3Terms()
 
 
+class Purified(Z3Terms):
+    """`Z3Terms` with each `/` and `%` by a non-literal divisor named (purification, X-A1):
+    `a / b` is the term `!div(a, b)` and `a % b` is `!mod(a, b)`, applications of two
+    uninterpreted functions, defined where a query uses them by `definition(a, b)`. z3 then
+    never sees its own `div`/`mod` of a symbolic divisor nested in `ite`s: asserting
+    `x = 3 % (1 % x)` unrolled nine times took it minutes in one call that neither its resource
+    limit nor an interrupt stopped. An application is the name of its term: the same operands
+    give the same name, and nothing needs to be remembered beside the term. A literal divisor
+    keeps `Z3Terms`' translation (linear; z3 decides it well)."""
+
+    def div(self, a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:
+        return super().div(a, b) if z3.is_int_value(b) else _named()[0](a, b)
+
+    def mod(self, a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:
+        return super().mod(a, b) if z3.is_int_value(b) else _named()[1](a, b)
+
+
+PURIFIED = Purified()
+_NAMES: list[z3.FuncDeclRef] = []
+
+
+def _named() -> list[z3.FuncDeclRef]:
+    """The uninterpreted functions `!div`, `!mod` : Int × Int → Int (no IMP name starts so)."""
+    if not _NAMES:
+        _NAMES.extend(z3.Function(name, z3.IntSort(), z3.IntSort(), z3.IntSort())
+                      for name in ("!div", "!mod"))
+    return _NAMES
+
+
+def definition(a: z3.ArithRef, b: z3.ArithRef) -> z3.BoolRef:
+    """The defining constraint of `q = !div(a, b)` and `r = !mod(a, b)` (X-A1, Python's floor
+    semantics, as `smtlib.purified` states it): `b ≠ 0 ⇒ a = b·q + r ∧ (0 ≤ r < b if b > 0,
+    b < r ≤ 0 if b < 0)`. Unconstrained at `b = 0`, as the plain translation is: no path reads
+    a division by zero (the guard, X-A2)."""
+    div, mod = _named()
+    q, r = div(a, b), mod(a, b)
+    return z3.Implies(b != 0, z3.And(a == b * q + r,
+                                     z3.If(b > 0, z3.And(0 <= r, r < b), z3.And(b < r, r <= 0))))
+
+
+def definition_text(a: str, b: str, q: str, r: str) -> str:
+    """`definition` of the integer constants `a`, `b`, its names replaced by the constants `q`,
+    `r`, as z3 prints it on one line (X-A1 compares it with `smtlib.purified`)."""
+    x, y = z3.Int(a), z3.Int(b)
+    div, mod = _named()
+    named = z3.substitute(definition(x, y), (div(x, y), z3.Int(q)), (mod(x, y), z3.Int(r)))
+    return " ".join(named.sexpr().split())
+
+
+def definitions(term: z3.ExprRef) -> list[z3.BoolRef]:
+    """The definitions of every named division in `term` (`Purified`), once per pair of
+    operands: a walk of the term's DAG, each shared node visited once."""
+    if not _NAMES:  # no division named yet
+        return []
+    div, mod = _NAMES
+    names = {div.get_id(), mod.get_id()}
+    seen: set[int] = set()
+    pairs: dict[tuple[int, int], tuple[z3.ArithRef, z3.ArithRef]] = {}
+    todo = [term]
+    while todo:
+        t = todo.pop()
+        if t.get_id() in seen or not z3.is_app(t):
+            continue
+        seen.add(t.get_id())
+        args = t.children()
+        if t.decl().get_id() in names:
+            pairs.setdefault((args[0].get_id(), args[1].get_id()), (args[0], args[1]))
+        todo.extend(args)
+    return [definition(a, b) for a, b in pairs.values()]
+
+
 def cells(value: z3.ExprRef | z3.FuncInterp) -> Cells:
     """A model's array (seed 003 §5): stores over `K(Int, d)`, any `d`, or entries and else."""
     if isinstance(value, z3.FuncInterp):
@@ -97,3 +168,25 @@ def cells(value: z3.ExprRef | z3.FuncInterp) -> Cells:
         cells.setdefault(index.as_long(), stored.as_long())
     assert z3.is_K(value), f"an array model of an unexpected shape: {value}"
     return Cells.of(cells, value.arg(0).as_long())
+
+
+def model_env(model: z3.ModelRef, names: frozenset[str],
+              decls: dict[str, z3.FuncDeclRef]) -> Env:
+    """The values of the constants `names` in a z3 model, integers and arrays (absent ones
+    read 0, as z3's model completion would give), through z3's C API one constant at a time
+    (the Python wrappers cost more than small queries); a name's integer constant first,
+    then its array (static kinds). `decls` keeps each name's integer constant between calls."""
+    ctx, m, z3core = model.ctx.ref(), model.model, z3.z3core
+    values: dict[str, Value] = {}
+    for name in names:
+        decl = decls.get(name)
+        if decl is None:
+            decl = decls[name] = z3.Int(name).decl()
+        v = z3core.Z3_model_get_const_interp(ctx, m, decl.ast)
+        if v and z3core.Z3_get_ast_kind(ctx, v) == z3.Z3_NUMERAL_AST:
+            values[name] = int(z3core.Z3_get_numeral_string(ctx, v))
+        elif not v:
+            array = z3.Array(name, z3.IntSort(), z3.IntSort()).decl()
+            if z3core.Z3_model_has_interp(ctx, m, array.ast):
+                values[name] = cells(model[array])
+    return Env.of(values)

@@ -50,7 +50,7 @@ def missing(obs: Iterable[Obligation], vacuous: frozenset[str] = frozenset()) ->
     need += [("B-L1", case) for case in EXPR_CASES]
     need += [("G-M1", op) for op in OPERATIONS]
     need += [("G-M1", rule_name(op)) for op in DEFINABLE]
-    need += [("X-A1", rule) for rule in ("floor", "z3", "concrete")]
+    need += [("X-A1", rule) for rule in ("floor", "z3", "concrete", "purified", "purified-z3")]
     need += [("X-A2", case) for case in EXPR_CASES]
     need += [("W-L2.1", "update"), ("M-S1", "prune"), ("M-S1", "maybe_sat"),
              ("M-Q1", "substitution"), ("M-Q1", "quantify"), ("B-A1", "update"),

@@ -21,12 +21,12 @@ from symcert.checking.obligations.common import (
     snum,
 )
 from symcert.checking.obligations.common import X
-from symcert.checking.smtlib import SMT_TEXT, Script, conj, equal, implies, sbool
+from symcert.checking.smtlib import SMT_TEXT, Script, conj, equal, implies, purified, sbool
 from symcert.core.algebra import fold, fold_a
 from symcert.core.concrete import VALUES, Env, aeval
 from symcert.core.guards import GUARDS
 from symcert.lang.syntax import Div, Int, Mod, Neg, Nil, Var
-from symcert.solver.z3backend import Z3
+from symcert.solver.z3terms import Z3, definition_text
 from symcert.spec.definedness import defined
 
 GRID_A = range(-7, 8)
@@ -39,7 +39,14 @@ def x_a1() -> list[Obligation]:
     modulo: for every `a` and `b ≠ 0`, `q = a / b` and `r = a % b` satisfy `a = b·q + r` with
     `0 ≤ r < b` (`b > 0`) or `b < r ≤ 0` (`b < 0`), which determines `q` and `r` (`floor`); z3's
     translation (`Z3Terms`) is the same term (`z3`); Python's `//`, `%` (the concrete algebra)
-    give the same values on a grid (`concrete`)."""
+    give the same values on a grid (`concrete`). The solver names each division by a
+    non-literal instead (`z3terms.Purified`) and conjoins the names' definition
+    (`smtlib.purified`), which for `b ≠ 0` holds of `q`, `r` iff they are the translation's
+    quotient and remainder (`purified`): the translation's values meet it (`positive-values`,
+    `negative-values`) and it has one solution at most (`unique`, from the nonlinear step
+    `unique-core`). So a formula with its divisions named and defined is equisatisfiable with
+    the formula, with the same models on its variables; z3's definition is that text
+    (`purified-z3`)."""
     out: list[Obligation] = []
 
     def floor(positive: bool) -> Callable[[], list[Draft]]:
@@ -68,10 +75,53 @@ def x_a1() -> list[Obligation]:
                           conj(equal(s.aexpr(e), s.int_value(aeval(Env(), e))) for e in cases))]
         return build
 
+    def values(positive: bool) -> Callable[[], list[Draft]]:
+        def build() -> list[Draft]:
+            s = Script()
+            divisor = Var("b") if positive else Neg(Var("c"))
+            quotient = s.aexpr(Div(Var("a"), divisor))
+            remainder = s.aexpr(Mod(Var("a"), divisor))
+            return [Draft("X-A1", "purified", s, ["(> b 0)" if positive else "(> c 0)"],
+                          purified(s.aexpr(Var("a")), s.aexpr(divisor), quotient, remainder))]
+        return build
+
+    def unique_core() -> list[Draft]:
+        s = Script()
+        s.declare("b", "Int"), s.declare("d", "Int")
+        return [Draft("X-A1", "purified", s, [], _no_multiple_between("b", "d"))]
+
+    def unique() -> list[Draft]:
+        s = Script()
+        a, b = s.aexpr(Var("a")), s.aexpr(Var("b"))
+        q, r, q2, r2 = (s.declare(n, "Int") for n in ("q", "r", "q2", "r2"))
+        return [Draft("X-A1", "purified", s,
+                      ["(not (= b 0))", purified(a, b, q, r), purified(a, b, q2, r2),
+                       _no_multiple_between(b, f"(- {q} {q2})")],
+                      conj([equal(q, q2), equal(r, r2)]))]
+
+    def named_z3() -> list[Draft]:
+        s = Script()
+        a, b = s.aexpr(Var("a")), s.aexpr(Var("b"))
+        q, r = s.declare("q", "Int"), s.declare("r", "Int")
+        return [Draft("X-A1", "purified-z3", s, [],
+                      equal(definition_text("a", "b", "q", "r"), purified(a, b, q, r)))]
+
     out += collect("positive", floor(True)) + collect("negative", floor(False))
+    out += collect("positive-values", values(True)) + collect("negative-values", values(False))
+    out += collect("unique-core", unique_core) + collect("unique", unique)
+    out += collect("definition", named_z3)
     for op in (Div, Mod):
         out += collect(op.__name__.lower(), z3_term(op)) + collect(op.__name__.lower(), grid(op))
     return out
+
+
+def _no_multiple_between(b: str, d: str) -> str:
+    """`b ≠ 0 ∧ -|b| < b·d < |b| ⇒ d = 0`: no nonzero multiple of `b` lies strictly between
+    `-|b|` and `|b|` (the nonlinear step of the definition's uniqueness, proved alone by
+    `X-A1/purified/unique-core` and used as a hypothesis, instantiated, by `.../unique`)."""
+    size = f"(ite (> {b} 0) {b} (- {b}))"
+    return (f"(=> (and (not (= {b} 0)) (< (- {size}) (* {b} {d})) (< (* {b} {d}) {size})) "
+            f"(= {d} 0))")
 
 
 # --- X-A2: the guard is exact, by induction on the expression ---------------------------------
