@@ -15,11 +15,12 @@ from symcert.engine.status import Answer
 from symcert.engine.verdict import Budget, Cause, Check, Kind, Reason, Stats, Verdict, check
 from symcert.engine.verdict import has_bug
 from symcert.lang.parser import parse, parse_file
-from symcert.lang.syntax import Assert, Assign
+from symcert.lang.syntax import Assert, Assign, While
 from symcert.solver.z3backend import Sat, Solver
 
 EX = Path(__file__).resolve().parents[2] / "examples"
-CORRECT = sorted(str(p) for p in EX.glob("*.imp") if not p.stem.endswith("_buggy"))
+CORRECT = sorted(str(p) for p in EX.glob("*.imp")
+                 if not p.stem.endswith(("_buggy", "_wrong_invariant")))
 BUGGY = sorted(str(p) for p in EX.glob("*_buggy.imp"))
 
 
@@ -47,6 +48,9 @@ def test_a_buggy_example_is_a_bug_with_a_replayed_witness(path):
         assert found.failing.by_zero and isinstance(origin, Assign)
         what = "null dereference" if "alias_nil" in path else "division by zero"
         assert found.describe() == f"{what} in `{origin}`"
+    elif isinstance(origin, While):  # a loop invariant broken by a concrete run (T-I1)
+        assert not found.failing.by_zero and origin.invariants
+        assert found.describe().startswith(f"invariant `{origin.invariant()}` does not hold")
     else:
         assert not found.failing.by_zero and isinstance(origin, Assert)
         assert found.describe() == f"assertion `{origin.cond}` fails"
