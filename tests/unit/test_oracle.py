@@ -332,3 +332,13 @@ def test_a_planted_heap_update_that_ignores_aliasing_is_caught(monkeypatch):
         found = [test(t, p, 20, 0).counterexample
                  for test in (is_probably_exhaustive, is_probably_precise)]
         assert any(isinstance(c, Counterexample) for c in found), name
+
+
+def test_seed_004_pins_hold_where_a_read_is_undefined():
+    """A cell pin reads the cell only where the read is defined: behind `p == nil or`, the
+    model's `p = nil` must not read nil's field (the solver's M-S1 contract evaluates the pin)."""
+    p = parse("class Node(val, next)\nif p == nil or p.val > 0 then y = 1 else y = 2 fi")
+    t = interpreter(10, solver_for(p))
+    for sigma in (Env.of({"p": 0}), Env.of({"p": 2, ".val": Cells.of({2: 5})}), Env.of({"p": 1})):
+        assert check_precision(t, (initial(p),), sigma) is None
+        assert check_exhaustiveness(t, (initial(p),), sigma) is None

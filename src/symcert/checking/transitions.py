@@ -30,7 +30,8 @@ from symcert.core.state import (
     PathCondition, SymState, concretize, concretize_frames, initial, rules_of, satisfies,
     state_names,
 )
-from symcert.core.terms import TERMS, disj
+from symcert.core.guards import GUARDS
+from symcert.core.terms import TERMS, disj, negate
 from symcert.engine.explore import run, successors
 from symcert.lang.procedures import arrays
 from symcert.lang.structure import inputs, reads
@@ -263,7 +264,8 @@ def pin(pc: PathCondition, declared: frozenset[str], maps: frozenset[str],
     """`pc` and the inputs' values in `σ`: `x == σ(x)` for an integer input, and for each cell
     `a[i]` of an input array or field's map `a` that the conjuncts read (the fresh arrays
     unfolded), `a[i]` equal to `σ(a)` at `i`, as the case split on `i` over the cells `σ(a)`
-    lists (every other cell 0): the constraints then read only the input `σ` gives."""
+    lists (every other cell 0), each pin true where the read is undefined (nil's field, a
+    division by zero): the constraints then read only the input `σ` gives."""
     for x in sorted(declared - maps):
         pc = pc.extend(Cmp("==", Var(x), Int(sigma(x))))  # type: ignore[arg-type]
     cells: dict[tuple[str, AExpr], None] = {}
@@ -274,11 +276,14 @@ def pin(pc: PathCondition, declared: frozenset[str], maps: frozenset[str],
         value = sigma(name)
         table = value if isinstance(value, Cells) else NO_CELLS
         read = Select(ArrayVar(name), index)
+        # Where the read is undefined (a field of nil, a division by zero in `i`) the pin holds.
+        undefined = negate(fold_a(GUARDS, Var, read)[1])
         other: BExpr = Cmp("==", read, Int(table.default))
         for i, v in table.cells:
-            pc = pc.extend(disj(Cmp("!=", index, Int(i)), Cmp("==", read, Int(v))))
+            cell = disj(Cmp("!=", index, Int(i)), Cmp("==", read, Int(v)))
+            pc = pc.extend(disj(undefined, cell))
             other = disj(Cmp("==", index, Int(i)), other)
-        pc = pc.extend(other)
+        pc = pc.extend(disj(undefined, other))
     return pc
 
 
