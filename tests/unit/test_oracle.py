@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -29,8 +30,7 @@ from symcert.checking.transitions import (
     unroll,
 )
 from symcert.cli.main import main
-from symcert.core.concrete import Ending, Final
-from symcert.core.concrete import Env
+from symcert.core.concrete import Cells, Ending, Env, Final
 from symcert.core.state import PathCondition, Store, SymState, initial, rule_count
 from symcert.engine.explore import expand
 from symcert.lang.parser import parse, parse_file
@@ -240,11 +240,13 @@ HEAP_STUDIES = [f"{name}{bug}" for name in ("swap", "array_max", "binsearch", "l
                 for bug in ("", "_buggy")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", HEAP_STUDIES)
 def test_cli_oracle_checks_the_array_and_object_case_studies(capsys, name):
-    """`symcert oracle` draws array cells and input heaps (seed 003 §4-5) and checks every
-    transition on them: exit 0, each check decided on its inputs, none skipped in silence."""
-    assert main(["oracle", f"{EX}/{name}.imp", "--runs", "1"]) == 0
+    """`symcert oracle` with its defaults (100 random inputs) draws array cells and input heaps
+    (seed 003 §4-5) and checks every transition on them: exit 0, each check decided on every
+    input, none skipped in silence."""
+    assert main(["oracle", f"{EX}/{name}.imp"]) == 0
     lines = capsys.readouterr().out.splitlines()
     listed = lines[0].split("inputs: ")[1].split(", ")
     assert any(x.startswith(".") for x in listed) or "a" in listed  # an array or a heap
@@ -252,7 +254,60 @@ def test_cli_oracle_checks_the_array_and_object_case_studies(capsys, name):
         lines[0], "  expand (one step)", "  run (stream, at most 1,000 states)",
         "  seed-004 interpreter (loop limit 10)"]
     assert [line for line in lines if line.startswith("    ")] == [
-        "    exhaustive: held on 1 input", "    precise: held on 1 input"] * 3
+        "    exhaustive: held on 100 inputs", "    precise: held on 100 inputs"] * 3
+
+
+NEXT_OF_P = parse("class Node(val, next)\n"
+                  "if p != nil then q = p.next; if q != nil then y = 1 else y = 2 fi "
+                  "else y = 0 fi")
+
+
+@pytest.mark.parametrize("heap", [{}, {".next": Cells.of({3: 1})}, {".next": Cells.of({3: 3})}])
+def test_seed_004_interpreter_pins_the_heap(heap):
+    """The interpreter's results mean the final stores from the input heap `σ` gives, an
+    all-nil field (no binding of `σ`) included: from `p = @3` with `@3.next` nil only `y = 2`
+    is represented, never a `y = 1` read off another heap the solver might pick."""
+    t = interpreter(10, solver_for(NEXT_OF_P))
+    sigma = Env.of({"p": 3, **heap})
+    start = (initial(NEXT_OF_P),)
+    assert check_precision(t, start, sigma) is None
+    assert check_exhaustiveness(t, start, sigma) is None
+    assert is_probably_precise(t, NEXT_OF_P, runs=100).counterexample is None
+
+
+def test_seed_004_pinned_meaning_still_catches_an_imprecise_result():
+    """Pinning the heap keeps the precision check sharp: a result that forgets its test of
+    `q != nil` represents `y = 1` from `p = @3` with `@3.next` nil, which no run reaches."""
+    from symcert.seed004.results import SymResult
+    from symcert.core.state import PathCondition as PC
+
+    t = interpreter(10, solver_for(NEXT_OF_P))
+    outputs = t((initial(NEXT_OF_P),))
+    forgetful = []
+    for o in outputs:
+        kept = [c for c in o.result.pc.conjuncts() if str(c) != "q#1 != 0"]
+        r = o.result
+        forgetful.append(replace(o, result=SymResult(r.behaviour, r.env, PC.of(*kept), r.ghost,
+                                                     r.exists, r.fresh, r.locals)))
+    found = check_precision(t, (initial(NEXT_OF_P),), Env.of({"p": 3}),
+                            outputs=tuple(forgetful))
+    assert isinstance(found, Counterexample)
+    assert found.final.env == Env.of({"p": 3, "y": 1})
+
+
+def test_a_counterexample_prints_the_input_heap():
+    """A counterexample on a program with objects shows the heap of its input and of the final
+    state, an all-nil field included (seed 003 §4): the input can be replayed as printed."""
+    dropped = Transition("planted", lambda inputs: ())
+    found = check_exhaustiveness(dropped, (initial(NEXT_OF_P),), Env.of({"p": 3}))
+    assert isinstance(found, Counterexample)
+    assert str(found) == ("input {p = @3} heap {@3 {next = nil}}: the concrete run ends in "
+                          "{p = @3, y = 2} heap {@3 {next = nil}} (terminated normally), which "
+                          "no output state represents")
+    array = parse("a[0] = x")
+    found = check_exhaustiveness(dropped, (initial(array),), Env.of({"x": 3}))
+    assert str(found).startswith("input {a[*] = 0, x = 3}: the concrete run ends in "
+                                 "{a[0] = 3, x = 3}")
 
 
 def test_a_planted_heap_update_that_ignores_aliasing_is_caught(monkeypatch):
@@ -277,3 +332,13 @@ def test_a_planted_heap_update_that_ignores_aliasing_is_caught(monkeypatch):
         found = [test(t, p, 20, 0).counterexample
                  for test in (is_probably_exhaustive, is_probably_precise)]
         assert any(isinstance(c, Counterexample) for c in found), name
+
+
+def test_seed_004_pins_hold_where_a_read_is_undefined():
+    """A cell pin reads the cell only where the read is defined: behind `p == nil or`, the
+    model's `p = nil` must not read nil's field (the solver's M-S1 contract evaluates the pin)."""
+    p = parse("class Node(val, next)\nif p == nil or p.val > 0 then y = 1 else y = 2 fi")
+    t = interpreter(10, solver_for(p))
+    for sigma in (Env.of({"p": 0}), Env.of({"p": 2, ".val": Cells.of({2: 5})}), Env.of({"p": 1})):
+        assert check_precision(t, (initial(p),), sigma) is None
+        assert check_exhaustiveness(t, (initial(p),), sigma) is None

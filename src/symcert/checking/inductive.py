@@ -31,6 +31,7 @@ from symcert.checking.smtlib import Script, conj
 from symcert.core import terms
 from symcert.core.algebra import fold_a, fold_b, is_formula
 from symcert.core.guards import GUARDS, TRUE
+from symcert.lang.annotations import loops
 from symcert.lang.structure import variables
 from symcert.lang.syntax import (
     AExpr, Assert, Assign, Assume, BExpr, Bool, Fail, If, Pos, Seq, Skip, Stmt, Var, While,
@@ -116,7 +117,7 @@ def obligations(p: Stmt, invariants: Mapping[int, BExpr],
 
     :raises ValueError: when the segments have more than `max_paths` paths.
     """
-    loop_list = _loops(p)
+    loop_list = list(loops(p))
     index = {id(w): i for i, w in enumerate(loop_list)}
     names = tuple(sorted(variables(p)))
     out: list[Obligation] = []
@@ -195,23 +196,6 @@ def _eval(store: Mapping[str, AExpr], e: AExpr | BExpr) -> tuple:  # type: ignor
 def _where(s: _Item) -> str:
     pos: Pos | None = getattr(s, "pos", None)
     return f"{pos.line}:{pos.column}" if pos else "?"
-
-
-def _loops(p: Stmt) -> list[While]:
-    """The `While` nodes in pre-order (the numbering of `solver.horn.loops`, restated here so
-    the check does not depend on the module whose answers it checks)."""
-    out: list[While] = []
-    todo: list[Stmt] = [p]
-    while todo:
-        s = todo.pop()
-        if isinstance(s, Seq):
-            todo.extend(reversed(list(spine(s))))
-        elif isinstance(s, While):
-            out.append(s)
-            todo.append(s.body)
-        elif isinstance(s, If):
-            todo.extend((s.else_, s.then_))
-    return out
 
 
 def check_invariants(p: Stmt, invariants: Mapping[int, BExpr],

@@ -20,12 +20,12 @@ from typing import Any, Callable
 
 from symcert.checking.generate import RandomChoices, Shape, inputs_of
 from symcert.checking.transitions import DEFAULT_FUEL, Transition, meanings, show
-from symcert.core.concrete import Env
-from symcert.core.concrete import Final
+from symcert.core import heap
+from symcert.core.concrete import Env, Final
 from symcert.core.state import SymState, initial
 from symcert.lang.procedures import arrays, references
 from symcert.lang.structure import inputs
-from symcert.lang.syntax import Stmt
+from symcert.lang.syntax import Stmt, is_field
 from symcert.spec.switch import lemma
 
 
@@ -38,20 +38,43 @@ class Undecided(enum.Enum):
 @dataclass(frozen=True, slots=True)
 class Counterexample:
     """A concrete initial store on which a transition is not exhaustive (a final state is
-    *missed* by every output) or not precise (an output has a *spurious* final state)."""
+    *missed* by every output) or not precise (an output has a *spurious* final state).
+
+    `names` are the program's inputs and `kinds` its arrays and references (seed 003 §4-5), so
+    that the input and the final state print with their arrays' cells and their heap, an
+    all-0 array and an all-nil field included (an `Env` holds no binding for them)."""
 
     prop: str
     input: Env
     final: Final
     state: Any
+    names: frozenset[str] = frozenset()
+    kinds: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
 
     def __str__(self) -> str:
-        store = self.input.show("inputs")
+        store = shown(self.input, self.names, *self.kinds, what="inputs")
+        final = shown(self.final.env, self.names, *self.kinds)
         if self.prop == "exhaustive":
-            return (f"input {store}: the concrete run ends in {self.final}, "
+            return (f"input {store}: the concrete run ends in {final} ({self.final.how()}), "
                     "which no output state represents")
-        return (f"input {store}: output {show(self.state)} represents {self.final}, "
-                "which the concrete run never reaches")
+        return (f"input {store}: output {show(self.state)} represents {final} "
+                f"({self.final.how()}), which the concrete run never reaches")
+
+
+def shown(env: Env, names: frozenset[str], arrays_: frozenset[str],
+          references_: frozenset[str], what: str = "variables") -> str:
+    """A store as a counterexample prints it, its bindings and `names`: `{x = 1, a[0] = 2}`,
+    an all-0 array as `a[*] = 0`; with objects (seed 003 §4), the variables, then the heap
+    they reach (`heap.graph`): `{p = @3} heap {@3 {next = nil}}`, `heap {}` when no object
+    is reachable."""
+    every = names | {k for k, _ in env.bindings}
+    if any(is_field(x) for x in every) or references_:
+        values, objects = heap.graph(env, every, references_)
+        scalars, graph = heap.show(values, objects)
+        return f"{{{scalars}}} heap {{{graph}}}"
+    cells = env.labelled(sorted(every), arrays_)
+    return "{" + ", ".join(f"{x} = {v}" for x, v in cells) + "}" if cells else \
+        f"{{all {what} 0}}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +94,14 @@ def _before_after(t: Transition, inputs_: tuple[SymState, ...], sigma: Env, fuel
     if any(m is None for _, m in before):
         return None
     return before, meanings(t(inputs_) if outputs is None else outputs, sigma, fuel, t.meaning)
+
+
+def _kinds(inputs_: tuple[SymState, ...]) -> tuple[frozenset[str],
+                                                  tuple[frozenset[str], frozenset[str]]]:
+    """The inputs of the states' programs, and their arrays and references (`Counterexample`)."""
+    progs = [s.prog for s in inputs_]
+    return (frozenset().union(*map(inputs, progs)),
+            (frozenset().union(*map(arrays, progs)), frozenset().union(*map(references, progs))))
 
 
 def check_exhaustiveness(t: Transition, inputs_: tuple[SymState, ...], sigma: Env,
@@ -95,7 +126,7 @@ def check_exhaustiveness(t: Transition, inputs_: tuple[SymState, ...], sigma: En
             if final not in reached:
                 if undecided:
                     return Undecided.FUEL
-                return Counterexample("exhaustive", sigma, final, i)
+                return Counterexample("exhaustive", sigma, final, i, *_kinds(inputs_))
     return None
 
 
@@ -122,7 +153,7 @@ def check_precision(t: Transition, inputs_: tuple[SymState, ...], sigma: Env,
             continue
         for final in m:
             if final not in reached:
-                return Counterexample("precise", sigma, final, o)
+                return Counterexample("precise", sigma, final, o, *_kinds(inputs_))
     return Undecided.FUEL if undecided else None
 
 

@@ -22,19 +22,27 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable
 
-from symcert.core.concrete import Cells, Ending, Env, Final, run_to_end
-from symcert.core.state import (
-    SymState, concretize, concretize_frames, initial, rules_of, satisfies, state_names,
+from symcert.core.algebra import fold_a, fold_b
+from symcert.core.concrete import (
+    NO_CELLS, VALUES, Cells, Ending, Env, Final, aeval, run_to_end,
 )
-from symcert.core.terms import disj
+from symcert.core.state import (
+    PathCondition, SymState, concretize, concretize_frames, initial, rules_of, satisfies,
+    state_names,
+)
+from symcert.core.guards import GUARDS
+from symcert.core.terms import TERMS, disj, negate
 from symcert.engine.explore import run, successors
 from symcert.engine.invariants import unrolled
-from symcert.lang.structure import inputs
-from symcert.lang.syntax import BExpr, Bool, Cmp, Int, Stmt, Var
-from symcert.seed004.interp import concretize_result, exec_symbolic
-from symcert.seed004.results import SymResult
+from symcert.lang.procedures import arrays
+from symcert.lang.structure import inputs, reads
+from symcert.lang.syntax import (
+    AExpr, ArrayExpr, ArrayVar, BExpr, Bool, Cmp, Int, Select, Stmt, Update, Var, is_field,
+)
+from symcert.seed004.interp import concretize_result, exec_symbolic, is_input
 from symcert.seed004.natural import ENDINGS, Behaviour
 from symcert.solver.z3backend import Sat, Solver
+from symcert.spec.definedness import defined
 
 DEFAULT_FUEL = 10_000
 """Concrete steps allowed to one run when computing a concretization."""
@@ -172,11 +180,14 @@ def meanings(states: Iterable[Any], sigma: Env, fuel: int,
 
 @dataclass(frozen=True)
 class Result:
-    """An output of the seed-004 interpreter: a result state, the program's inputs and the
-    program."""
+    """An output of the seed-004 interpreter: a result state, the program's inputs, those of
+    them that are arrays or fields' maps (by the program's static kinds, never by which
+    bindings a store happens to hold: an all-0 or all-nil map is no binding of an `Env`), and
+    the program."""
 
     result: Any
     declared: frozenset[str]
+    maps: frozenset[str]
     program: Stmt
 
     def __str__(self) -> str:
@@ -195,12 +206,11 @@ def interpreter(n: int, solver: Solver | None = None) -> Transition:
 
     A result `(σ' | C')_β` means, from `σ`, the stores `ρ∘σ'` for the `ρ ⊨ C'` that agree with
     `σ` on the inputs (the fresh variables are existential), asked to the solver: a first model,
-    then any model with another final store. LOOP_LIMIT, CALL_LIMIT and UNBOUND_VAR results have
-    no final state: their meaning is unknown (None), so they never give a counterexample.
-    The solver cannot pin an input array (or a field's map) to `σ`'s, since a path condition
-    has no array literal; where `σ` has one, `ρ` is the ghost interpretation of the same result
-    in the interpreter's ghost run from `σ` (M-I1: `σ` extended along the path, M-E1), its
-    meaning `{ρ∘σ'}` if `ρ ⊨ C'`, else `{}` (seed 004 M-P3, M-P4).
+    then any model with another final store. The inputs are pinned to `σ` (`pin`): an integer
+    by an equation, an array or a field's map at every cell the constraints read; the model's
+    arrays are then replaced by `σ`'s and the fresh ones computed from their definitions
+    (`valuation`). LOOP_LIMIT, CALL_LIMIT and UNBOUND_VAR results have no final state: their
+    meaning is unknown (None), so they never give a counterexample.
 
     :param n: the loop limit.
     :param solver: decides the constraints (a fresh default one if None).
@@ -212,57 +222,129 @@ def interpreter(n: int, solver: Solver | None = None) -> Transition:
         for s in inputs_:
             if s.pc.length or s.store != initial(s.prog).store:
                 raise ValueError("the seed-004 interpreter starts from ⟨true, id, p⟩ only")
-            out.extend(Result(r, inputs(s.prog), s.prog)
+            declared = inputs(s.prog)
+            maps = frozenset(x for x in declared if is_field(x)) | (declared & arrays(s.prog))
+            out.extend(Result(r, declared, maps, s.prog)
                        for r in exec_symbolic(s.prog, n, solver))
         return tuple(out)
 
-    ghosts: dict[tuple[Stmt, Env], tuple[SymResult, ...]] = {}
+    deciding: dict[Env, Solver] = {}
 
     def meaning(o: Any, sigma: Env, fuel: int) -> Meaning:
-        if not any(isinstance(v, Cells) for _, v in sigma.bindings):
-            return _result_meaning(o.result, o.declared, sigma, solver)
-        if (o.program, sigma) not in ghosts:
-            ghosts.clear()  # the oracles ask every output's meaning at one `σ`, then the next
-            ghosts[o.program, sigma] = exec_symbolic(o.program, n, solver, ghost=sigma)
-        return _ghost_meaning(o.result, ghosts[o.program, sigma])
+        if not o.maps:
+            return _result_meaning(o.result, o.declared, o.maps, sigma, solver)
+        if sigma not in deciding:  # the oracles ask every output's meaning at one `σ`, then
+            deciding.clear()  # the next: a solver per `σ` does not accumulate the cells'
+            deciding[sigma] = replace(solver)  # pins of every `σ` (measured: 3× slower)
+        return _result_meaning(o.result, o.declared, o.maps, sigma, deciding[sigma])
 
     return Transition(f"seed-004 interpreter (loop limit {n})", outputs, meaning)
 
 
-def _ghost_meaning(r: SymResult, ghosted: tuple[SymResult, ...]) -> Meaning:
-    """The meaning of result `r` from the ghost run's twin of `r` (`interpreter`): None when
-    there is none or it has no final state."""
-    for g in ghosted:
-        if replace(g, ghost=None) != r or g.ghost is None:
-            continue
-        rho = g.ghost.as_env()
-        if r.behaviour is Behaviour.BLOCKED or not satisfies(rho, r.pc):
-            return frozenset()
-        if r.behaviour not in ENDINGS:
+def unfold(pc: PathCondition) -> tuple[list[BExpr], dict[str, ArrayExpr]]:
+    """The conjuncts of `pc` with each fresh array variable (`a#k`, seed 004 M-F1) replaced by
+    its definition `a#k == t`, oldest first, and those definitions: every array term then
+    stands on the input arrays, whose cells `reads` finds."""
+    defs: dict[str, ArrayExpr] = {}
+    memo: dict[int, Any] = {}  # a node met before a definition never mentions its variable
+
+    def read(x: str) -> AExpr | ArrayExpr:
+        return defs[x] if x in defs else Var(x)
+
+    out: list[BExpr] = []
+    for c in pc.conjuncts():
+        d = fold_b(TERMS, read, c, memo) if defs else c
+        if isinstance(d, Cmp) and d.op == "==" and isinstance(d.left, ArrayVar) \
+                and not is_input(d.left.name) and d.left.name not in defs:
+            defs[d.left.name] = d.right  # type: ignore[assignment]
+        out.append(d)
+    return out, defs
+
+
+def pin(pc: PathCondition, declared: frozenset[str], maps: frozenset[str],
+        sigma: Env) -> PathCondition:
+    """`pc` and the inputs' values in `σ`: `x == σ(x)` for an integer input, and for each cell
+    `a[i]` of an input array or field's map `a` that the conjuncts read (the fresh arrays
+    unfolded), `a[i]` equal to `σ(a)` at `i`, as the case split on `i` over the cells `σ(a)`
+    lists (every other cell 0), each pin true where the read is undefined (nil's field, a
+    division by zero): the constraints then read only the input `σ` gives."""
+    for x in sorted(declared - maps):
+        pc = pc.extend(Cmp("==", Var(x), Int(sigma(x))))  # type: ignore[arg-type]
+    cells: dict[tuple[str, AExpr], None] = {}
+    for name, index in reads(unfold(pc)[0]):
+        if name in maps:
+            cells.setdefault((name, index))
+    for name, index in cells:
+        value = sigma(name)
+        table = value if isinstance(value, Cells) else NO_CELLS
+        read = Select(ArrayVar(name), index)
+        # Where the read is undefined (a field of nil, a division by zero in `i`) the pin holds.
+        undefined = negate(fold_a(GUARDS, Var, read)[1])
+        other: BExpr = Cmp("==", read, Int(table.default))
+        for i, v in table.cells:
+            cell = disj(Cmp("!=", index, Int(i)), Cmp("==", read, Int(v)))
+            pc = pc.extend(disj(undefined, cell))
+            other = disj(Cmp("==", index, Int(i)), other)
+        pc = pc.extend(disj(undefined, other))
+    return pc
+
+
+def valuation(model: Env, pc: PathCondition, maps: frozenset[str], sigma: Env) -> Env | None:
+    """The model's integers with `σ`'s input arrays and each fresh array computed from its
+    definition (`unfold`), or None when that valuation does not satisfy `pc` (the pinning of
+    `pin` would then have missed a cell)."""
+    values = {k: v for k, v in model.bindings if not isinstance(v, Cells)}
+    values.update((x, sigma(x)) for x in maps)
+    for v, t in unfold(pc)[1].items():
+        cells = defined(lambda: fold_a(VALUES, Env.of(values), t))
+        if cells is None:
             return None
-        return frozenset({Final(concretize_result(g, rho).env, ENDINGS[r.behaviour])})
-    return None
+        values[v] = cells
+    env = Env.of(values)
+    return env if defined(lambda: satisfies(env, pc)) else None
 
 
-def _result_meaning(r: Any, declared: frozenset[str], sigma: Env, solver: Solver) -> Meaning:
+def _written(t: ArrayExpr) -> list[AExpr]:
+    """The index and value terms of the update sequence `t`."""
+    out: list[AExpr] = []
+    while isinstance(t, Update):
+        out += [t.index, t.value]
+        t = t.array
+    return out
+
+
+def _result_meaning(r: Any, declared: frozenset[str], maps: frozenset[str], sigma: Env,
+                    solver: Solver) -> Meaning:
     if r.behaviour is Behaviour.BLOCKED:
         return frozenset()  # X-U1: as `concr`, a blocked run has no final state
-    pc = r.pc
-    for x in sorted(declared):
-        pc = pc.extend(Cmp("==", Var(x), Int(sigma(x))))
+    pc = pin(r.pc, declared, maps, sigma)
     answer, model = solver.check(pc)
     if answer is Sat.UNSAT:
         return frozenset()
     if answer is Sat.UNKNOWN or model is None or r.behaviour not in ENDINGS:
         return None
-    first = concretize_result(r, model).env
+    rho = valuation(model, r.pc, maps, sigma)
+    if rho is None:
+        return None
+    first = concretize_result(r, rho).env
     finals = {Final(first, ENDINGS[r.behaviour])}
+    # Another final store differs in an integer, or writes an array at another index or value.
+    defs = unfold(r.pc)[1]
     other: BExpr = Bool(False)
     for y, v in r.env.bindings:
-        other = disj(other, Cmp("!=", Var(v), Int(first(y))))
+        if v in defs:
+            for t in _written(defs[v]):
+                value = defined(lambda: aeval(rho, t))
+                if value is not None:
+                    other = disj(other, Cmp("!=", t, Int(value)))
+        elif not isinstance(first(y), Cells) and y not in maps:
+            other = disj(other, Cmp("!=", Var(v), Int(first(y))))  # type: ignore[arg-type]
     answer, model = solver.check(pc.extend(other))
     if answer is Sat.UNKNOWN:
         return None
     if answer is Sat.SAT and model is not None:
-        finals.add(Final(concretize_result(r, model).env, ENDINGS[r.behaviour]))
+        rho = valuation(model, r.pc, maps, sigma)
+        if rho is None:
+            return None
+        finals.add(Final(concretize_result(r, rho).env, ENDINGS[r.behaviour]))
     return frozenset(finals)

@@ -377,13 +377,16 @@ class Final:
     where: Pos | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
-        store = self.env.show()
+        return f"{self.env.show()} ({self.how()})"
+
+    def how(self) -> str:
+        """How the run ended: `terminated normally`, `stuck at `fail` at 3:5`, ..."""
         if self.ending is Ending.NORMAL:
-            return f"{store} (terminated normally)"
+            return "terminated normally"
         at = f" at {self.where.line}:{self.where.column}" if self.where else ""
         if self.ending is Ending.BLOCKED:
-            return f"{store} (blocked by `assume`{at})"
-        return f"{store} (stuck at `fail`{at})"
+            return f"blocked by `assume`{at}"
+        return f"stuck at `fail`{at}"
 
 
 def final_of(state: State) -> Final:

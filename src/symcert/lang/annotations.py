@@ -49,14 +49,16 @@ def clauses(main: Stmt, procs: Procedures) -> Iterator[tuple[str, BExpr]]:
 
 
 def loops(root: Stmt) -> Iterator[While]:
-    """Every `while` of `root`, nested ones included."""
+    """Every `while` of `root`, nested ones included, in pre-order (a loop before the loops of
+    its body, in the order of the text): a loop's index in this order is how inferred
+    invariants name it (`solver.horn`, `checking.inductive`)."""
     todo: list[Node] = [root]
     while todo:
         node = todo.pop()
         if isinstance(node, While):
             yield node
         if not isinstance(node, (Var, Int)):
-            todo.extend(children(node))
+            todo.extend(reversed(children(node)))
 
 
 def check(main: Stmt, procs: Procedures) -> None:

@@ -64,6 +64,7 @@ Procedures (seed 003 §3), with the concrete twin's decisions (natural.py):
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -84,7 +85,7 @@ from symcert.lang.syntax import (
 from symcert.seed004.quantify import existentially_quantify, quantify_all
 from symcert.seed004.natural import CALL_LIMIT, Behaviour, Outcome, Unbound, exec_concrete
 from symcert.seed004.results import (
-    RESULT, SymEnv, SymResult, concretize_result, input_of, scope,
+    RESULT, SymEnv, SymResult, concretize_result, index_of, input_of, is_input, scope,
 )
 from symcert.solver.z3backend import Sat, Solver
 from symcert.spec.concretization import sample_valuations
@@ -95,8 +96,11 @@ from symcert.spec.switch import CONTRACTS, lemma
 @lemma("M-S1")
 def maybe_sat_sound(pc: PathCondition, result: bool) -> bool:
     """`maybe_sat(C) = False ⇒ C has no solution`, spot-checked: no sample valuation solves it."""
-    names = frozenset().union(*(terms.free_vars(c) for c in pc.conjuncts()))
-    return result or not any(satisfies(v, pc) for v in sample_valuations(names))
+    if result:
+        return True
+    memo: dict[int, frozenset[str]] = {}  # the conjuncts share subterms: each scanned once
+    names = frozenset().union(*(terms.free_vars(c, memo) for c in pc.conjuncts()))
+    return not any(satisfies(v, pc) for v in sample_valuations(names))
 
 
 @icontract.ensure(maybe_sat_sound, "M-S1 sound maybe_sat", enabled=CONTRACTS)
@@ -130,15 +134,21 @@ def _assume(s: SymResult, cond: BExpr) -> SymResult:
 @lemma("M-F1")
 def is_fresh(s: SymResult, result: str) -> bool:
     """`fresh(ρ) ∉ dom(ρ)`: the new variable is in neither the state nor its ghost."""
-    return result not in s.symbolic_vars() and (s.ghost is None or result not in s.ghost.dom())
+    return not s.mentions(result) and (s.ghost is None or not _interprets(s.ghost, result))
+
+
+def _interprets(rho: Interpretation, v: str) -> bool:
+    """`v ∈ dom(ρ)`, by bisection (`ρ`'s bindings are sorted by name)."""
+    i = bisect_left(rho.values, (v,))
+    return i < len(rho.values) and rho.values[i][0] == v
 
 
 def counter_bounds_fresh_vars(x: str, s: SymResult) -> bool:
     """The invariant `fresh` relies on: `x` is an input name, and every fresh variable `y#k`
     of the state and its ghost has `k <= s.fresh` (every state the interpreter builds has it)."""
-    names = s.symbolic_vars() | (s.ghost.dom() if s.ghost is not None else frozenset())
-    suffixes = [v.rpartition("#")[2] for v in names if not is_input(v)]
-    return is_input(x) and all(k.isascii() and k.isdigit() and int(k) <= s.fresh for k in suffixes)
+    ghost = s.ghost.values if s.ghost is not None else ()
+    return is_input(x) and s.top_index() <= s.fresh and all(
+        index_of(v) <= s.fresh for v, _ in ghost if not is_input(v))
 
 
 @icontract.require(counter_bounds_fresh_vars, "M-F1 the counter bounds the fresh variables",
@@ -147,11 +157,6 @@ def counter_bounds_fresh_vars(x: str, s: SymResult) -> bool:
 def fresh(x: str, s: SymResult) -> str:
     """A symbolic variable new on the path of `s`: `x#k`, `k` one more than the path's count."""
     return f"{x}#{s.fresh + 1}"
-
-
-def is_input(v: str) -> bool:
-    """Whether symbolic variable `v` is an input (`x`), not a fresh one (`x#k`, M-F1)."""
-    return "#" not in v
 
 
 def _defined(s: SymResult, e: AExpr | BExpr, cfg: _Config) -> tuple[SymResult | None,

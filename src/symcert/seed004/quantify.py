@@ -9,6 +9,7 @@ from symcert.core import terms
 from symcert.core.algebra import fold_a, fold_b
 from symcert.core.state import PathCondition
 from symcert.lang.syntax import AExpr, ArrayVar, BExpr, Bool, Cmp, Var
+from symcert.seed004.results import pc_mentions
 from symcert.spec.switch import CONTRACTS, lemma
 
 
@@ -18,6 +19,9 @@ def quantify_adds_no_variable(v: str, pc: PathCondition, exists: frozenset[str],
     """`existentially_quantify` introduces no variable and binds `v`: the result's free
     variables are those of `∃v. ∃exists. pc`."""
     new_pc, new_exists = result
+    if new_pc is pc:  # `vars(pc) - new_exists ⊆ vars(pc) - exists - {v}`, asked per variable
+        return new_exists <= exists | {v} and not any(
+            pc_mentions(pc, u) for u in (exists | {v}) - new_exists)
     before = frozenset().union(*(terms.free_vars(c) for c in pc.conjuncts())) - exists - {v}
     after = frozenset().union(*(terms.free_vars(c) for c in new_pc.conjuncts())) - new_exists
     return after <= before and new_exists <= exists | {v}
@@ -33,9 +37,9 @@ def existentially_quantify(v: str, pc: PathCondition, exists: frozenset[str],
     :param exists: the variables already quantified.
     :param eliminate: try the one-point rule `∃v. (v == se ∧ D) ≡ D[se/v]` first.
     """
-    conjuncts = pc.conjuncts()
-    if not any(v in terms.free_vars(c) for c in conjuncts):
+    if not pc_mentions(pc, v):
         return pc, exists
+    conjuncts = pc.conjuncts()
     if eliminate:
         for i, c in enumerate(conjuncts):
             if isinstance(c, Cmp) and c.op == "==" and c.left == terms.variable(v, c.right) \

@@ -10,6 +10,7 @@ states have the caller's `τ` again, and a result of the whole program has none 
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -67,6 +68,18 @@ class SymResult:
     fresh: int = field(default=0, compare=False)
     locals: SymEnv | None = None
 
+    def mentions(self, v: str) -> bool:
+        """`v ∈ symbolic_vars()`, the path condition's part read from its facts (`pc_mentions`)."""
+        return (v in self.exists or v in self.env.codom()
+                or (self.locals is not None and v in self.locals.codom())
+                or pc_mentions(self.pc, v))
+
+    def top_index(self) -> int:
+        """The largest `k` of a fresh `y#k` in `symbolic_vars()` (0 if none; `index_of`)."""
+        names = self.env.codom() | self.exists | (self.locals.codom() if self.locals is not None
+                                                  else frozenset())
+        return max([path_facts(self.pc)[1], *(index_of(v) for v in names if not is_input(v))])
+
     def symbolic_vars(self) -> frozenset[str]:
         """`codom(σ) ∪ codom(τ) ∪ vars(C)`, existentially bound variables included (M-I1)."""
         found = set(self.env.codom()) | set(self.exists)
@@ -80,6 +93,62 @@ class SymResult:
         prefix = "∃" + ",".join(sorted(self.exists)) + ". " if self.exists else ""
         local = "" if self.locals is None else f" τ = {self.locals}"
         return f"({self.env}{local} | {prefix}{self.pc})_{self.behaviour.value}"
+
+
+def is_input(v: str) -> bool:
+    """Whether symbolic variable `v` is an input (`x`), not a fresh one (`x#k`, M-F1)."""
+    return "#" not in v
+
+
+MALFORMED = sys.maxsize
+"""The index `index_of` gives a name `y#s` whose `s` is no decimal number (no fresh name)."""
+
+
+def index_of(v: str) -> int:
+    """The `k` of a fresh variable `y#k` (M-F1): `MALFORMED` when the suffix is no number."""
+    suffix = v.rpartition("#")[2]
+    return int(suffix) if suffix.isascii() and suffix.isdigit() else MALFORMED
+
+
+_FACTS: dict[int, tuple[PathCondition, frozenset[str], int]] = {}
+"""`path_facts` of each path-condition node met, by identity (the node is kept with its facts,
+so its id is not reused while the entry lives)."""
+
+FACTS_KEPT = 100_000
+"""How many nodes `_FACTS` keeps before it starts again empty."""
+
+
+def path_facts(pc: PathCondition) -> tuple[frozenset[str], int]:
+    """The inputs `pc` mentions and the largest index of a fresh variable it mentions (0 if
+    none), kept per node: a node's are its parent's and its last conjunct's, so along a path
+    each conjunct is scanned once, not once per fresh variable (the M-F1 contracts)."""
+    todo: list[PathCondition] = []
+    node: PathCondition | None = pc
+    while node is not None and node.last is not None and id(node) not in _FACTS:
+        todo.append(node)
+        node = node.parent
+    found = _FACTS.get(id(node)) if node is not None and node.last is not None else None
+    ins, top = (found[1], found[2]) if found is not None else (frozenset(), 0)
+    if len(_FACTS) + len(todo) > FACTS_KEPT:
+        _FACTS.clear()
+    for node in reversed(todo):
+        names = terms.free_vars(node.last)  # type: ignore[arg-type]
+        new = frozenset(v for v in names if is_input(v))
+        ins = ins if new <= ins else ins | new
+        top = max([top, *(index_of(v) for v in names if not is_input(v))])
+        _FACTS[id(node)] = (node, ins, top)
+    return ins, top
+
+
+def pc_mentions(pc: PathCondition, v: str) -> bool:
+    """`v ∈ vars(pc)`: for an input from `path_facts`, for a fresh `y#k` with `k` above the
+    largest index `pc` mentions no scan either (the counter bounds the fresh variables)."""
+    ins, top = path_facts(pc)
+    if is_input(v):
+        return v in ins
+    if index_of(v) > top:
+        return False
+    return any(v in terms.free_vars(c) for c in pc.conjuncts())
 
 
 def concretize_result(r: SymResult, rho: Env) -> Outcome:

@@ -33,6 +33,7 @@ from symcert.core.algebra import fold_a, fold_b
 from symcert.core.concrete import Env
 from symcert.core.guards import GUARDS
 from symcert.core.terms import negate
+from symcert.lang import annotations
 from symcert.lang.structure import levels, variables
 from symcert.lang.syntax import (
     Add, AExpr, And, ArrayVar, Assert, Assign, Assume, BExpr, Bool, Call, Cmp, Div, Fail, If,
@@ -86,20 +87,9 @@ _UNSUPPORTED = {Call: "procedure calls", Return: "return", New: "objects", Selec
 
 
 def loops(p: Stmt) -> list[While]:
-    """The `While` nodes of `p` in pre-order (a loop before the loops of its body): the index
-    of a loop in this list is its key in `Safe.invariants`."""
-    out: list[While] = []
-    todo: list[Stmt] = [p]
-    while todo:
-        s = todo.pop()
-        if isinstance(s, Seq):
-            todo.extend(reversed(list(spine(s))))
-        elif isinstance(s, While):
-            out.append(s)
-            todo.append(s.body)
-        elif isinstance(s, If):
-            todo.extend((s.else_, s.then_))
-    return out
+    """The `While` nodes of `p` in pre-order (`annotations.loops`): the index of a loop in this
+    list is its key in `Safe.invariants`."""
+    return list(annotations.loops(p))
 
 
 def unsupported(p: Stmt) -> str | None:
