@@ -26,12 +26,12 @@ import importlib
 import io
 import json
 import os
-import re
 import sys
 import time
 from typing import Any, Sequence
 
 from symcert.cli.commands.budget import EXIT_INTERNAL, BudgetExceeded, Deadline, positive
+from symcert.cli.commands.inputs import input_env, input_values
 from symcert.cli.commands.programs import add_program, read_program, source_name, with_alias
 from symcert.cli.commands.values import json_int, show_int, text
 from symcert.lang.errors import EXIT_UNDECIDED  # errors.py has no contracts: safe to import early
@@ -43,11 +43,6 @@ DERIVED_STATES = 40  # checking.agreement.DERIVED_STATES, not imported here (sta
 # semantics being one rule application, a finer step than a state
 DEFAULT_MAX_CALL_DEPTH = 10_000  # core.frames.MAX_CALL_DEPTH, not imported here (start-up time)
 DEFAULT_MAX_STEPS = 1_000_000
-NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # a variable, as NAME in grammar.lark
-CELL = re.compile(r"([^\[\]]*)\[\s*(-?[0-9]+)\s*\]")  # an array's cell, `a[3]`
-FIELD = re.compile(r"@([0-9]+)\.([A-Za-z_][A-Za-z0-9_]*)")  # an input object's field, `@1.next`
-REFERENCE = re.compile(r"nil|@([0-9]+)")  # a reference: nil or an input object
-INTEGER = re.compile(r"-?[0-9]+")
 
 # Further subcommands, each in a module of `symcert.cli.commands` that defines HELP, `configure(parser)`
 # and `main(args) -> int`. Such a module imports the engine inside `main` only (see below).
@@ -104,6 +99,8 @@ def _configure_run(r: argparse.ArgumentParser) -> None:
                    help="cut paths whose calls nest deeper (default: "
                         f"{DEFAULT_MAX_CALL_DEPTH:,}); a cut path leaves the check undecided")
     r.add_argument("--json", action="store_true", help="write one JSON object per event")
+    r.add_argument("--no-infer", dest="infer", action="store_false",
+                   help="never ask the CHC solver for loop invariants (T-I2; docs/inference.md)")
     r.add_argument("--contracts", action="store_true",
                    help="check the lemma contracts while running (as SYMCERT_CONTRACTS=1)")
     r.add_argument("--witness-dot", metavar="FILE", default=None,
@@ -267,6 +264,7 @@ def _run(args: argparse.Namespace) -> int:
     from symcert.engine.bugfinder import ReplayMismatch
     from symcert.engine.explore import Strategy
     from symcert.cli.commands.verdicts import bounded, print_done, shown_reason, stop_reason
+    from symcert.checking.inference import InferringCheck
     from symcert.engine.verdict import Budget, Check, Kind, Stats, Verdict
     from symcert.lang.procedures import references
 
@@ -275,10 +273,11 @@ def _run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     budget = Budget(args.max_states, Strategy(args.strategy), args.all_bugs, args.max_call_depth)
     progress = _Progress(sys.stderr.isatty() and not args.json)
-    check: Check | None = None
+    check: Check | InferringCheck | None = None
     try:
         program = read_program(args)
-        check = Check(program, budget, start=start)
+        check = (InferringCheck(program, budget, start) if args.infer else
+                 Check(program, budget, start=start))
         verdict = check.run(_Reporter(deadline, progress, name, args.json,
                                       references(program), args.witness_dot))
     except (BudgetExceeded, MemoryError) as stop:
@@ -293,9 +292,11 @@ def _run(args: argparse.Namespace) -> int:
     progress.clear()
     reason = shown_reason(verdict.reason, args.max_states)
     stats = verdict.stats
+    inferred = check.inferred.lines() if isinstance(check, InferringCheck) and check.inferred else []
     if args.json:
         print_done(verdict.kind, verdict.exhaustive, reason, stats.states, budget.strategy.value,
-                   stats.seconds, stats.solver_queries, stats.solver_seconds, verdict.bound)
+                   stats.seconds, stats.solver_queries, stats.solver_seconds, verdict.bound,
+                   inferred)
         return verdict.exit_code
     order = "breadth-first" if budget.strategy is Strategy.BFS else "depth-first"
     summary = f"explored {stats.states:,} symbolic states ({order}) in {stats.seconds:.2f} s"
@@ -306,6 +307,9 @@ def _run(args: argparse.Namespace) -> int:
     elif verdict.kind is Kind.SAFE:
         print(f"{name}: no bug: every assertion holds for all inputs")
         print(f"  exhaustive: {summary}")
+        for line in ["proved with loop invariants inferred by z3's Spacer, checked by z3, cvc5 "
+                     "and the invariant transition:"][:len(inferred)] + inferred:
+            print(f"  {line}")
     else:
         print(f"{name}: undecided: {reason}")
         print(f"  no bug found so far; {summary}{bounded(verdict.bound)}")
@@ -352,76 +356,6 @@ def _bug_report(found: Any, name: str, as_json: bool, explored: int,
             f"{found.final.steps} steps\n")
 
 
-def _input_values(items: Sequence[str]) -> dict[str, int | dict[int, int]]:
-    """The values of `--input VAR=INT` and `--input VAR[INT]=INT` (a cell of an array): INT is
-    `-?[0-9]+`, as long as a literal of a program may be, each VAR or cell given once."""
-    from symcert.lang.errors import InputError
-    from symcert.lang.parser import MAX_DIGITS
-
-    values: dict[str, int | dict[int, int]] = {}
-    for item in items:
-        target, sep, value = (part.strip() for part in item.partition("="))
-        cell = CELL.fullmatch(target) or FIELD.fullmatch(target)
-        var = cell.group(1) if cell else target
-        if cell is not None and cell.re is FIELD:  # `@k.f`: cell k of the map `.f`
-            cell = CELL.fullmatch(f".{cell.group(2)}[{cell.group(1)}]")
-            assert cell is not None
-            var = cell.group(1)
-        ref = REFERENCE.fullmatch(value)
-        if ref is not None:  # `nil` is 0, `@k` the input object k (seed 003 §4)
-            if ref.group(1) is not None and int(ref.group(1)) == 0:
-                raise InputError(f"symcert exec: bad --input {item!r}: input objects are "
-                                 "@1, @2, ...; nil is written nil")
-            value = ref.group(1) or "0"
-        if not sep or not NAME.fullmatch(var.removeprefix(".")) or not INTEGER.fullmatch(value):
-            raise InputError(f"symcert exec: bad --input {item!r}: expected VAR=INT, "
-                             "VAR[INT]=INT or @N.FIELD=INT with INT an optional - and decimal "
-                             "digits, or nil or @N for a reference, for example --input x=-3, "
-                             "--input a[3]=7, --input p=@1, --input @1.next=nil")
-        if max(len(value.lstrip("-")), len(cell.group(2).lstrip("-")) if cell else 0) \
-                > MAX_DIGITS:
-            raise InputError(f"symcert exec: bad --input {var}: more than {MAX_DIGITS:,} digits")
-        given = values.get(var)
-        if cell is None:
-            if given is not None:
-                raise InputError(f"symcert exec: --input {var} is given twice")
-            values[var] = int(value)
-            continue
-        if isinstance(given, int):
-            raise InputError(f"symcert exec: --input {var} is given as an integer and as an array")
-        cells = values.setdefault(var, {})
-        assert isinstance(cells, dict)
-        if int(cell.group(2)) in cells:
-            raise InputError(f"symcert exec: --input {target} is given twice")
-        cells[int(cell.group(2))] = int(value)
-    return values
-
-
-def _input_env(values: dict[str, int | dict[int, int]], program: Any) -> Any:
-    """The environment of the `--input` values, each given as the program uses its name: an
-    array's cells for an array (seed 003 §5), an integer otherwise (InputError)."""
-    from symcert.core.concrete import Cells, Env
-    from symcert.lang.errors import InputError
-    from symcert.core.state import valid_heap
-    from symcert.lang.procedures import arrays, references
-    from symcert.lang.structure import inputs
-    from symcert.lang.syntax import is_field
-
-    kinds = arrays(program) | {x for x in values if is_field(x)}
-    for var, value in sorted(values.items()):
-        if isinstance(value, dict) and var not in kinds and var in inputs(program):
-            raise InputError(f"symcert exec: {var} is an integer of the program: give it as "
-                             f"--input {var}=INT")
-        if isinstance(value, int) and var in kinds:
-            raise InputError(f"symcert exec: {var} is an array of the program: give its cells "
-                             f"as --input {var}[INDEX]=INT")
-    env = Env.of({var: Cells.of(v) if isinstance(v, dict) else v for var, v in values.items()})
-    if not valid_heap(env, references(program)):
-        raise InputError("symcert exec: a reference is nil or an input object @1, @2, ... "
-                         "(new objects are the program's to make)")
-    return env
-
-
 def _exec(args: argparse.Namespace) -> int:
     from symcert.core.concrete import State, head, is_stuck, step, trace
     from symcert.lang.procedures import references
@@ -430,12 +364,12 @@ def _exec(args: argparse.Namespace) -> int:
 
     budget: Deadline = args.budget
     name = source_name(args.file)
-    values = _input_values(args.input)
+    values = input_values(args.input)
     state, refs = None, frozenset()
     try:
         program = read_program(args)
         read, refs = inputs(program), references(program)
-        env = _input_env(values, program)
+        env = input_env(values, program)
         for var in sorted(values.keys() - read):
             print(f"symcert exec: warning: the program has no input {var} (its inputs: "
                   f"{', '.join(sorted(read)) or 'none'}); --input {var} has no effect",

@@ -4,6 +4,7 @@ stopped them, and the JSON line that ends a run."""
 from __future__ import annotations
 
 import json
+from typing import Sequence
 
 from symcert.cli.commands.budget import BudgetExceeded, Deadline
 from symcert.engine.verdict import Bound, Cause, Kind, Reason
@@ -34,9 +35,11 @@ def bounded(bound: Bound | None) -> str:
 
 def print_done(kind: Kind, exhaustive: bool, reason: Reason | None, states: int, strategy: str,
                seconds: float, solver_queries: int, solver_seconds: float,
-               bound: Bound | None = None) -> None:
-    """The last JSON line of a run (`--json`); `bounded` is the bounded claim (T-B1)."""
+               bound: Bound | None = None, inferred: Sequence[str] = ()) -> None:
+    """The last JSON line of a run (`--json`); `bounded` is the bounded claim (T-B1),
+    `inferred` the loop invariants inferred and checked (T-I2) that proved the program."""
     print(json.dumps({"event": "done", "verdict": kind.value, "exhaustive": exhaustive,
+                      "inferred_invariants": list(inferred),
                       "bounded": None if bound is None else {
                           "steps": bound.steps, "consumers": dict(bound.consumers)},
                       "reason": None if reason is None else reason.message,

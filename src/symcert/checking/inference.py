@@ -1,0 +1,194 @@
+"""Loops proved with invariants nobody wrote (T-I2): the check of `symcert run` when plain
+exploration cannot finish.
+
+Breadth-first exploration unrolls a loop bounded by an input forever, so on its own it can find
+such a loop's bugs but never prove it. `InferringCheck` first explores as `verdict.Check` does
+for a small share of the budget (`PROBE_STATES`: shallow bugs are found there, with their
+replay, before any solver is asked for more). When that share runs out on a program whose loops
+carry no written invariant, it asks the CHC solver (`solver.horn`, z3's Spacer) for an invariant
+of every loop, and counts the answer only after two checks of a different formulation agree:
+
+1. `checking.inductive.check_invariants`: initiation, consecution and safety of the invariant
+   map, each obligation proved by z3 *and* by cvc5;
+2. the invariant transition itself (T-I1, `engine/invariants.py`): the program annotated with
+   the invariants is run by the one engine, which must end SAFE (every path ended, every check
+   UNSAT); a failure it finds there is a bug only when a concrete run replays it.
+
+Only then is the verdict SAFE, and the invariants are shown to the user (who may write them into
+the program). A rejected or missing answer is never turned into a verdict: exploration goes on
+with the whole budget, and an undecided verdict says what inference found. A failing input the
+CHC solver proposes is not reported either: exploration reports bugs with their symbolic path
+and replay (it names the input in the reason if exploration does not reach it).
+"""
+
+# crosshair: off
+# (asks z3's Spacer and cvc5 through the solver and the provers: nothing for CrossHair to run)
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+from typing import Mapping
+
+from symcert.checking.inductive import check_invariants
+from symcert.core.concrete import Ending, run_to_end
+from symcert.engine.verdict import Budget, Cause, Check, Kind, Observer, Quiet, Reason, Verdict
+from symcert.lang.annotations import loops
+from symcert.lang.syntax import BExpr, If, Seq, Stmt, While, seq_of, spine
+from symcert.solver import horn
+
+PROBE_STATES = 2_000
+"""The states explored before inference is tried (fewer if the budget is smaller)."""
+
+REPLAY_STEPS = 100_000
+"""The concrete steps a failing input proposed by the CHC solver may take to fail."""
+
+INFER_MS = 10_000
+"""The CHC solver's default share of the time, in milliseconds."""
+
+
+@dataclass(frozen=True, slots=True)
+class Inferred:
+    """Invariants the CHC solver proposed that both checks accepted, loop by loop."""
+
+    invariants: tuple[tuple[While, BExpr], ...]
+    seconds: float
+
+    def lines(self) -> list[str]:
+        """One line per loop: where it is and its invariant, as IMP."""
+        return [f"the loop at {_at(w)}: invariant {inv}" for w, inv in self.invariants]
+
+
+def _at(w: While) -> str:
+    return f"{w.pos.line}:{w.pos.column}" if w.pos is not None else "?"
+
+
+def applies(p: Stmt, budget: Budget) -> bool:
+    """Whether inference may help `p`: it has loops, none with a written invariant (a user's
+    annotation is never replaced or strengthened), in the fragment the CHC encoding supports,
+    and the check looks for the first bug only."""
+    whiles = list(loops(p))
+    return (bool(whiles) and not any(w.invariants for w in whiles) and not budget.all_bugs
+            and horn.unsupported(p) is None)
+
+
+def annotate(p: Stmt, invariants: Mapping[int, BExpr]) -> Stmt:
+    """`p` with loop number `k` (pre-order, `annotations.loops`) given the invariant
+    `invariants[k]`.
+
+    :param invariants: loop index → invariant; loops not named keep theirs.
+    """
+    by_node = {id(w): invariants[k] for k, w in enumerate(loops(p)) if k in invariants}
+    return _annotate(p, by_node)
+
+
+def _annotate(s: Stmt, by_node: dict[int, BExpr]) -> Stmt:
+    """The recursion of `annotate`: one level per nesting of statements, a sequence's spine
+    walked in a loop."""
+    if isinstance(s, Seq):
+        return seq_of([_annotate(t, by_node) for t in spine(s)])
+    if isinstance(s, If):
+        return replace(s, then_=_annotate(s.then_, by_node), else_=_annotate(s.else_, by_node))
+    if isinstance(s, While):
+        found = by_node.get(id(s))
+        body = _annotate(s.body, by_node)
+        return replace(s, body=body, invariants=s.invariants if found is None else (found,))
+    return s
+
+
+@dataclass
+class InferringCheck:
+    """One check of `program` with inferred invariants as a fallback; used as `Check` is
+    (`run`, then `stopped` if the caller interrupts it).
+
+    :param program: the program.
+    :param budget: what the whole check may spend (the probe's states count in it).
+    :param start: when the check began (`time.perf_counter()`).
+    :param infer_ms: the CHC solver's time.
+    """
+
+    program: Stmt
+    budget: Budget = Budget()
+    start: float = field(default_factory=time.perf_counter)
+    infer_ms: int = INFER_MS
+    inferred: Inferred | None = field(default=None, init=False)
+    """The accepted invariants, when they proved the program."""
+    finding: str | None = field(default=None, init=False)
+    """What inference found when it did not prove the program (for the undecided reason)."""
+    current: Check | None = field(default=None, init=False)
+    earlier: int = field(default=0, init=False)
+    """The states explored by the checks before `current` (they count in the verdict's)."""
+
+    def run(self, observer: Observer = Quiet()) -> Verdict:
+        """The verdict: the probe's if it decided, else the annotated program's if it is SAFE
+        (or a replayed bug), else that of the exploration with the whole budget."""
+        probe = replace(self.budget, max_states=min(self.budget.max_states, PROBE_STATES))
+        verdict = self._explore(self.program, probe, observer)
+        if not (verdict.kind is Kind.UNDECIDED and verdict.reason is not None
+                and verdict.reason.cause is Cause.STATES and applies(self.program, self.budget)):
+            return verdict
+        observer.phase("inferring loop invariants")
+        proved = self._infer(observer)
+        if proved is not None:
+            return proved
+        if probe.max_states < self.budget.max_states:
+            verdict = self._explore(self.program, self.budget, observer)
+        return self._noted(verdict)
+
+    def stopped(self, reason: Reason) -> Verdict:
+        """The verdict when the caller interrupted `run` for `reason`."""
+        if self.current is None:
+            raise ValueError("the check has not started")
+        return self._noted(self._counted(self.current.stopped(reason)))
+
+    def _explore(self, p: Stmt, budget: Budget, observer: Observer) -> Verdict:
+        if self.current is not None:
+            self.earlier += self.current.states
+        self.current = Check(p, budget, start=self.start)
+        return self._counted(self.current.run(observer))
+
+    def _counted(self, verdict: Verdict) -> Verdict:
+        """`verdict` with the states of the earlier checks counted too."""
+        return replace(verdict, stats=replace(verdict.stats,
+                                              states=verdict.stats.states + self.earlier))
+
+    def _infer(self, observer: Observer) -> Verdict | None:
+        """Ask, check, and run the annotated program; the verdict if it proved the program or
+        found a replayed bug, else None with `finding` set."""
+        began = time.perf_counter()
+        answer = horn.infer(self.program, timeout_ms=self.infer_ms)
+        if isinstance(answer, horn.Unknown):
+            self.finding = f"no loop invariant inferred ({answer.reason})"
+            return None
+        if isinstance(answer, horn.Unsafe):
+            final = run_to_end(answer.input, self.program, REPLAY_STEPS)
+            replayed = ("replays to a failure" if final is not None and final.ending is Ending.FAIL
+                        else "does not replay to a failure")
+            self.finding = (f"the CHC solver proposes the failing input {answer.input}, which "
+                            f"{replayed}")
+            return None
+        invariants = {i.index: i.invariant for i in answer.invariants}
+        accepted = check_invariants(self.program, invariants)
+        if not accepted.accepted:
+            self.finding = ("the inferred loop invariants were rejected (not proved by z3 and "
+                            f"cvc5: {', '.join(accepted.failed())})")
+            return None
+        annotated = annotate(self.program, invariants)
+        observer.phase("exploring")
+        verdict = self._explore(annotated, self.budget, observer)
+        if verdict.kind is Kind.UNDECIDED:
+            self.finding = f"with the inferred loop invariants: {verdict.reason}"
+            return None
+        if verdict.kind is Kind.SAFE:
+            whiles = list(loops(self.program))
+            self.inferred = Inferred(tuple((whiles[k], inv) for k, inv in
+                                           sorted(invariants.items())),
+                                     time.perf_counter() - began)
+        return verdict
+
+    def _noted(self, verdict: Verdict) -> Verdict:
+        """`verdict` with what inference found added to its reason."""
+        if verdict.reason is None or self.finding is None:
+            return verdict
+        return replace(verdict, reason=Reason(verdict.reason.cause,
+                                              f"{verdict.reason.message}; {self.finding}"))
