@@ -183,22 +183,26 @@ def allocates(p: Stmt) -> bool:
 
 
 def table_of(p: Stmt) -> Procedures:
-    """The procedures and classes of the program whose main statement is `p`: held by its calls,
-    and in a parsed program by its sequences, `new`s and fields' maps (empty if it has none).
-    One walk that stops at the first holder: a parsed sequence, or the continuation of one
-    (the engine's `Seq(p', q)` holds `q`), answers at once."""
+    """The procedures and classes of the program whose main statement is `p`: held by a parsed
+    program's sequences, by its calls, else by its `new`s, else by its fields' maps (a program
+    built in code may hold its classes in a table of their own); empty if none holds one.
+    One walk, which a parsed sequence, or the continuation of one (the engine's `Seq(p', q)`
+    holds `q`), ends at once."""
     todo: list[Node] = [p]
+    found: dict[type, Procedures] = {}
     while todo:
         node = todo.pop()
         if isinstance(node, Call):
             return node.procs
         if isinstance(node, (Seq, New, ArrayVar)) and isinstance(node.decl, Procedures):
-            return node.decl
+            if isinstance(node, Seq):
+                return node.decl
+            found.setdefault(type(node), node.decl)
         if isinstance(node, Seq):
             todo += (node.first, node.second)  # the continuation first
         else:
             todo.extend(reversed(children(node)))
-    return Procedures()
+    return found.get(New, found.get(ArrayVar, Procedures()))
 
 
 def show_program(p: Stmt) -> str:
