@@ -21,7 +21,7 @@ LAYERS = (  # bottom to top
     ("symcert.spec.switch", "symcert.spec.printing"),
     ("symcert.lang",),
     ("symcert.core.algebra", "symcert.core.terms", "symcert.core.frames", "symcert.core.concrete",
-     "symcert.core.guards"),
+     "symcert.core.guards", "symcert.core.entailment"),
     ("symcert.spec.concretization",),
     ("symcert.core.state",),
     ("symcert.spec.definedness", "symcert.spec.evaluation"),

@@ -5,17 +5,20 @@ state is added and shared terms stay shared, and that a wrong answer is caught."
 
 from __future__ import annotations
 
+from dataclasses import replace
+from itertools import islice
+
 import pytest
 from icontract.errors import ViolationError
 
 from symcert.checking.campaign import check_main
 from symcert.core import entailment
 from symcert.core.concrete import Env
-from symcert.core.state import initial
+from symcert.core.state import TRUE_PC, Store, SymState, initial
 from symcert.engine import explore
 from symcert.engine.explore import expand, run
 from symcert.lang.parser import parse
-from symcert.lang.syntax import Int, Select, Skip, Update
+from symcert.lang.syntax import And, ArrayVar, Cmp, Int, Not, Select, Skip, Update, Var
 from symcert.solver.z3backend import Solver
 
 PROGRAM = "a[j] = 6; a[i] = 5; if {} then x = a[j] else x = a[j] fi"
@@ -80,3 +83,59 @@ def test_a_wrong_answer_is_caught(monkeypatch):
     monkeypatch.setattr(explore, "expand", explore.expand.__wrapped__)  # the checks skipped
     found = check_main(p, [Env.of({"i": 0, "j": 1})], Solver())
     assert found is not None and "T-D" in found.kind
+
+
+def _scan(pc):
+    """The alias literals of `pc` by a scan of every conjunct (the reference)."""
+    return [lit for c in pc.conjuncts() for lit in entailment.literals(c)]
+
+
+def _counting(monkeypatch):
+    """Count the conjuncts whose literals are read (each a call of `entailment.literals`)."""
+    seen = [0]
+    literals = entailment.literals
+
+    def counted(conjunct):
+        seen[0] += 1
+        return literals(conjunct)
+
+    monkeypatch.setattr(entailment, "literals", counted)
+    return seen
+
+
+def test_read_facts_visits_only_the_conjuncts_that_hold_a_literal(monkeypatch):
+    """A path condition of 3,000 conjuncts of which three hold alias literals (one of them two,
+    in a conjunction): the facts are read from those three conjuncts, oldest first, as a scan
+    of all of them finds them, and a path condition without any reads no conjunct at all."""
+    i, j, k = Var("i"), Var("j"), Var("k")
+    pc = TRUE_PC
+    for n in range(3_000):
+        lit = {500: Cmp("==", i, j), 1_700: And(Cmp("!=", j, k), Not(Cmp("==", i, k))),
+               2_999: Cmp("<", i, Int(3))}.get(n, Cmp("<=", i, Int(n)))
+        pc = pc.extend(lit)
+        if n == 499:
+            plain = pc
+    assert (plain.facts, pc.facts) == (0, 4)
+    seen = _counting(monkeypatch)
+    state = SymState(pc, Store.of({"a": Update(ArrayVar("a"), i, Int(1))}), Skip())
+    assert entailment.read_facts(state) == [
+        Cmp("==", i, j), Cmp("!=", j, k), Not(Cmp("==", i, k)), Cmp("<", i, Int(3))]
+    assert seen[0] == 3
+    assert entailment.read_facts(replace(state, pc=plain)) == [] and seen[0] == 3
+    assert entailment.read_facts(replace(state, store=Store())) == [] and seen[0] == 3
+    assert _scan(pc) == entailment.read_facts(state)
+
+
+def test_a_long_array_loop_reads_each_conjunct_once(monkeypatch):
+    """A loop that writes an array up to an input bound: from the first write on, the store
+    binds an update sequence and every loop test adds a literal (`k < n`), yet exploring
+    3,000 states reads the literals of each conjunct once, when it is added (a rescan of the
+    path condition at each step would read 1.5 million); the facts at the end are those of a
+    full scan. (Contracts off: the sampled one-step checks read the facts at each step.)"""
+    monkeypatch.setattr(explore, "expand", explore.expand.__wrapped__)
+    p = parse("i = 0; while i < n do a[i] = i; i = i + 1 od")
+    seen = _counting(monkeypatch)
+    *_, last = islice(run([initial(p)]), 3_000)
+    assert seen[0] <= 3_000
+    assert last.pc.facts >= 500 and isinstance(last.store("a"), Update)
+    assert entailment.fact_literals(last.pc) == _scan(last.pc)

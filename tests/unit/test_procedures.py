@@ -168,3 +168,29 @@ def test_a_path_deeper_than_the_call_depth_budget_is_cut_and_said(tmp_path, caps
     assert main(["run", str(path), "--max-call-depth", "5"]) == 3
     assert "call depth budget (5 nested calls) cut 1 path(s)" in capsys.readouterr().out
     assert DEFAULT_MAX_CALL_DEPTH == MAX_CALL_DEPTH
+
+
+def test_linking_a_long_program_walks_it_once(monkeypatch):
+    """On a line of 20,000 statements, finding the program's table walks no node (a parsed
+    sequence holds it, and so does the rest of the program the engine steps, under a new
+    first statement), and `references` of the checked program reuses what `check` computed:
+    `objects.references` is not run again."""
+    from symcert.lang import objects, procedures, structure
+    from symcert.lang.syntax import Assign, Int, Seq
+
+    p = parse("proc f(x) begin return x end\n" + ";".join(["skip"] * 20_000) + "; y = f(1)")
+    plain = parse(";".join(["skip"] * 20_000))
+    walked: list[object] = []
+    monkeypatch.setattr(procedures, "children",
+                        lambda n: walked.append(n) or structure.children(n))
+    kinds: list[object] = []
+    monkeypatch.setattr(objects, "references", lambda *a: kinds.append(a) or frozenset())
+    table = table_of(p)
+    rest = p
+    for _ in range(100):
+        rest = rest.second
+    assert "f" in table and table_of(rest) is table
+    assert table_of(Seq(Assign("z", Int(1)), rest)) is table
+    assert table_of(plain) == {} and not walked
+    assert procedures.references(p) == frozenset() and not kinds
+    assert procedures.references(rest) == frozenset() and len(kinds) == 1  # not the checked one

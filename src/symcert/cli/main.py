@@ -279,7 +279,7 @@ def _run(args: argparse.Namespace) -> int:
         check = (InferringCheck(program, budget, start) if args.infer else
                  Check(program, budget, start=start))
         verdict = check.run(_Reporter(deadline, progress, name, args.json,
-                                      references(program), args.witness_dot))
+                                      check.solver.references, args.witness_dot))
     except (BudgetExceeded, MemoryError) as stop:
         reason = stop_reason(stop, deadline)
         verdict = (check.stopped(reason) if check is not None else

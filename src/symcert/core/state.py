@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator, Mapping
 
-from symcert.core import terms
+from symcert.core import entailment, terms
 from symcert.core.concrete import Cells, Env, aeval, beval
 from symcert.core.frames import Frame
 from symcert.core.guards import may_fail_at
@@ -52,12 +52,19 @@ class PathCondition:
     the parent's with the last conjunct's `syntax.shape` and is stored at construction: it holds
     no literal value and no name, so it stays a concrete int when CrossHair makes them symbolic
     (a stored hash of symbolic values crashed it: contracts/README.md).
+
+    The literals that answer an alias question (entailment.py) are likewise those of the parent
+    and of the last conjunct: `facts` counts them and `older` links to the newest proper
+    ancestor whose last conjunct holds one, so reading them skips every other conjunct. Both
+    are computed at construction from the parent's and hold no term value.
     """
 
     last: BExpr | None = None
     parent: PathCondition | None = None
     length: int = 0
     _shape: int = field(default=0, compare=False, repr=False)
+    facts: int = field(default=0, compare=False, repr=False)
+    older: PathCondition | None = field(default=None, compare=False, repr=False)
 
     @staticmethod
     def of(*conjuncts: BExpr) -> PathCondition:
@@ -69,8 +76,10 @@ class PathCondition:
 
     def extend(self, conjunct: BExpr) -> PathCondition:
         """`φ and conjunct`."""
+        older = self if self.parent is not None and self.facts > self.parent.facts else self.older
         return PathCondition(conjunct, self, self.length + 1,
-                             hash((self._shape, shape(conjunct))))
+                             hash((self._shape, shape(conjunct))),
+                             self.facts + len(entailment.literals(conjunct)), older)
 
     def conjuncts(self) -> tuple[BExpr, ...]:
         """The conjuncts, oldest first."""

@@ -74,11 +74,19 @@ def aliasing(strategy: Alias) -> Iterator[None]:
 
 class _Deciding(Terms):
     """The term algebra under answered alias questions: `select` goes past an update the
-    answers decide, and records the first question it meets that they do not."""
+    answers decide, and records the first question it meets that they do not. The answers are
+    a dict, or the literals to read them from when syntax first leaves a question open."""
 
-    def __init__(self, answers: dict[Question, bool]) -> None:
-        self.answers = answers
+    def __init__(self, answers: dict[Question, bool] | Callable[[], list[BExpr]]) -> None:
+        self._answers = answers
         self.question: Question | None = None
+
+    @property
+    def answers(self) -> dict[Question, bool]:
+        """The answered questions (read from the literals on first use)."""
+        if not isinstance(self._answers, dict):
+            self._answers = entailment.answers(self._answers())
+        return self._answers
 
     def select(self, a: ArrayExpr, i: AExpr) -> AExpr:  # type: ignore[override]
         while isinstance(a, Update):
@@ -125,10 +133,9 @@ def resolve_reads(parent: SymState, children: list[SymState]) -> list[SymState]:
     are the new conjuncts (the shapes W-T3.1 reads off stay as the rules make them). Every
     valuation of `φ` gives a resolved term the value of the term it replaces, so the one-step
     lemmas hold as for the unresolved successors; no state is added."""
-    facts = entailment.read_facts(parent)
-    if not facts:
+    if not entailment.may_answer(parent):
         return children
-    algebra = _Deciding(entailment.answers(facts))
+    algebra = _Deciding(lambda: entailment.read_facts(parent))
     memo: dict[int, object] = {id(v): v for v in _held(parent)}
 
     def again(term: AExpr) -> AExpr:

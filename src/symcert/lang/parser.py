@@ -250,7 +250,8 @@ class _Build(Transformer[Token, Stmt]):
 
     def seq(self, c: list[Stmt]) -> Stmt:
         self._grow(len(c) - 1, c[0].pos)
-        return seq_of([s for child in c for s in spine(child)])  # a macro call may be a Seq
+        return seq_of([s for child in c for s in spine(child)],  # a macro call may be a Seq
+                      self.procs)
 
     def skip(self, c: list[Any]) -> Stmt:
         self._grow(1, _at(c))

@@ -33,6 +33,9 @@ class Procedures(dict[str, "Proc"]):
     globals: frozenset[str] = frozenset()
     classes: tuple[tuple[str, tuple[str, ...]], ...] = ()
     """The classes `class C(f1, ..., fn)` in declaration order (seed 003 §4)."""
+    checked: tuple[Stmt, frozenset[str]] | None = None
+    """The main statement `check` checked and its references (`objects.references`), so that
+    `references` does not walk the program again."""
 
     def only_local(self) -> frozenset[str]:
         """The variables that are local wherever they occur (seed 003 §3 assumes all locals are)."""
@@ -121,7 +124,7 @@ def check(main: Stmt, procs: Procedures, calls: list[Call]) -> None:
                               "global)", s.pos or Pos(1, 1))
     annotations.check(main, procs)
     check_kinds(main, procs)
-    objects.references(main, procs)
+    procs.checked = (main, objects.references(main, procs))
     procs.globals = variables(main).union(*(variables(q.body) - q.locals for q in procs.values()))
 
 
@@ -152,7 +155,10 @@ def arrays(main: Stmt) -> frozenset[str]:
 def references(main: Stmt) -> frozenset[str]:
     """The variables and fields' maps of the program whose main statement is `main` that hold
     references (seed 003 §4, `objects.references`)."""
-    return objects.references(main, table_of(main))
+    table = table_of(main)
+    if table.checked is not None and table.checked[0] is main:
+        return table.checked[1]
+    return objects.references(main, table)
 
 
 def _uses(root: Stmt) -> list[tuple[Pos, bool, str]]:
@@ -189,21 +195,26 @@ def allocates(p: Stmt) -> bool:
 
 
 def table_of(p: Stmt) -> Procedures:
-    """The procedures and classes of the program whose main statement is `p`: held by its calls
-    and by the fields' maps of a parsed program (empty if it has neither)."""
-    for s in statements(p):
-        if isinstance(s, Call):
-            return s.procs
-    for s in statements(p):
-        if isinstance(s, New) and isinstance(s.decl, Procedures):
-            return s.decl
+    """The procedures and classes of the program whose main statement is `p`: held by a parsed
+    program's sequences, by its calls, else by its `new`s, else by its fields' maps (a program
+    built in code may hold its classes in a table of their own); empty if none holds one.
+    One walk, which a parsed sequence, or the continuation of one (the engine's `Seq(p', q)`
+    holds `q`), ends at once."""
     todo: list[Node] = [p]
+    found: dict[type, Procedures] = {}
     while todo:
         node = todo.pop()
-        if isinstance(node, ArrayVar) and isinstance(node.decl, Procedures):
-            return node.decl
-        todo.extend(children(node))
-    return Procedures()
+        if isinstance(node, Call):
+            return node.procs
+        if isinstance(node, (Seq, New, ArrayVar)) and isinstance(node.decl, Procedures):
+            if isinstance(node, Seq):
+                return node.decl
+            found.setdefault(type(node), node.decl)
+        if isinstance(node, Seq):
+            todo += (node.first, node.second)  # the continuation first
+        else:
+            todo.extend(reversed(children(node)))
+    return found.get(New, found.get(ArrayVar, Procedures()))
 
 
 def show_program(p: Stmt) -> str:

@@ -77,11 +77,18 @@ def size(root: Any) -> int:
     return sum(map(len, levels(root)))
 
 
+_COMPARED: dict[type, tuple[str, ...]] = {}
+"""Each node class's fields that take part in equality, in order (found once per class)."""
+
+
 def _child_fields(n: Node) -> tuple[str, ...]:
     """The names of the fields holding `n`'s direct subterms (positions and the `origin` of a
     `fail` are not subterms: they take no part in equality)."""
-    return tuple(f.name for f in fields(n)
-                 if f.init and f.compare and type(getattr(n, f.name)) in _NODES)
+    kind = type(n)
+    names = _COMPARED.get(kind)
+    if names is None:
+        names = _COMPARED[kind] = tuple(f.name for f in fields(n) if f.init and f.compare)
+    return tuple(f for f in names if type(getattr(n, f)) in _NODES)
 
 
 def variables(p: Node) -> frozenset[str]:

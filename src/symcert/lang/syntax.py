@@ -290,6 +290,9 @@ class Seq:
     first: Stmt
     second: Stmt
     pos: Pos | None = field(default=None, compare=False, repr=False)
+    decl: object = field(default=None, compare=False, repr=False)
+    """In a parsed program: the program's table of declarations (`procedures.table_of` reads
+    it without walking the program), as a field's map holds it; None elsewhere."""
 
     def __hash__(self) -> int:
         second = self.second
@@ -346,11 +349,12 @@ def _condition(s: Stmt) -> object:
     return s.cond if isinstance(s, (If, While, Assert, Assume)) else s
 
 
-def seq_of(stmts: list[Stmt]) -> Stmt:
-    """Fold a non-empty list of statements into a right-nested sequence."""
+def seq_of(stmts: list[Stmt], decl: object = None) -> Stmt:
+    """Fold a non-empty list of statements into a right-nested sequence whose nodes hold
+    `decl` (the parser's table of declarations)."""
     result = stmts[-1]
     for s in reversed(stmts[:-1]):
-        result = Seq(s, result, s.pos)
+        result = Seq(s, result, s.pos, decl)
     return result
 
 
