@@ -48,9 +48,24 @@ def test_safe_program_exit_0(capsys):
 def test_budget_exhausted_exit_3_says_which_budget(capsys, tmp_path):
     prog = tmp_path / "loop.imp"
     prog.write_text("i = 0; while i < n do i = i + 1 od; assert i >= 0")
-    code, out, _ = run_cli(capsys, "run", "--max-states", "50", str(prog))
+    code, out, _ = run_cli(capsys, "run", "--no-infer", "--max-states", "50", str(prog))
     assert code == 3
     assert "undecided: the state budget (--max-states 50) ran out" in out
+
+
+def test_a_loop_bounded_by_an_input_is_proved_with_an_inferred_invariant(capsys, tmp_path):
+    """T-I2: where the state budget runs out, Spacer's invariant, checked by z3, cvc5 and the
+    invariant transition, proves the program; the invariant is shown, in text and JSON."""
+    prog = tmp_path / "loop.imp"
+    prog.write_text("assume n >= 0; i = 0; while i < n do i = i + 1 od; assert i == n")
+    code, out, _ = run_cli(capsys, "run", str(prog))
+    assert code == 0 and "no bug: every assertion holds for all inputs" in out
+    assert "proved with loop invariants inferred" in out and "the loop at 1:23: invariant" in out
+    code, out, _ = run_cli(capsys, "run", "--json", str(prog))
+    done = json.loads(out.splitlines()[-1])
+    assert code == 0 and done["verdict"] == "safe"
+    assert [line.split(": invariant")[0] for line in done["inferred_invariants"]] == [
+        "the loop at 1:23"]
 
 
 def test_json_events(capsys):
@@ -214,7 +229,7 @@ LOOP = "i = 0; while i < n do i = i + 1 od; assert i >= 0\n"
 
 
 @pytest.mark.parametrize("argv, phase", [
-    (["run", "--max-states", "100000000"], "exploring"),
+    (["run", "--no-infer", "--max-states", "100000000"], "exploring"),
     (["prove", "--max-states", "100000000"], "exploring and proving"),
     (["tree", "--max-states", "100000000"], "drawing the tree"),
     (["exec", "--max-steps", "1000000000", "--input", "n=1000000000"], "running"),

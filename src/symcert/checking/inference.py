@@ -30,12 +30,11 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Mapping
 
-from symcert.checking.inductive import check_invariants
 from symcert.core.concrete import Ending, run_to_end
 from symcert.engine.verdict import Budget, Cause, Check, Kind, Observer, Quiet, Reason, Verdict
 from symcert.lang.annotations import loops
 from symcert.lang.syntax import BExpr, If, Seq, Stmt, While, seq_of, spine
-from symcert.solver import horn
+from symcert.solver.z3backend import Solver, solver_for
 
 PROBE_STATES = 2_000
 """The states explored before inference is tried (fewer if the budget is smaller)."""
@@ -67,9 +66,11 @@ def applies(p: Stmt, budget: Budget) -> bool:
     """Whether inference may help `p`: it has loops, none with a written invariant (a user's
     annotation is never replaced or strengthened), in the fragment the CHC encoding supports,
     and the check looks for the first bug only."""
+    from symcert.solver.horn import unsupported
+
     whiles = list(loops(p))
     return (bool(whiles) and not any(w.invariants for w in whiles) and not budget.all_bugs
-            and horn.unsupported(p) is None)
+            and unsupported(p) is None)
 
 
 def annotate(p: Stmt, invariants: Mapping[int, BExpr]) -> Stmt:
@@ -115,9 +116,15 @@ class InferringCheck:
     """The accepted invariants, when they proved the program."""
     finding: str | None = field(default=None, init=False)
     """What inference found when it did not prove the program (for the undecided reason)."""
+    solver: Solver = field(init=False)
+    """The solver of every check (`solver_for` the program; the annotated program has the same
+    references)."""
     current: Check | None = field(default=None, init=False)
     earlier: int = field(default=0, init=False)
     """The states explored by the checks before `current` (they count in the verdict's)."""
+
+    def __post_init__(self) -> None:
+        self.solver = solver_for(self.program)
 
     def run(self, observer: Observer = Quiet()) -> Verdict:
         """The verdict: the probe's if it decided, else the annotated program's if it is SAFE
@@ -144,7 +151,7 @@ class InferringCheck:
     def _explore(self, p: Stmt, budget: Budget, observer: Observer) -> Verdict:
         if self.current is not None:
             self.earlier += self.current.states
-        self.current = Check(p, budget, start=self.start)
+        self.current = Check(p, budget, self.solver, self.start)
         return self._counted(self.current.run(observer))
 
     def _counted(self, verdict: Verdict) -> Verdict:
@@ -155,6 +162,9 @@ class InferringCheck:
     def _infer(self, observer: Observer) -> Verdict | None:
         """Ask, check, and run the annotated program; the verdict if it proved the program or
         found a replayed bug, else None with `finding` set."""
+        from symcert.checking.inductive import check_invariants  # z3 and cvc5, when asked
+        from symcert.solver import horn
+
         began = time.perf_counter()
         answer = horn.infer(self.program, timeout_ms=self.infer_ms)
         if isinstance(answer, horn.Unknown):

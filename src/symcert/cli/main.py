@@ -31,7 +31,6 @@ import time
 from typing import Any, Sequence
 
 from symcert.cli.commands.budget import EXIT_INTERNAL, BudgetExceeded, Deadline, positive
-from symcert.cli.commands.inputs import input_env, input_values
 from symcert.cli.commands.programs import add_program, read_program, source_name, with_alias
 from symcert.cli.commands.values import json_int, show_int, text
 from symcert.lang.errors import EXIT_UNDECIDED  # errors.py has no contracts: safe to import early
@@ -357,6 +356,7 @@ def _bug_report(found: Any, name: str, as_json: bool, explored: int,
 
 
 def _exec(args: argparse.Namespace) -> int:
+    from symcert.cli.commands.inputs import input_env, input_values
     from symcert.core.concrete import State, head, is_stuck, step, trace
     from symcert.lang.procedures import references
     from symcert.lang.structure import inputs
