@@ -24,11 +24,7 @@ delta-debugging shrinker over the AST (`shrink`), generic over the syntax (`synt
 
 from __future__ import annotations
 
-import os
-import pickle
 import random
-import select
-import signal
 import time
 from dataclasses import dataclass, replace
 from typing import Callable, Iterator, cast
@@ -50,6 +46,7 @@ from symcert.seed004.interp import (
     SymResult, concretize_result, exec_symbolic, input_of, over_approximation, under_approximation,
 )
 from symcert.seed004.natural import ENDINGS, Behaviour, Outcome, exec_concrete
+from symcert.solver.deadline import ChildFailed, within
 from symcert.solver.z3backend import Sat, Solver
 
 NAMES = ("x", "y", "z")
@@ -328,36 +325,19 @@ def check_within(p: Stmt, sigmas: list[Env], solver: Solver, checks: tuple[str, 
         solver.translate(Int(0))
         check_program(Skip(), [Env.of({})], solver, checks)
         _SET_UP.add(checks)
-    read, write = os.pipe()
-    child = os.fork()
-    if child == 0:  # pragma: no cover (the child ends with os._exit)
-        os.close(read)
+
+    def work() -> tuple[Disagreement | None]:
         try:
-            data = pickle.dumps(check_program(p, sigmas, solver, checks))
-        except BaseException as err:  # the parent reports what could not be pickled
-            data = pickle.dumps(Disagreement(f"{type(err).__name__} in the child", p,
-                                             sigmas[0], str(err)[:200]))
-        with os.fdopen(write, "wb") as out:
-            out.write(data)
-        os._exit(0)
-    os.close(write)
-    chunks: list[bytes] = []
-    deadline = time.monotonic() + seconds
+            return (check_program(p, sigmas, solver, checks),)
+        except BaseException as err:  # reported as a disagreement, with what went wrong
+            return (Disagreement(f"{type(err).__name__} in the child", p, sigmas[0],
+                                 str(err)[:200]),)
+
     try:
-        while (left := deadline - time.monotonic()) > 0:
-            ready, _, _ = select.select([read], [], [], left)
-            if not ready:
-                break
-            chunk = os.read(read, 1 << 16)
-            if not chunk:
-                os.waitpid(child, 0)
-                return cast(Disagreement | None, pickle.loads(b"".join(chunks)))
-            chunks.append(chunk)
-        os.kill(child, signal.SIGKILL)
-        os.waitpid(child, 0)
-        return OVER_BUDGET
-    finally:
-        os.close(read)
+        answered = within(seconds, work)
+    except ChildFailed as err:  # an answer that would not pickle, or a child that died
+        return Disagreement("the child failed", p, sigmas[0], str(err)[:200])
+    return OVER_BUDGET if answered is None else answered[0]
 
 
 # --- shrinking --------------------------------------------------------------------------------
