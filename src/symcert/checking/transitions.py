@@ -19,7 +19,7 @@ The transitions given here, each a function from the input states `I` to the out
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from symcert.core.algebra import fold_a, fold_b
@@ -235,7 +235,7 @@ def interpreter(n: int, solver: Solver | None = None) -> Transition:
             return _result_meaning(o.result, o.declared, o.maps, sigma, solver)
         if sigma not in deciding:  # the oracles ask every output's meaning at one `σ`, then
             deciding.clear()  # the next: a solver per `σ` does not accumulate the cells'
-            deciding[sigma] = replace(solver)  # pins of every `σ` (measured: 3× slower)
+            deciding[sigma] = solver.fresh()  # pins of every `σ` (measured: 3× slower)
         return _result_meaning(o.result, o.declared, o.maps, sigma, deciding[sigma])
 
     return Transition(f"seed-004 interpreter (loop limit {n})", outputs, meaning)

@@ -32,7 +32,7 @@ Speed (the measurements are in docs/bench.md):
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from symcert.core.algebra import fold
@@ -142,6 +142,16 @@ class Solver:
         self._lit_refs: list[tuple[z3.BoolRef, z3.BoolRef]] = []
         self._decls: dict[str, z3.FuncDeclRef] = {}  # each variable's z3 constant
         self._conjuncts: _Cache[BExpr, z3.BoolRef] = _Cache(self.cache_size)
+
+    def fresh(self) -> Solver:
+        """A solver with the same settings and no assertions that shares this one's
+        translations (z3 terms, conjuncts with their definitions, free variables): for callers
+        that need a clean assertion state often, as the oracle's one solver per input."""
+        other = replace(self, stats=self.stats)
+        other._terms, other._memo, other._roots = self._terms, self._memo, self._roots
+        other._conjuncts, other._decls = self._conjuncts, self._decls
+        other._vars, other._var_roots = self._vars, self._var_roots
+        return other
 
     def _solvers(self) -> tuple[z3.Solver, z3.Solver, z3.Solver]:
         """The z3 solvers, made on first use (the caller holds Z3_CALLS): the one that decides
