@@ -50,6 +50,7 @@ COMMANDS: dict[str, str] = {
     "lemmas": "symcert.cli.commands.lemmas",
     "oracle": "symcert.cli.commands.oracle",
     "prove": "symcert.cli.commands.prove",
+    "check-certificate": "symcert.cli.commands.check_certificate",
     "tests": "symcert.cli.commands.tests",
     "campaign": "symcert.cli.commands.campaign",
     "derive": "symcert.cli.commands.derive",

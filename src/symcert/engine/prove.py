@@ -66,11 +66,13 @@ class Proof:
     :param verdict: SAFE (proved), BUG (with the replayed counterexample) or UNDECIDED.
     :param obligations: how many obligations were asked.
     :param undecided: the obligations the solver could not decide.
+    :param proved: the obligations the solver answered UNSAT (a certificate records them).
     """
 
     verdict: Verdict
     obligations: int
     undecided: tuple[Obligation, ...]
+    proved: tuple[Obligation, ...] = ()
 
 
 @lemma("T-L2")
@@ -131,6 +133,7 @@ def prove(p: Stmt, max_states: int, timeout: float | None = None,
     start = time.perf_counter()
     states = asked = 0
     undecided: list[Obligation] = []
+    proved: list[Obligation] = []
     stopped: Reason | None = None
     for state in run([initial(p)], solver=solver, stats=progress):
         if state is None:
@@ -144,7 +147,9 @@ def prove(p: Stmt, max_states: int, timeout: float | None = None,
         states += 1
         for ob, stuck in _obligations(state, solver):
             asked += 1
-            if ob.answer is Sat.UNKNOWN:
+            if ob.answer is Sat.UNSAT:
+                proved.append(ob)
+            elif ob.answer is Sat.UNKNOWN:
                 undecided.append(ob)
             elif ob.answer is Sat.SAT:
                 found = _confirm(p, stuck, solver)
@@ -155,8 +160,8 @@ def prove(p: Stmt, max_states: int, timeout: float | None = None,
                 else:
                     verdict = decide(budget, measure(states, progress, solver, start), (found,),
                                      False, None, len(undecided))
-                    return Proof(verdict, asked, tuple(undecided))
+                    return Proof(verdict, asked, tuple(undecided), tuple(proved))
     verdict = decide(budget, measure(states, progress, solver, start), (),
                      stopped is None or stopped.cause is Cause.INVARIANT, stopped, len(undecided),
                      solver)
-    return Proof(verdict, asked, tuple(undecided))
+    return Proof(verdict, asked, tuple(undecided), tuple(proved))

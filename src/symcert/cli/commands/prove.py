@@ -3,18 +3,29 @@ execution (seed 001, T-L2).
 
 Each `assert b` reached under a path `⟨φ, S⟩` gives the obligation `φ → {S}b`, valid when
 `φ ∧ ¬{S}b` is UNSAT. PROVED (exit 0) only when the exploration ended and every obligation is
-UNSAT-backed; a SAT obligation gives a counterexample, replayed concretely (exit 1); anything
-else is undecided (exit 3): a budget ran out or the solver answered UNKNOWN.
+UNSAT-backed, and z3 and cvc5 both prove it again from its SMT-LIB text; a SAT obligation gives
+a counterexample, replayed concretely (exit 1); anything else is undecided (exit 3): a budget ran
+out or a solver answered UNKNOWN. With `--certificate FILE`, a PROVED verdict writes its
+certificate (`checking.certificate`, docs/certificates.md).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from symcert.cli.commands.budget import BudgetExceeded, positive
-from symcert.cli.commands.programs import add_program, read_program, source_name
+from symcert.cli.commands.programs import add_program, read_source, source_name
 from symcert.cli.commands.values import show_int, text
+from symcert.cli.commands.budget import EXIT_INTERNAL
 from symcert.lang.errors import EXIT_UNDECIDED
+
+if TYPE_CHECKING:
+    from symcert.checking.certificate import Checked
+    from symcert.engine.prove import Proof
+    from symcert.lang.syntax import Stmt
 
 HELP = "prove every assertion by exhaustive symbolic execution, or give a counterexample"
 DEFAULT_MAX_STATES = 100_000
@@ -24,6 +35,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_program(parser, alias=True)
     parser.add_argument("--max-states", type=positive, default=DEFAULT_MAX_STATES, metavar="N",
                         help=f"state budget (default: {DEFAULT_MAX_STATES:,})")
+    parser.add_argument("--certificate", metavar="CERT",
+                        help="when PROVED, write the proof's certificate (JSON) to CERT; "
+                             "`symcert check-certificate CERT FILE` re-checks it")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -36,9 +50,18 @@ def main(args: argparse.Namespace) -> int:
 
     name = source_name(args.file)
     try:
-        program = read_program(args)
+        source, program = read_source(args)
         args.budget.enter("exploring and proving")
         proof = prove(program, args.max_states)
+        if proof.verdict.kind is Kind.SAFE:
+            args.budget.enter("proving the obligations again with z3 and cvc5")
+            proof, engine = _double_checked(proof)
+            if args.certificate and proof.verdict.kind is Kind.SAFE:
+                args.budget.enter("writing the certificate")
+                problem = _write(args.certificate, source, program, engine)
+                if problem is not None:
+                    print(f"{name}: {problem}")
+                    return EXIT_INTERNAL
     except BudgetExceeded:
         print(f"{name}: undecided")
         print(f"  not exhaustive: {args.budget.reason()}")
@@ -48,7 +71,9 @@ def main(args: argparse.Namespace) -> int:
     explored = f"{verdict.stats.states:,} symbolic states, {proof.obligations} obligation(s)"
     if verdict.kind is Kind.SAFE:
         print(f"{name}: PROVED: every assertion holds for all inputs")
-        print(f"  exhaustive: {explored}, each one UNSAT-backed")
+        print(f"  exhaustive: {explored}, each one UNSAT for z3 and for cvc5")
+        if args.certificate:
+            print(f"  certificate: {args.certificate}")
     elif verdict.kind is Kind.BUG:
         found = verdict.bugs[0]
         pos = found.failing.pos
@@ -72,9 +97,41 @@ def main(args: argparse.Namespace) -> int:
         print(f"{name}: undecided")
         if not verdict.exhaustive:
             print(f"  not exhaustive: {verdict.reason}")
-        elif verdict.reason is not None and verdict.reason.cause is Cause.INVARIANT:
+        elif verdict.reason is not None and (verdict.reason.cause is Cause.INVARIANT
+                                             or not proof.undecided):
             print(f"  {verdict.reason}")
         for ob in proof.undecided:
             print(f"  solver answered UNKNOWN for {text(ob)}")
         print(f"  no counterexample found; {explored}")
     return verdict.exit_code
+
+
+def _double_checked(proof: Proof) -> tuple[Proof, tuple[Checked, ...]]:
+    """`proof`, undecided unless z3 and cvc5 both prove each of its obligations again."""
+    from symcert.checking.certificate import double_check
+    from symcert.engine.verdict import Cause, Kind, Reason
+
+    engine = double_check(proof)
+    failed = [c for c in engine if not c.holds]
+    if not failed:
+        return proof, engine
+    reason = Reason(Cause.SOLVER, f"obligation `{failed[0].name}` not proved again: "
+                    + "; ".join(failed[0].failures()))
+    verdict = replace(proof.verdict, kind=Kind.UNDECIDED, reason=reason)
+    return replace(proof, verdict=verdict), engine
+
+
+def _write(path: str, text: str, program: Stmt, engine: tuple[Checked, ...]) -> str | None:
+    """Write the certificate; what went wrong if the wp calculus refutes the engine's proof."""
+    from symcert.checking.certificate import certify
+    from symcert.checking.provers import INVALID
+
+    cert, wp = certify(text, program, engine)
+    refuted = [c for c in wp if INVALID in (c.z3.status, c.cvc5.status)]
+    if refuted:
+        return (f"internal error: the engine proved the program but the wp calculus refutes "
+                f"`{refuted[0].name}` ({'; '.join(refuted[0].failures())}); no certificate")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(cert.to_json(), f, indent=1)
+        f.write("\n")
+    return None

@@ -1,0 +1,342 @@
+"""Proof certificates (T-C1): what `symcert prove --certificate` writes and `symcert
+check-certificate` re-checks without the symbolic engine.
+
+A certificate (JSON, `FORMAT` version `VERSION`, docs/certificates.md) holds the program's text
+and its SHA-256, the invariant of each loop (written in the program or inferred, marked which),
+the procedures' contracts, and every proof obligation as SMT-LIB text with z3's and cvc5's
+answers, in two groups:
+
+- `engine`: the obligations of `engine.prove` (each failing leaf of the exhaustive symbolic
+  execution, asked UNSAT), re-asked of both provers: `prove` says PROVED only when both prove
+  every one of them (`double_check`);
+- `wp`: the verification conditions of the weakest-precondition calculus (`checking.wp`), a
+  second formulation that needs neither the engine nor its exploration.
+
+`check` trusts none of the recorded answers. It recomputes the `wp` conditions from the
+program's text and the certificate's invariants, refuses a certificate that lacks one of them
+or is for another program, and asks z3 and cvc5 again, for these and for the `engine` group.
+"""
+
+# crosshair: off
+# (it drives both provers through checking.provers; tests/unit/test_certificate.py checks it)
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from symcert.checking.provers import (
+    INVALID, UNKNOWN, VALID, ProverAnswer, cvc5_version, prove_cvc5, prove_z3, z3_version,
+)
+from symcert.checking.smtlib import Script, conj
+from symcert.checking.wp import Goal, OutsideFragment, vcs
+from symcert.core.concrete import head
+from symcert.engine.prove import Obligation, Proof
+from symcert.lang.annotations import loops
+from symcert.lang.errors import EXIT_BUG, EXIT_OK, EXIT_UNDECIDED, SymcertError
+from symcert.lang.procedures import table_of
+from symcert.lang.syntax import Assert, BExpr, Fail, Stmt
+
+FORMAT = "symcert-certificate"
+VERSION = 1
+RLIMIT = 20_000_000
+"""Each prover's resource limit per obligation (deterministic, unlike a time limit)."""
+ENGINE, WP = "engine", "wp"
+WRITTEN, INFERRED = "written", "inferred"
+
+
+class CertificateError(SymcertError):
+    """A certificate that is not one: not JSON, or a field missing or of the wrong type."""
+
+
+@dataclass(frozen=True)
+class Checked:
+    """One obligation (SMT-LIB text, UNSAT when it holds) and both provers' answers."""
+
+    group: str
+    name: str
+    smtlib: str
+    z3: ProverAnswer
+    cvc5: ProverAnswer
+
+    @property
+    def holds(self) -> bool:
+        """Both provers proved it."""
+        return self.z3.status == VALID and self.cvc5.status == VALID
+
+    def failures(self) -> list[str]:
+        """One sentence per prover that did not prove it, with its counterexample."""
+        out = []
+        for prover, answer in (("z3", self.z3), ("cvc5", self.cvc5)):
+            if answer.status == INVALID:
+                model = ", ".join(f"{x} = {v}" for x, v in sorted((answer.model or {}).items()))
+                out.append(f"{prover} refutes it: counterexample {{{model}}}")
+            elif answer.status != VALID:
+                out.append(f"{prover} answers {answer.status}")
+        return out
+
+
+def discharge(group: str, name: str, text: str, rlimit: int = RLIMIT) -> Checked:
+    """Ask z3 and cvc5 whether the script `text` is UNSAT."""
+    return Checked(group, name, text, prove_z3(text, rlimit), prove_cvc5(text, rlimit))
+
+
+def engine_text(ob: Obligation) -> str:
+    """The SMT-LIB script of an engine obligation: its failing state's path condition."""
+    script = Script()
+    hyps = [script.bexpr(c) for c in ob.state.pc.conjuncts()]
+    return script.text(hyps, "false")
+
+
+def _engine_name(ob: Obligation, i: int) -> str:
+    failing = head(ob.state.prog)
+    what = failing.what() if isinstance(failing, Fail) else f"`{ob.statement}` fails"
+    at = f"{ob.where.line}:{ob.where.column}: " if ob.where else ""
+    return f"{at}{what}: unreachable on path {i}"
+
+
+def double_check(proof: Proof, rlimit: int = RLIMIT) -> tuple[Checked, ...]:
+    """Each obligation the engine proved, asked again of z3 and of cvc5 on its SMT-LIB text."""
+    return tuple(discharge(ENGINE, _engine_name(ob, i), engine_text(ob), rlimit)
+                 for i, ob in enumerate(proof.proved, 1))
+
+
+def goal_text(g: Goal) -> str:
+    """The SMT-LIB script of a verification condition `H ⇒ G` (UNSAT when it is valid)."""
+    script = Script()
+    hyps = [script.bexpr(h) for h in g.hypotheses]
+    return script.text(hyps, conj([script.bexpr(g.goal)]))
+
+
+def wp_check(p: Stmt, invariants: Mapping[int, BExpr],
+             rlimit: int = RLIMIT) -> tuple[Checked, ...]:
+    """The verification conditions of `p` under `invariants`, each asked of both provers.
+
+    :raises OutsideFragment: when `p` is outside the calculus's fragment.
+    """
+    return tuple(discharge(WP, g.name, goal_text(g), rlimit) for g in vcs(p, invariants))
+
+
+@dataclass(frozen=True)
+class LoopInvariant:
+    """Loop `index` (pre-order) at `line:column` and its invariant, written or inferred."""
+
+    index: int
+    line: int
+    column: int
+    invariant: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """An obligation as a certificate records it."""
+
+    group: str
+    name: str
+    smtlib: str
+    z3: str
+    cvc5: str
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """A PROVED verdict's evidence (module docstring); `outside` says why the `wp` group is
+    empty when the program is outside the calculus's fragment."""
+
+    sha256: str
+    text: str
+    invariants: tuple[LoopInvariant, ...]
+    contracts: tuple[tuple[str, str | None, str | None], ...]
+    obligations: tuple[Recorded, ...]
+    provers: tuple[tuple[str, str], ...] = ()
+    outside: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object (docs/certificates.md)."""
+        return {
+            "format": FORMAT, "version": VERSION,
+            "program": {"sha256": self.sha256, "text": self.text},
+            "provers": dict(self.provers),
+            "invariants": [{"loop": i.index, "line": i.line, "column": i.column,
+                            "invariant": i.invariant, "source": i.source}
+                           for i in self.invariants],
+            "contracts": [{"procedure": n, "requires": r, "ensures": e}
+                          for n, r, e in self.contracts],
+            "outside_wp": self.outside,
+            "obligations": [{"group": o.group, "name": o.name, "smtlib": o.smtlib,
+                             "z3": o.z3, "cvc5": o.cvc5} for o in self.obligations],
+        }
+
+
+def sha256(text: str) -> str:
+    """The hex SHA-256 of a program's UTF-8 text."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def certify(text: str, p: Stmt, engine: Iterable[Checked],
+            inferred: Mapping[int, BExpr] | None = None) -> tuple[Certificate, tuple[Checked, ...]]:
+    """The certificate of a program `prove` proved, and its `wp` conditions as discharged.
+
+    :param text: the program's source text; `p` its parse.
+    :param engine: the engine's obligations as `double_check` discharged them.
+    :param inferred: invariants of loops without a written one (loop index → invariant).
+    """
+    inferred = inferred or {}
+    invariants = []
+    for k, w in enumerate(loops(p)):
+        inv = inferred.get(k, w.invariant() if w.invariants else None)
+        if inv is not None:
+            invariants.append(LoopInvariant(k, w.pos.line if w.pos else 0,
+                                            w.pos.column if w.pos else 0, str(inv),
+                                            INFERRED if k in inferred else WRITTEN))
+    try:
+        wp: tuple[Checked, ...] = wp_check(p, inferred)
+        outside = None
+    except OutsideFragment as e:
+        wp, outside = (), str(e)
+    contracts = tuple((q.name, None if q.requires is None else str(q.requires),
+                       None if q.ensures is None else str(q.ensures))
+                      for q in table_of(p).values())
+    recorded = tuple(Recorded(c.group, c.name, c.smtlib, c.z3.status, c.cvc5.status)
+                     for c in (*engine, *wp))
+    provers = (("z3", z3_version()), ("cvc5", cvc5_version()))
+    return Certificate(sha256(text), text, tuple(invariants), contracts, recorded, provers,
+                       outside), wp
+
+
+def _get(d: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    if not isinstance(d, dict) or key not in d:
+        raise CertificateError(f"malformed certificate: {where} has no `{key}`")
+    value = d[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise CertificateError(f"malformed certificate: `{key}` of {where} has the wrong type")
+    return value
+
+
+def from_json(data: Any) -> Certificate:
+    """The certificate a JSON value holds.
+
+    :raises CertificateError: when it is not a certificate of this format and version.
+    """
+    if _get(data, "format", str, "the certificate") != FORMAT:
+        raise CertificateError(f"not a certificate: its format is not {FORMAT!r}")
+    version = _get(data, "version", int, "the certificate")
+    if version != VERSION:
+        raise CertificateError(f"certificate version {version} is not supported (this "
+                               f"symcert reads version {VERSION})")
+    program = _get(data, "program", dict, "the certificate")
+    invariants = tuple(
+        LoopInvariant(_get(i, "loop", int, "an invariant"), _get(i, "line", int, "an invariant"),
+                      _get(i, "column", int, "an invariant"),
+                      _get(i, "invariant", str, "an invariant"),
+                      _source(_get(i, "source", str, "an invariant")))
+        for i in _get(data, "invariants", list, "the certificate"))
+    contracts = tuple((_get(c, "procedure", str, "a contract"),
+                       _get(c, "requires", (str, type(None)), "a contract"),
+                       _get(c, "ensures", (str, type(None)), "a contract"))
+                      for c in _get(data, "contracts", list, "the certificate"))
+    obligations = tuple(
+        Recorded(_get(o, "group", str, "an obligation"), _get(o, "name", str, "an obligation"),
+                 _get(o, "smtlib", str, "an obligation"), _get(o, "z3", str, "an obligation"),
+                 _get(o, "cvc5", str, "an obligation"))
+        for o in _get(data, "obligations", list, "the certificate"))
+    provers = _get(data, "provers", dict, "the certificate")
+    return Certificate(_get(program, "sha256", str, "the program"),
+                       _get(program, "text", str, "the program"), invariants, contracts,
+                       obligations, tuple((str(k), str(v)) for k, v in provers.items()),
+                       _get(data, "outside_wp", (str, type(None)), "the certificate"))
+
+
+def _source(s: str) -> str:
+    if s not in (WRITTEN, INFERRED):
+        raise CertificateError(f"malformed certificate: an invariant's source is {s!r}, "
+                               f"neither {WRITTEN!r} nor {INFERRED!r}")
+    return s
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What `check` found: an exit code (0 valid, 1 invalid, 3 undecided) and what to say."""
+
+    exit_code: int
+    lines: tuple[str, ...]
+    checked: tuple[Checked, ...] = ()
+
+
+def check(cert: Certificate, text: str, p: Stmt, rlimit: int = RLIMIT) -> Outcome:
+    """Re-check `cert` against the program `text` (parsed: `p`) without the engine (T-C1).
+
+    :raises CertificateError: when an invariant of the certificate is not an IMP formula or
+        names no loop of the program.
+    """
+    if sha256(cert.text) != cert.sha256:
+        return Outcome(EXIT_BUG, ("invalid: the program text the certificate records does not "
+                                  "have the SHA-256 it records (edited)",))
+    if sha256(text) != cert.sha256:
+        return Outcome(EXIT_BUG, (f"invalid: the certificate is for another program (its "
+                                  f"sha256 {cert.sha256[:16]}…, the program's "
+                                  f"{sha256(text)[:16]}…)",))
+    invariants, wrong = _invariants(cert, p)
+    if wrong is not None:
+        return Outcome(EXIT_BUG, (f"invalid: {wrong}",))
+    try:
+        goals = vcs(p, invariants)
+    except OutsideFragment as e:
+        return Outcome(EXIT_UNDECIDED, (f"not checked: {e} (docs/certificates.md)",))
+    recorded = {(o.name, o.smtlib): o for o in cert.obligations if o.group == WP}
+    for g in goals:
+        o = recorded.get((g.name, goal_text(g)))
+        if o is None:
+            return Outcome(EXIT_BUG, (f"invalid: the certificate lacks the verification "
+                                      f"condition `{g.name}` (or records another text for it)",))
+        if (o.z3, o.cvc5) != (VALID, VALID):
+            return Outcome(EXIT_BUG, (f"invalid: the certificate does not record `{g.name}` "
+                                      f"as proved by both provers (z3 {o.z3}, cvc5 {o.cvc5})",))
+    results = [discharge(WP, g.name, goal_text(g), rlimit) for g in goals]
+    results += [discharge(ENGINE, o.name, o.smtlib, rlimit) for o in cert.obligations
+                if o.group == ENGINE]
+    refuted = [r for r in results if INVALID in (r.z3.status, r.cvc5.status)]
+    unknown = [r for r in results if not r.holds and r not in refuted]
+    if refuted:
+        r = refuted[0]
+        return Outcome(EXIT_BUG, (f"invalid: {r.group} obligation `{r.name}`: "
+                                  + "; ".join(r.failures()),), tuple(results))
+    if unknown:
+        r = unknown[0]
+        return Outcome(EXIT_UNDECIDED, (f"undecided: {r.group} obligation `{r.name}`: "
+                                        + "; ".join(r.failures()),), tuple(results))
+    wp_count = sum(r.group == WP for r in results)
+    return Outcome(EXIT_OK, (f"valid: {wp_count} verification condition(s) of the wp calculus "
+                             f"and {len(results) - wp_count} engine obligation(s), each UNSAT "
+                             "for z3 and for cvc5",), tuple(results))
+
+
+def _invariants(cert: Certificate, p: Stmt) -> tuple[dict[int, BExpr], str | None]:
+    """The certificate's invariants, parsed; or what makes them wrong for `p`."""
+    from symcert.lang.errors import ParseError
+    from symcert.lang.parser import parse
+
+    whiles = list(loops(p))
+    out: dict[int, BExpr] = {}
+    for i in cert.invariants:
+        if not 0 <= i.index < len(whiles):
+            return out, f"the certificate names loop {i.index}; the program has {len(whiles)}"
+        try:
+            stmt = parse(f"assert {i.invariant}", "<certificate>")
+        except ParseError as e:
+            raise CertificateError(f"malformed certificate: the invariant of loop {i.index} "
+                                   f"is not an IMP formula ({e.message})") from None
+        if not isinstance(stmt, Assert):
+            raise CertificateError(f"malformed certificate: the invariant of loop {i.index} "
+                                   "is not a formula")
+        w = whiles[i.index]
+        if i.source == INFERRED and w.invariants:
+            return out, (f"the certificate gives loop {i.index} an inferred invariant; the "
+                         "program's is written (a written invariant is never replaced)")
+        if i.source == WRITTEN and (not w.invariants or stmt.cond != w.invariant()):
+            return out, (f"the invariant of loop {i.index} is marked written but differs from "
+                         "the program's")
+        out[i.index] = stmt.cond
+    return out, None
