@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from symcert.checking.provers import (
-    INVALID, UNKNOWN, VALID, ProverAnswer, cvc5_version, prove_cvc5, prove_z3, z3_version,
+    INVALID, VALID, ProverAnswer, cvc5_version, prove_cvc5, prove_z3, z3_version,
 )
 from symcert.checking.smtlib import Script, conj
 from symcert.checking.wp import Goal, OutsideFragment, vcs
@@ -285,24 +285,24 @@ def check(cert: Certificate, text: str, p: Stmt, rlimit: int = RLIMIT) -> Outcom
         goals = vcs(p, invariants)
     except OutsideFragment as e:
         return Outcome(EXIT_UNDECIDED, (f"not checked: {e} (docs/certificates.md)",))
-    recorded = {(o.name, o.smtlib): o for o in cert.obligations if o.group == WP}
-    for g in goals:
-        o = recorded.get((g.name, goal_text(g)))
-        if o is None:
-            return Outcome(EXIT_BUG, (f"invalid: the certificate lacks the verification "
-                                      f"condition `{g.name}` (or records another text for it)",))
-        if (o.z3, o.cvc5) != (VALID, VALID):
-            return Outcome(EXIT_BUG, (f"invalid: the certificate does not record `{g.name}` "
-                                      f"as proved by both provers (z3 {o.z3}, cvc5 {o.cvc5})",))
     results = [discharge(WP, g.name, goal_text(g), rlimit) for g in goals]
     results += [discharge(ENGINE, o.name, o.smtlib, rlimit) for o in cert.obligations
                 if o.group == ENGINE]
     refuted = [r for r in results if INVALID in (r.z3.status, r.cvc5.status)]
-    unknown = [r for r in results if not r.holds and r not in refuted]
     if refuted:
         r = refuted[0]
         return Outcome(EXIT_BUG, (f"invalid: {r.group} obligation `{r.name}`: "
                                   + "; ".join(r.failures()),), tuple(results))
+    recorded = {(o.name, o.smtlib): o for o in cert.obligations if o.group == WP}
+    for r in results[:len(goals)]:
+        o = recorded.get((r.name, r.smtlib))
+        if o is None:
+            return Outcome(EXIT_BUG, (f"invalid: the certificate lacks the verification "
+                                      f"condition `{r.name}` (or records another text for it)",))
+        if (o.z3, o.cvc5) != (VALID, VALID):
+            return Outcome(EXIT_BUG, (f"invalid: the certificate does not record `{r.name}` "
+                                      f"as proved by both provers (z3 {o.z3}, cvc5 {o.cvc5})",))
+    unknown = [r for r in results if not r.holds]
     if unknown:
         r = unknown[0]
         return Outcome(EXIT_UNDECIDED, (f"undecided: {r.group} obligation `{r.name}`: "

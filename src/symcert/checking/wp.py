@@ -140,6 +140,8 @@ class _Calculus:
         here = _where(s)
         if isinstance(s, Skip):
             return post
+        if isinstance(s, Seq):  # a sequence nested on the left of another
+            return self.wp(s, post)
         if isinstance(s, Fail):
             return (Goal(f"no fail at {here}", (), Bool(False)),)
         if isinstance(s, Assign) and not s.local:
