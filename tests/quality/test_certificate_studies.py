@@ -13,7 +13,7 @@ import pytest
 from symcert.cli.main import main
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-CHECKED = {"binsearch_unbounded": 7, "list_length": 4, "sum_closed_form": 3, "array_copy": 3}
+CHECKED = {"binsearch_unbounded": 7, "list_length": 5, "sum_closed_form": 3, "array_copy": 3}
 """Proved for every input by their loop invariants: the wp conditions of each."""
 BUGS = {"binsearch_unbounded": "10:1: counterexample: invariant `0 <= lo and hi < n",
         "insertion_sort": "16:16: counterexample: assertion `a[k - 1] <= a[k]` fails",
