@@ -28,13 +28,16 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from symcert.core.concrete import Ending, run_to_end
 from symcert.engine.verdict import Budget, Cause, Check, Kind, Observer, Quiet, Reason, Verdict
 from symcert.lang.annotations import loops
 from symcert.lang.syntax import BExpr, If, Seq, Stmt, While, seq_of, spine
 from symcert.solver.z3backend import Solver, solver_for
+
+if TYPE_CHECKING:
+    from symcert.engine.prove import Proof
 
 PROBE_STATES = 2_000
 """The states explored before inference is tried (fewer if the budget is smaller)."""
@@ -202,3 +205,32 @@ class InferringCheck:
             return verdict
         return replace(verdict, reason=Reason(verdict.reason.cause,
                                               f"{verdict.reason.message}; {self.finding}"))
+
+
+def prove_inferring(p: Stmt, max_states: int,
+                    infer_ms: int = INFER_MS) -> tuple[Proof, dict[int, BExpr]]:
+    """`engine.prove`, and, where a probe of `PROBE_STATES` states cannot finish a program whose
+    loops carry no written invariant (the CHC encoding's fragment), `prove` of the program
+    annotated with Spacer's invariants once `check_invariants` (z3 and cvc5) accepts them (T-I2).
+
+    :return: the proof, and the inferred invariants it used by loop index (none when it used
+        none: a rejected or missing answer leaves the plain proof with the whole budget).
+    """
+    from symcert.checking.inductive import check_invariants
+    from symcert.engine.prove import prove
+    from symcert.solver import horn
+
+    probe = min(max_states, PROBE_STATES)
+    proof = prove(p, probe)
+    reason = proof.verdict.reason
+    if not (reason is not None and reason.cause is Cause.STATES):
+        return proof, {}
+    if applies(p, Budget(max_states)):
+        answer = horn.infer(p, timeout_ms=infer_ms)
+        if isinstance(answer, horn.Safe):
+            invariants = {i.index: i.invariant for i in answer.invariants}
+            if check_invariants(p, invariants).accepted:
+                proved = prove(annotate(p, invariants), max_states)
+                if proved.verdict.kind is Kind.SAFE:
+                    return proved, invariants
+    return (prove(p, max_states) if probe < max_states else proof), {}

@@ -25,7 +25,7 @@ from symcert.lang.errors import EXIT_UNDECIDED
 if TYPE_CHECKING:
     from symcert.checking.certificate import Checked
     from symcert.engine.prove import Proof
-    from symcert.lang.syntax import Stmt
+    from symcert.lang.syntax import BExpr, Stmt
 
 HELP = "prove every assertion by exhaustive symbolic execution, or give a counterexample"
 DEFAULT_MAX_STATES = 100_000
@@ -38,10 +38,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--certificate", metavar="CERT",
                         help="when PROVED, write the proof's certificate (JSON) to CERT; "
                              "`symcert check-certificate CERT FILE` re-checks it")
+    parser.add_argument("--infer", action="store_true",
+                        help="when 2,000 states do not finish a program whose loops have no "
+                             "written invariant, prove it with invariants inferred by z3's "
+                             "Spacer, checked by z3 and cvc5 (docs/inference.md)")
 
 
 def main(args: argparse.Namespace) -> int:
     from symcert.engine.prove import prove
+    from symcert.checking.inference import prove_inferring
+    from symcert.lang.annotations import loops
     from symcert.core import heap
     from symcert.lang.procedures import arrays, references
     from symcert.lang.syntax import is_field
@@ -52,13 +58,17 @@ def main(args: argparse.Namespace) -> int:
     try:
         source, program = read_source(args)
         args.budget.enter("exploring and proving")
-        proof = prove(program, args.max_states)
+        inferred: dict[int, BExpr] = {}
+        if args.infer:
+            proof, inferred = prove_inferring(program, args.max_states)
+        else:
+            proof = prove(program, args.max_states)
         if proof.verdict.kind is Kind.SAFE:
             args.budget.enter("proving the obligations again with z3 and cvc5")
             proof, engine = _double_checked(proof)
             if args.certificate and proof.verdict.kind is Kind.SAFE:
                 args.budget.enter("writing the certificate")
-                problem = _write(args.certificate, source, program, engine)
+                problem = _write(args.certificate, source, program, engine, inferred)
                 if problem is not None:
                     print(f"{name}: {problem}")
                     return EXIT_INTERNAL
@@ -72,6 +82,12 @@ def main(args: argparse.Namespace) -> int:
     if verdict.kind is Kind.SAFE:
         print(f"{name}: PROVED: every assertion holds for all inputs")
         print(f"  exhaustive: {explored}, each one UNSAT for z3 and for cvc5")
+        whiles = list(loops(program))
+        for k, inv in sorted(inferred.items()):
+            pos = whiles[k].pos
+            at = f"{pos.line}:{pos.column}" if pos else "?"
+            print(f"  with the loop invariant inferred by z3's Spacer, checked by z3 and cvc5: "
+                  f"the loop at {at}: invariant {inv}")
         if args.certificate:
             print(f"  certificate: {args.certificate}")
     elif verdict.kind is Kind.BUG:
@@ -121,12 +137,13 @@ def _double_checked(proof: Proof) -> tuple[Proof, tuple[Checked, ...]]:
     return replace(proof, verdict=verdict), engine
 
 
-def _write(path: str, text: str, program: Stmt, engine: tuple[Checked, ...]) -> str | None:
+def _write(path: str, text: str, program: Stmt, engine: tuple[Checked, ...],
+           inferred: dict[int, BExpr]) -> str | None:
     """Write the certificate; what went wrong if the wp calculus refutes the engine's proof."""
     from symcert.checking.certificate import certify
     from symcert.checking.provers import INVALID
 
-    cert, wp = certify(text, program, engine)
+    cert, wp = certify(text, program, engine, inferred)
     refuted = [c for c in wp if INVALID in (c.z3.status, c.cvc5.status)]
     if refuted:
         return (f"internal error: the engine proved the program but the wp calculus refutes "
