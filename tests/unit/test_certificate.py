@@ -166,3 +166,17 @@ def test_prove_needs_both_provers(tmp_path, capsys, monkeypatch):
     out = capsys.readouterr().out
     assert out.startswith(f"{SUM}: undecided\n") and "cvc5 answers unknown" in out
     assert not path.exists()
+
+
+def test_prove_writes_no_certificate_the_wp_calculus_refutes(tmp_path, capsys, monkeypatch):
+    """The two formulations disagreeing is symcert's bug: exit 70, no certificate."""
+    def refuted(p, invariants, rlimit=certificate.RLIMIT):
+        wrong = "(declare-const x Int)\n(assert (> x 0))\n(check-sat)\n"
+        return (certificate.discharge(certificate.WP, "planted", wrong, rlimit),)
+
+    monkeypatch.setattr(certificate, "wp_check", refuted)
+    path = tmp_path / "sum.json"
+    assert main(["prove", SUM, "--certificate", str(path)]) == 70
+    assert "internal error: the engine proved the program but the wp calculus refutes " \
+           "`planted` (z3 refutes it: counterexample {x = 1}" in capsys.readouterr().out
+    assert not path.exists()

@@ -29,6 +29,7 @@ Procedures, `return`, `var`, `new` and loops without an invariant are outside th
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Mapping
 
@@ -75,7 +76,15 @@ def vcs(p: Stmt, invariants: Mapping[int, BExpr]) -> list[Goal]:
     :raises OutsideFragment: on a construct the calculus does not handle.
     """
     index = {id(w): k for k, w in enumerate(loops(p))}
-    return [g for g in _Calculus(index, invariants).wp(p, ()) if g.goal != TRUE]
+    goals = [g for g in _Calculus(index, invariants).wp(p, ()) if g.goal != TRUE]
+    total = Counter(g.name for g in goals)
+    seen: Counter[str] = Counter()
+    out = []
+    for g in goals:  # a condition copied by an `if` before it: numbered by path
+        seen[g.name] += 1
+        name = g.name if total[g.name] == 1 else f"{g.name} (path {seen[g.name]})"
+        out.append(Goal(name, g.hypotheses, g.goal))
+    return out
 
 
 def assigned(body: Stmt) -> tuple[frozenset[str], frozenset[str]]:
