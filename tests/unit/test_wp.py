@@ -11,8 +11,9 @@ import pytest
 from symcert.checking import wp
 from symcert.checking.generate import RandomChoices, Shape, env, program
 from symcert.core.concrete import Ending, Env, beval, run_to_end
+from symcert.lang.annotations import loops
 from symcert.lang.parser import parse
-from symcert.lang.syntax import BExpr, Stmt
+from symcert.lang.syntax import BExpr, Bool, Stmt
 
 SHAPES = [Shape(names=("x", "y"), loop_depth=0, leaves=8),
           Shape(names=("x", "y"), loop_depth=0, leaves=8, arrays=("b",)),
@@ -94,3 +95,33 @@ def test_a_construct_outside_the_fragment_is_named(source, construct):
     with pytest.raises(wp.OutsideFragment) as e:
         wp.vcs(parse(source), {})
     assert str(e.value) == f"{construct} is outside the wp fragment"
+
+
+def accepted_but_failing(count: int = 40) -> list[tuple[str, Env]]:
+    """Generated programs with bounded loops, each loop given the invariant `true`: those whose
+    every condition z3 proves, with an input on which the concrete run fails anyway. (With a
+    weak invariant the conditions may fail on a correct program; they must never hold on a
+    failing one.)"""
+    from symcert.checking.certificate import goal_text
+    from symcert.checking.provers import VALID, prove_z3
+
+    shape = Shape(names=("x", "y"), loop_bound=2, loop_depth=1, leaves=5, divisions=False)
+    c = RandomChoices(random.Random(7))
+    out = []
+    for _ in range(count):
+        p = program(c, shape)
+        k = len(list(loops(p)))
+        goals = wp.vcs(p, {i: Bool(True) for i in range(k)})
+        if all(prove_z3(goal_text(g), 1_000_000).status == VALID for g in goals):
+            out += [(str(p), s) for s in (env(c, shape) for _ in range(INPUTS)) if fails(p, s)]
+    return out
+
+
+def test_the_loop_rule_never_accepts_a_program_that_fails():
+    assert accepted_but_failing() == []
+
+
+def test_a_planted_loop_rule_that_havocs_nothing_is_caught(monkeypatch):
+    """Forgetting what the body assigns keeps the values from before the loop after it."""
+    monkeypatch.setattr(wp, "assigned", lambda body: (frozenset(), frozenset()))
+    assert accepted_but_failing()

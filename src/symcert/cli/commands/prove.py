@@ -139,16 +139,23 @@ def _double_checked(proof: Proof) -> tuple[Proof, tuple[Checked, ...]]:
 
 def _write(path: str, text: str, program: Stmt, engine: tuple[Checked, ...],
            inferred: dict[int, BExpr]) -> str | None:
-    """Write the certificate; what went wrong if the wp calculus refutes the engine's proof."""
+    """Write the certificate; what went wrong if the wp calculus refutes the engine's proof.
+
+    :raises SymcertError: when it cannot be written (exit 65).
+    """
     from symcert.checking.certificate import certify
     from symcert.checking.provers import INVALID
+    from symcert.lang.errors import SymcertError
 
     cert, wp = certify(text, program, engine, inferred)
     refuted = [c for c in wp if INVALID in (c.z3.status, c.cvc5.status)]
     if refuted:
         return (f"internal error: the engine proved the program but the wp calculus refutes "
                 f"`{refuted[0].name}` ({'; '.join(refuted[0].failures())}); no certificate")
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(cert.to_json(), f, indent=1)
-        f.write("\n")
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(cert.to_json(), f, indent=1)
+            f.write("\n")
+    except OSError as err:
+        raise SymcertError(f"{path}: cannot write the certificate: {err.strerror}") from None
     return None
