@@ -26,7 +26,8 @@ from symcert.spec.expansion import expand_complete_sampled, expand_sound_sampled
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 HEAP_STUDIES = sorted(p for p in EXAMPLES.glob("*.imp") if p.stem.startswith(
-    ("swap", "array_max", "binsearch", "list_insert", "list_reverse", "alias_nil")))
+    ("swap", "array_max", "binsearch", "list_insert", "list_reverse", "alias_nil",
+     "insertion_sort", "list_length")))
 
 
 def _verdict(path: Path, strategy: Alias) -> tuple[object, bool, tuple[tuple[int, int], ...]]:
@@ -37,7 +38,7 @@ def _verdict(path: Path, strategy: Alias) -> tuple[object, bool, tuple[tuple[int
 
 def test_the_case_studies_are_there():
     """Every case study with arrays or objects, correct and buggy, is compared below."""
-    assert len(HEAP_STUDIES) == 12
+    assert len(HEAP_STUDIES) == 18
 
 
 @pytest.mark.parametrize("path", HEAP_STUDIES, ids=lambda p: p.stem)

@@ -65,7 +65,7 @@ def main(args: argparse.Namespace) -> int:
             proof = prove(program, args.max_states)
         if proof.verdict.kind is Kind.SAFE:
             args.budget.enter("proving the obligations again with z3 and cvc5")
-            proof, engine = _double_checked(proof)
+            proof, engine = _double_checked(program, proof)
             if args.certificate and proof.verdict.kind is Kind.SAFE:
                 args.budget.enter("writing the certificate")
                 problem = _write(args.certificate, source, program, engine, inferred)
@@ -122,12 +122,12 @@ def main(args: argparse.Namespace) -> int:
     return verdict.exit_code
 
 
-def _double_checked(proof: Proof) -> tuple[Proof, tuple[Checked, ...]]:
+def _double_checked(program: Stmt, proof: Proof) -> tuple[Proof, tuple[Checked, ...]]:
     """`proof`, undecided unless z3 and cvc5 both prove each of its obligations again."""
     from symcert.checking.certificate import double_check
     from symcert.engine.verdict import Cause, Kind, Reason
 
-    engine = double_check(proof)
+    engine = double_check(program, proof)
     failed = [c for c in engine if not c.holds]
     if not failed:
         return proof, engine
