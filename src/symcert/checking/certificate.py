@@ -327,10 +327,11 @@ def check(cert: Certificate, text: str, p: Stmt, rlimit: int = RLIMIT) -> Outcom
     invariants, wrong = _invariants(cert, p)
     if wrong is not None:
         return Outcome(EXIT_BUG, (f"invalid: {wrong}",))
+    outside: OutsideFragment | None = None
     try:
         goals = vcs(p, invariants)
     except OutsideFragment as e:
-        return Outcome(EXIT_UNDECIDED, (f"not checked: {e} (docs/certificates.md)",))
+        goals, outside = [], e
     results = [discharge(WP, g.name, goal_text(g), rlimit) for g in goals]
     results += [discharge(ENGINE, o.name, o.smtlib, rlimit) for o in cert.obligations
                 if o.group == ENGINE]
@@ -349,6 +350,12 @@ def check(cert: Certificate, text: str, p: Stmt, rlimit: int = RLIMIT) -> Outcom
             return Outcome(EXIT_BUG, (f"invalid: the certificate does not record `{r.name}` "
                                       f"as proved by both provers (z3 {o.z3}, cvc5 {o.cvc5})",))
     unknown = [r for r in results if not r.holds]
+    if outside is not None:
+        return Outcome(EXIT_UNDECIDED, (f"not checked: {outside} (docs/certificates.md); "
+                                        f"{len(results) - len(unknown)} of its "
+                                        f"{len(results)} engine obligation(s) are UNSAT for "
+                                        "both provers, but without the calculus nothing shows "
+                                        "that they are all there are",), tuple(results))
     if unknown:
         r = unknown[0]
         return Outcome(EXIT_UNDECIDED, (f"undecided: {r.group} obligation `{r.name}`: "
