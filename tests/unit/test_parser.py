@@ -136,10 +136,10 @@ def test_examples_round_trip(path):
 
 ERRORS = [
     ("x = 1 * * 2", 1, 9, "unexpected `*`; expected `(`, `-`, `nil`, a variable, an integer"),
-    ("x = 4 % ", 1, 9, "unexpected end of input; expected `(`, `-`, `nil`, a variable, an integer"),
+    ("x = 4 % ", 1, 8, "unexpected end of input; expected `(`, `-`, `nil`, a variable, an integer"),
     ("x = 1 $ 2", 1, 7, "unexpected character `$`"),
     ("if x < 1 then skip fi", 1, 20, "unexpected `fi`; expected `else`"),
-    ("x = 1;", 1, 7, "unexpected end of input; expected `assert`, `assume`, `fail`, `if`, `return`, "
+    ("x = 1;", 1, 6, "unexpected end of input; expected `assert`, `assume`, `fail`, `if`, `return`, "
                      "`skip`, `var`, `while`, a variable (`;` separates statements, it does not end them)"),
     ("", 1, 1, "empty program; expected a statement"),
     ("x = 1)", 1, 6, "unexpected `)`; expected `;`, end of input"),
