@@ -24,15 +24,15 @@ import argparse
 import gc
 import importlib
 import io
-import json
 import os
 import sys
 import time
 from typing import Any, Sequence
 
 from symcert.cli.commands.budget import EXIT_INTERNAL, BudgetExceeded, Deadline, positive
+from symcert.cli.commands.progress import count, heartbeat
 from symcert.cli.commands.programs import add_program, read_program, source_name, with_alias
-from symcert.cli.commands.values import json_int, show_int, text
+from symcert.cli.commands.values import json_int, show_int
 from symcert.lang.errors import EXIT_UNDECIDED  # errors.py has no contracts: safe to import early
 
 EXIT_PIPE = 141  # as a process killed by SIGPIPE: the output pipe was closed early
@@ -119,6 +119,7 @@ def _configure_exec(e: argparse.ArgumentParser) -> None:
     e.add_argument("--max-steps", type=positive, default=DEFAULT_MAX_STEPS, metavar="N",
                    help=f"step budget (default: {DEFAULT_MAX_STEPS:,})")
     e.add_argument("--contracts", action="store_true", help="check the lemma contracts")
+    e.add_argument("--json", action="store_true", help="write the run as a JSON event")
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -144,9 +145,11 @@ def main(argv: Sequence[str] | None = None, *, process: bool = False) -> int:
     args.budget = Deadline(getattr(args, "timeout", None), leave_process=process)
     collecting = gc.isenabled()
     gc.disable()  # see below
+    stop_progress = heartbeat(args.command, args.budget, process)  # lines in a pipe or a log
     try:
         return args.budget.run(lambda: with_alias(args, _dispatch))
     finally:
+        stop_progress()
         if collecting:
             gc.enable()
 
@@ -163,6 +166,9 @@ def _dispatch(args: argparse.Namespace) -> int:
         return int(importlib.import_module(COMMANDS[args.command]).main(args))
     except SymcertError as err:
         print(err, file=sys.stderr)
+        if getattr(args, "json", False):  # and the event where the JSON is read
+            from symcert.cli.commands.events import emit, error_fields
+            emit("error", **error_fields(err))
         return err.exit_code
     except BudgetExceeded:
         print(f"symcert {args.command}: undecided: {budget.reason()}", file=sys.stderr)
@@ -207,6 +213,7 @@ class _Progress:
         self.shown = False
 
     def update(self, states: int, frontier: int) -> None:
+        count(states)
         now = time.perf_counter()
         if not self.enabled or now - self.last < 0.25:
             return
@@ -269,7 +276,7 @@ def _run(args: argparse.Namespace) -> int:
 
     deadline: Deadline = args.budget
     name = source_name(args.file)
-    start = time.perf_counter()
+    start = deadline.started  # the whole command, as --timeout counts it
     budget = Budget(args.max_states, Strategy(args.strategy), args.all_bugs, args.max_call_depth)
     progress = _Progress(sys.stderr.isatty() and not args.json)
     check: Check | InferringCheck | None = None
@@ -320,6 +327,7 @@ def _bug_report(found: Any, name: str, as_json: bool, explored: int,
     """The report of a confirmed bug, a JSON line or three lines of text (four with a heap),
     to be written at once (a deadline cannot cut it in the middle); with `dot`, the input heap
     is also written to that file as a Graphviz graph."""
+    from symcert.cli.commands.events import bug_cause, event_line, imp_condition
     from symcert.core import heap
     from symcert.core.terms import free_vars
     from symcert.lang.structure import reads
@@ -338,15 +346,15 @@ def _bug_report(found: Any, name: str, as_json: bool, explored: int,
     pos = found.failing.pos
     line, column = (pos.line, pos.column) if pos else (0, 0)
     if as_json:
-        return json.dumps({"event": "bug", "file": name, "line": line, "column": column,
-                           "message": found.describe(),
+        return event_line("bug", {"file": name, "line": line, "column": column,
+                           "message": found.describe(), "cause": bug_cause(found.failing),
                            "input": {x: v if isinstance(v, str) else json_int(v)
                                      for x, v in cells},
                            **({"heap": {o: {f: v if isinstance(v, str) else json_int(v)
                                             for f, v in row.items()}
                                         for o, row in objects.items()}} if objects else {}),
-                           "replay_steps": found.final.steps, "path_condition": text(pc),
-                           "states": explored}) + "\n"
+                           "replay_steps": found.final.steps,
+                           "path_condition": imp_condition(pc, references), "states": explored})
     shown = ", ".join(f"{x} = {v if isinstance(v, str) else show_int(v)}" for x, v in cells)
     graph = f"  heap:   {heap.show({}, objects)[1]}\n" if objects else ""
     return (f"{name}:{line}:{column}: bug: {found.describe()}\n"
@@ -362,6 +370,9 @@ def _exec(args: argparse.Namespace) -> int:
     from symcert.lang.structure import inputs
     from symcert.lang.syntax import Assume, Fail, Skip, is_field
 
+    if args.json:
+        from symcert.cli.commands.execjson import exec_json
+        return exec_json(args)
     budget: Deadline = args.budget
     name = source_name(args.file)
     values = input_values(args.input)
