@@ -29,6 +29,7 @@ import sys
 import time
 from typing import Any, Sequence
 
+from symcert.cli.commands import batch
 from symcert.cli.commands.budget import EXIT_INTERNAL, BudgetExceeded, Deadline, positive
 from symcert.cli.commands.progress import count, heartbeat
 from symcert.cli.commands.programs import add_program, read_program, source_name, with_alias
@@ -108,6 +109,7 @@ def _configure_run(r: argparse.ArgumentParser) -> None:
                    help="FILE is a program of this language defined by rewrite rules (seed 002; "
                         "`imp` or `gcl` for the shipped ones): run the bug finder on its "
                         "derived symbolic semantics")
+    batch.configure(r)  # several programs, SARIF, JUnit
 
 
 def _configure_exec(e: argparse.ArgumentParser) -> None:
@@ -142,7 +144,8 @@ def main(argv: Sequence[str] | None = None, *, process: bool = False) -> int:
     args = parse_args(argv)
     if getattr(args, "contracts", False):
         os.environ["SYMCERT_CONTRACTS"] = "1"
-    args.budget = Deadline(getattr(args, "timeout", None), leave_process=process)
+    each = batch.is_batch(args)  # then --timeout is each program's, in its own process
+    args.budget = Deadline(None if each else getattr(args, "timeout", None), process)
     collecting = gc.isenabled()
     gc.disable()  # see below
     stop_progress = heartbeat(args.command, args.budget, process)  # lines in a pipe or a log
@@ -259,6 +262,9 @@ class _Reporter:
 
 def _run(args: argparse.Namespace) -> int:
     """`symcert run`: `verdict.check` within the deadline, and its verdict formatted."""
+    if batch.is_batch(args):
+        return batch.run_many(args)
+    args.json = args.json or args.format == "json"
     if args.lang is not None:
         from symcert.cli.commands.langrun import run_lang
 
