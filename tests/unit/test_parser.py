@@ -257,7 +257,7 @@ MACRO_ERRORS = [
     ("macro f(a) begin a = 1 end\nf(1 + x)", 2, 1,
      "macro `f` assigns its parameter `a`, so its argument must be a variable, not `1 + x`"),
     ("g(x)", 1, 1, "unknown procedure `g` (procedures declared: none; macros are defined before use)"),
-    ("macro f(a) begin skip end\nf(x, y)", 2, 1, "macro `f` takes 1 argument(s), 2 given"),
+    ("macro f(a) begin skip end\nf(x, y)", 2, 1, "macro `f` takes 1 argument, 2 given"),
     ("macro f(a, a) begin skip end\nskip", 1, 7, "macro `f` has a repeated parameter"),
     ("macro f(a) begin skip end\nmacro f(b) begin skip end\nskip", 2, 7,
      "macro `f` is already defined"),

@@ -114,7 +114,7 @@ def test_the_bug_finder_finds_and_replays_a_bug_behind_recursion():
 
 @pytest.mark.parametrize("src, line, column, message", [
     ("x = f(1)", 1, 1, "unknown procedure `f`"),
-    ("proc f(a) begin skip end\nx = f(1, 2)", 2, 1, "procedure `f` takes 1 argument(s), 2 given"),
+    ("proc f(a) begin skip end\nx = f(1, 2)", 2, 1, "procedure `f` takes 1 argument, 2 given"),
     ("proc f(a, a) begin skip end\nskip", 1, 6, "procedure `f` has the parameter `a` twice"),
     ("proc f() begin skip end\nproc f() begin skip end\nskip", 2, 6,
      "procedure `f` is already defined"),

@@ -29,7 +29,7 @@ import sys
 import time
 from typing import Any, Sequence
 
-from symcert.cli.commands import batch
+from symcert.cli.commands import batch, contracts
 from symcert.cli.commands.budget import EXIT_INTERNAL, BudgetExceeded, Deadline, positive
 from symcert.cli.commands.progress import count, heartbeat
 from symcert.cli.commands.programs import add_program, read_program, source_name, with_alias
@@ -103,6 +103,7 @@ def _configure_run(r: argparse.ArgumentParser) -> None:
                    help="never ask the CHC solver for loop invariants (T-I2; docs/inference.md)")
     r.add_argument("--contracts", action="store_true",
                    help="check the lemma contracts while running (as SYMCERT_CONTRACTS=1)")
+    contracts.configure(r)
     r.add_argument("--witness-dot", metavar="FILE", default=None,
                    help="write the first bug's input heap (seed 003 §4) to FILE (Graphviz)")
     r.add_argument("--lang", metavar="LANG.sem", default=None,
@@ -121,6 +122,7 @@ def _configure_exec(e: argparse.ArgumentParser) -> None:
     e.add_argument("--max-steps", type=positive, default=DEFAULT_MAX_STEPS, metavar="N",
                    help=f"step budget (default: {DEFAULT_MAX_STEPS:,})")
     e.add_argument("--contracts", action="store_true", help="check the lemma contracts")
+    contracts.configure(e)
     e.add_argument("--json", action="store_true", help="write the run as a JSON event")
 
 
@@ -142,17 +144,23 @@ def main(argv: Sequence[str] | None = None, *, process: bool = False) -> int:
     """Run the command line; return the exit code. `process`: the command owns the process
     (the console script), which ends at once should the budget leave its worker stuck."""
     args = parse_args(argv)
+    checked = None
     if getattr(args, "contracts", False):
         os.environ["SYMCERT_CONTRACTS"] = "1"
+        checked = None if batch.is_batch(args) else contracts.count()
     each = batch.is_batch(args)  # then --timeout is each program's, in its own process
     args.budget = Deadline(None if each else getattr(args, "timeout", None), process)
     collecting = gc.isenabled()
     gc.disable()  # see below
     stop_progress = heartbeat(args.command, args.budget, process)  # lines in a pipe or a log
     try:
-        return args.budget.run(lambda: with_alias(args, _dispatch))
+        code = args.budget.run(lambda: with_alias(args, _dispatch))
+        if checked is not None:  # what the contracts checked
+            contracts.report(checked, args)
+        return code
     finally:
         stop_progress()
+        contracts.stop()
         if collecting:
             gc.enable()
 

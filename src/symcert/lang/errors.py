@@ -115,6 +115,12 @@ def cut(text: str, width: int = 40) -> str:
     return text if len(text) <= width else text[:width - 1] + "…"
 
 
+def plural(n: int, noun: str, nouns: str | None = None) -> str:
+    """`n` with thousands separators and `noun`, or `nouns` (default: `noun` + "s") unless
+    `n` is 1: `1 state`, `12,000 states`."""
+    return f"{n:,} {noun if n == 1 else nouns or noun + 's'}"
+
+
 def quote(text: object) -> str:
     """`text` in backquotes, cut to 40 characters."""
     return f"`{cut(str(text))}`"
@@ -162,8 +168,8 @@ def call_in_expression(before: str, token: str, expected: set[str]) -> bool:
     """Whether a syntax error at `token` after the text `before` is a call used as a value:
     `(` after a name where no call may stand (`if f(1) > 0`), or an operator after the call of
     an assignment (`x = f(1) + 1`). Calls are statements (seed 003 §3), never expressions."""
-    if token == "(":
-        return bool(re.search(r"[A-Za-z_]\w*\s*$", before))
+    if token == "(":  # right after a name that ended an operand
+        return "PLUS" in expected and bool(re.search(r"[A-Za-z_]\w*\s*$", before))
     return "SEMICOLON" in expected and bool(CALL_IN_EXPRESSION.search(before))
 
 

@@ -29,7 +29,8 @@ from typing import Any
 from symcert.lang import annotations, macros, procedures
 from symcert.lang.errors import (
     MAX_INPUT_BYTES, MAX_PROGRAM_SIZE, KindError, LimitError, NamingError as Naming, ParseError,
-    SourceError, call_in_expression, describe_char, end_of_input, error_at, quote, too_large,
+    SourceError, call_in_expression, describe_char, end_of_input, error_at, plural, quote,
+    too_large,
 )
 from symcert.lang.lalr import (
     Lark, Lark_StandAlone, Token, Transformer, UnexpectedCharacters, UnexpectedEOF,
@@ -218,7 +219,7 @@ class _Build(Transformer[Token, Stmt]):
         if macro is None:
             return self._call(name, args, None, where, False)
         if len(args) != len(macro.params):
-            raise SourceError(f"macro {quote(name)} takes {len(macro.params)} argument(s), "
+            raise SourceError(f"macro {quote(name)} takes {plural(len(macro.params), 'argument')}, "
                               f"{len(args)} given", where, KindError)
         self._grow(macros.growth(macro, args), where)
         return macros.expand(macro, args, name, where)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from symcert.lang import annotations, objects
-from symcert.lang.errors import KindError, NamingError, SourceError, quote
+from symcert.lang.errors import KindError, NamingError, SourceError, plural, quote
 from symcert.lang.structure import children, variables
 from symcert.lang.syntax import (
     ArrayVar, Assign, BExpr, Call, If, New, Node, Pos, Return, Seq, Stmt, Var, While, array_write,
@@ -114,8 +114,9 @@ def check(main: Stmt, procs: Procedures, calls: list[Call]) -> None:
             raise SourceError(f"unknown procedure {quote(c.name)} (procedures declared: "
                               f"{known}; macros are defined before use)", where, NamingError)
         if len(c.args) != len(proc.params):
-            raise SourceError(f"procedure {quote(c.name)} takes {len(proc.params)} argument(s), "
-                              f"{len(c.args)} given", where, KindError)
+            raise SourceError(f"procedure {quote(c.name)} takes "
+                              f"{plural(len(proc.params), 'argument')}, {len(c.args)} given",
+                              where, KindError)
     for s in statements(main):
         if isinstance(s, Return):
             raise SourceError("`return` outside a procedure", s.pos or Pos(1, 1))

@@ -18,7 +18,8 @@ import time
 from symcert.cli.commands.budget import BudgetExceeded
 from symcert.cli.commands.events import emit
 from symcert.cli.commands.programs import add_program, read_program, source_name
-from symcert.cli.commands.values import plural, text
+from symcert.cli.commands.values import text
+from symcert.lang.errors import plural
 
 HELP = "test exhaustiveness and precision of symbolic transitions on random inputs"
 

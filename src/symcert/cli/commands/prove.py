@@ -15,7 +15,7 @@ from typing import Any
 
 from symcert.cli.commands.budget import BudgetExceeded, positive
 from symcert.cli.commands.events import emit
-from symcert.cli.commands.values import plural
+from symcert.lang.errors import plural
 from symcert.cli.commands.programs import add_program, read_program, source_name
 from symcert.cli.commands.values import show_int, text
 from symcert.lang.errors import EXIT_UNDECIDED

@@ -39,12 +39,6 @@ def show_int(n: int) -> str:
     return f"<an integer of {count:,} digits: {sign}{lead}…{tail:0{EDGE}d}>"
 
 
-def plural(n: int, noun: str, nouns: str | None = None) -> str:
-    """`n` with thousands separators and `noun`, or `nouns` (default: `noun` + "s") unless
-    `n` is 1: `1 state`, `12,000 states`."""
-    return f"{n:,} {noun if n == 1 else nouns or noun + 's'}"
-
-
 def json_int(n: int) -> int | str:
     """`n` as a JSON number, or as the string `show_int` gives beyond the limit."""
     return n if digits(n) <= _shown_limit() else show_int(n)
