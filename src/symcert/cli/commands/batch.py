@@ -13,11 +13,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Iterator
 
 FORMATS = ("text", "json", "sarif", "junit")
@@ -70,6 +67,8 @@ def is_batch(args: argparse.Namespace) -> bool:
 
 def programs(paths: list[str]) -> list[str]:
     """The programs named by `paths`: a file as it is, a directory's `.imp` files."""
+    from pathlib import Path
+
     found: list[str] = []
     for p in paths:
         found += sorted(map(str, Path(p).rglob("*.imp"))) if os.path.isdir(p) else [p]
@@ -92,6 +91,8 @@ def child_argv(args: argparse.Namespace, file: str) -> list[str]:
 
 def check(args: argparse.Namespace, file: str) -> Outcome:
     """Run the check of `file` in a child process and read its events."""
+    import subprocess  # here: `run` on one program does not need it (start-up time)
+
     quiet = {**os.environ, "SYMCERT_PROGRESS_SECONDS": "0"}  # this process reports progress
     done = subprocess.run(child_argv(args, file), capture_output=True, text=True,
                           stdin=subprocess.DEVNULL, env=quiet)
@@ -106,6 +107,8 @@ def check(args: argparse.Namespace, file: str) -> Outcome:
 
 def run_all(args: argparse.Namespace, files: list[str]) -> Iterator[Outcome]:
     """The outcomes of `files`, in their order, checked `args.jobs` at a time."""
+    from concurrent.futures import ThreadPoolExecutor
+
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         yield from pool.map(lambda f: check(args, f), files)
 
