@@ -5,6 +5,9 @@ terminal shows the live one (driven by an injected clock), and `--contracts`'s s
 from __future__ import annotations
 
 import io
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -106,6 +109,19 @@ def test_progress_without_a_count_or_a_budget_says_what_it_knows():
     clock.now += 3
     beat.tick()
     assert out.getvalue() == "symcert oracle: 3.0 s elapsed; checking that run is precise\n"
+
+
+def test_a_pipe_gets_progress_lines_from_the_console_script(tmp_path):
+    """The wiring: stderr a pipe, the process symcert's, a short period: lines come."""
+    program = tmp_path / "loop.imp"
+    program.write_text("x = 0;\nwhile true do x = x + 1 od\n")
+    env = dict(os.environ, SYMCERT_PROGRESS_SECONDS="0.2", SYMCERT_CONTRACTS="0")
+    done = subprocess.run([sys.executable, "-m", "symcert", "run", str(program), "--no-infer",
+                           "--timeout", "2"], capture_output=True, text=True, env=env)
+    lines = [l for l in done.stderr.splitlines() if l.startswith("symcert run: ")]
+    assert done.returncode == 3 and lines
+    assert any(" states (" in l and "of --timeout 2 s left; exploring" in l for l in lines)
+    assert "undecided" in done.stdout and "elapsed" not in done.stdout
 
 
 def test_the_contracts_summary_counts_and_names_lemmas(capsys):
