@@ -144,3 +144,18 @@ def test_a_run_without_contracts_prints_no_summary(capsys):
 def test_summary_wording():
     assert Checked(calls=1, checks=1).summary() == (
         "contracts: 1 contract check over 1 call, 0 violations\n")
+
+
+def test_exec_notes_unset_fields_only_when_input_objects_are_given(capsys):
+    program = str(EX / "list_insert.imp")
+    assert main(["exec", program, "--input", "v=3"]) == 0
+    assert "fields of input objects" not in capsys.readouterr().out  # head is nil: no fields
+    assert main(["exec", program, "--input", "head=@1", "--input", "v=3"]) == 0
+    assert "note: fields of input objects not given are 0 / nil" in capsys.readouterr().out
+
+
+def test_exec_says_which_inputs_default_to_0_and_which_to_nil(capsys, tmp_path):
+    path = tmp_path / "p.imp"
+    path.write_text("class C(v)\nif p != nil then x = p.v + k else x = k fi")
+    assert main(["exec", str(path)]) == 0
+    assert "note: inputs not given default to 0: k; to nil: p" in capsys.readouterr().out

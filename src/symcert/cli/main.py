@@ -400,10 +400,12 @@ def _exec(args: argparse.Namespace) -> int:
                   f"{', '.join(sorted(read)) or 'none'}); --input {var} has no effect",
                   file=sys.stderr)
         unset = sorted(x for x in read - values.keys() if not is_field(x))
-        if unset:
-            print(f"note: inputs not given default to 0: {', '.join(unset)}")
-        if any(map(is_field, read)):
-            print("note: fields of input objects not given are 0 / nil")
+        by_kind = [(d, [x for x in unset if (x in refs) == (d == "nil")]) for d in ("0", "nil")]
+        if unset:  # integers to 0, references (seed 003 §4) to nil
+            print("note: inputs not given default to "
+                  + "; to ".join(f"{d}: {', '.join(xs)}" for d, xs in by_kind if xs))
+        if any(map(is_field, read)) and any("@" in i.partition("=")[2] for i in args.input):
+            print("note: fields of input objects not given are 0 / nil")  # objects given
         state = State(env, program)
         budget.enter("running")
         for state in trace(state, args.max_steps):
