@@ -17,6 +17,8 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+from symcert.cli.commands.programs import source_name
+
 FORMATS = ("text", "json", "sarif", "junit")
 WORST_FIRST = (70, 65, 1, 3, 0)
 """Exit codes from the worst: an internal error, bad input, a bug, undecided, safe (another
@@ -94,15 +96,17 @@ def check(args: argparse.Namespace, file: str) -> Outcome:
     import subprocess  # here: `run` on one program does not need it (start-up time)
 
     quiet = {**os.environ, "SYMCERT_PROGRESS_SECONDS": "0"}  # this process reports progress
-    done = subprocess.run(child_argv(args, file), capture_output=True, text=True,
-                          stdin=subprocess.DEVNULL, env=quiet)
+    given = {"input": sys.stdin.buffer.read()} if file == "-" else {"stdin": subprocess.DEVNULL}
+    done = subprocess.run(child_argv(args, file), capture_output=True, env=quiet, **given)
+    stdout = done.stdout.decode("utf-8", errors="replace")
     events = []
-    for line in done.stdout.splitlines():
+    for line in stdout.splitlines():
         try:
             events.append(json.loads(line))
         except json.JSONDecodeError:
             pass  # not an event: the child failed; its stderr says how
-    return Outcome(file, done.returncode, tuple(events), done.stderr)
+    return Outcome(source_name(file), done.returncode, tuple(events),
+                   done.stderr.decode("utf-8", errors="replace"))
 
 
 def run_all(args: argparse.Namespace, files: list[str]) -> Iterator[Outcome]:
