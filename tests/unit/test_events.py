@@ -70,7 +70,7 @@ def test_an_integer_path_condition_parses_back_as_imp(capsys):
 def test_errors_are_events_under_json(capsys, tmp_path, source, kind):
     path = tmp_path / "p.imp"
     path.write_text(source)
-    for command in ("run", "prove", "exec", "oracle"):
+    for command in ("run", "prove", "exec", "oracle", "tests"):
         code, found = events(capsys, command, str(path), "--json")
         assert code == 65 and len(found) == 1
         assert found[0]["event"] == "error" and found[0]["kind"] == kind
@@ -116,3 +116,11 @@ def test_seconds_cover_the_whole_budget_that_ran_out(capsys, tmp_path):
     path.write_text("x = 0;\nwhile true do x = x + 1 od\n")
     code, found = events(capsys, "run", str(path), "--json", "--no-infer", "--timeout", "0.5")
     assert code == 3 and found[-1]["cause"] == "time" and found[-1]["seconds"] >= 0.5
+
+
+def test_tests_json_is_a_versioned_document(capsys, tmp_path):
+    path = tmp_path / "p.imp"
+    path.write_text("if x < 0 then x = 0 - x else skip fi")
+    assert main(["tests", str(path), "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["schema"] == SCHEMA_VERSION and len(document["tests"]) == 2
