@@ -144,11 +144,11 @@ def main(argv: Sequence[str] | None = None, *, process: bool = False) -> int:
     """Run the command line; return the exit code. `process`: the command owns the process
     (the console script), which ends at once should the budget leave its worker stuck."""
     args = parse_args(argv)
+    each = batch.is_batch(args)  # then --timeout is each program's, in its own process
     checked = None
     if getattr(args, "contracts", False):
         os.environ["SYMCERT_CONTRACTS"] = "1"
-        checked = None if batch.is_batch(args) else contracts.count()
-    each = batch.is_batch(args)  # then --timeout is each program's, in its own process
+        checked = None if each else contracts.count()
     args.budget = Deadline(None if each else getattr(args, "timeout", None), process)
     collecting = gc.isenabled()
     gc.disable()  # see below
