@@ -70,6 +70,7 @@ def test_sarif_validates_and_has_a_result_per_bug_and_per_assertion(outcomes):
     assert bugs[0]["properties"]["input"] == {"x": 1} and "x = 1" in bugs[0]["message"]["text"]
     proved = [r for r in results if r["ruleId"] == "proved"]
     assert len(proved) == 2 and all(r["kind"] == "pass" for r in proved)  # isqrt's 2 asserts
+    assert all(r["level"] == "none" for r in results if r["kind"] != "fail")  # SARIF §3.27.10
     assert [r["ruleId"] for r in results].count("undecided") == 1  # the buggy one's other
     (note,) = log["runs"][0]["invocations"][0]["toolExecutionNotifications"]
     assert note["properties"]["kind"] == "type error"

@@ -139,7 +139,8 @@ def code_flows(file: str, bug: dict[str, Any]) -> list[dict[str, Any]]:
 def sarif(outcomes: Sequence[Outcome], code: int) -> dict[str, Any]:
     """The SARIF 2.1.0 log of a run over `outcomes`: a result per bug (kind `fail`, level
     `error`, its location, witness and code flow), per proved assertion (kind `pass`) and per
-    undecided one (kind `open`), and per program that could not be checked (a notification)."""
+    undecided one (kind `open`), both of level `none` as SARIF §3.27.10 requires of a result
+    that is not a failure, and per program that could not be checked (a notification)."""
     from symcert import __version__
 
     results: list[dict[str, Any]] = []
