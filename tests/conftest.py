@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 os.environ["SYMCERT_CONTRACTS"] = "1"
+os.environ.setdefault("SYMCERT_PROGRESS_SECONDS", "0")  # no progress lines in the captured stderr
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

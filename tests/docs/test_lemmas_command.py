@@ -18,14 +18,14 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 def test_whole_map_round_trips(capsys):
-    code, out, _ = run(capsys)
+    code, out, _ = run(capsys, "--format", "md")
     assert code == 0
     assert lemmas.parse_map(out) == MAP
     assert len(MAP.rows) >= 50 and MAP.header[0] == "ID" and MAP.header[-1] == "status"
 
 
 def test_filter_keeps_rows_whose_id_starts_with_it(capsys):
-    code, out, _ = run(capsys, "w-l2")
+    code, out, _ = run(capsys, "w-l2", "--format", "md")
     ids = [row[0] for row in lemmas.parse_map(out).rows]
     assert code == 0
     assert ids == ["W-L2.1", "W-L2.2", "W-L2.3", "W-L2.4", "W-L2.5", "W-L2.6"]
@@ -33,7 +33,7 @@ def test_filter_keeps_rows_whose_id_starts_with_it(capsys):
 
 
 def test_filter_on_status_when_no_id_matches(capsys):
-    code, out, _ = run(capsys, "NOT COVERED")
+    code, out, _ = run(capsys, "NOT COVERED", "--format", "md")
     rows = lemmas.parse_map(out).rows
     assert code == 0 and rows
     assert all("not covered" in row[-1].lower() for row in rows)
@@ -48,6 +48,12 @@ def test_text_format_one_block_per_lemma_without_empty_cells(capsys):
     assert any(l.split()[0] == "predicate" and "bfs_successor_bound" in l for l in lines[1:])
     assert "—" not in out and "proof obligation" not in out
     assert "i + |queue| + 2" in out  # the escaped bar is unescaped
+
+
+def test_text_is_the_default(capsys):
+    code, out, _ = run(capsys, "W-L3.1")
+    assert code == 0 and out == run(capsys, "W-L3.1", "--format", "text")[1]
+    assert not out.startswith("|")
 
 
 def test_escaped_bar_stays_inside_its_cell():

@@ -43,8 +43,8 @@ def test_a_certificate_from_prove_rechecks(proved, tmp_path, capsys):
     assert groups == [("engine", "valid", "valid")] * 3 + [("wp", "valid", "valid")] * 3
     code, out, _ = recheck(tmp_path, capsys, proved)
     assert code == 0
-    assert out == (f"{tmp_path / 'cert.json'}: valid: 3 verification condition(s) of the wp "
-                   "calculus and 3 engine obligation(s), each UNSAT for z3 and for cvc5 "
+    assert out == (f"{tmp_path / 'cert.json'}: valid: 3 verification conditions of the wp "
+                   "calculus and 3 engine obligations, each UNSAT for z3 and for cvc5 "
                    f"({SUM})\n")
 
 

@@ -231,7 +231,7 @@ def test_cli_oracle_is_undecided_when_a_check_held_on_no_input(capsys, tmp_path)
     lines = capsys.readouterr().out.splitlines()
     assert lines[2] == ("    exhaustive: held on 0 inputs (2 skipped: a run exceeded its step "
                         "budget or loop limit)")
-    assert lines[-1] == (f"{f}: undecided: 6 check(s) held on no input: every run exceeded "
+    assert lines[-1] == (f"{f}: undecided: 6 checks held on no input: every run exceeded "
                          "its step budget or loop limit")
 
 

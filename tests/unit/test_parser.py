@@ -136,10 +136,10 @@ def test_examples_round_trip(path):
 
 ERRORS = [
     ("x = 1 * * 2", 1, 9, "unexpected `*`; expected `(`, `-`, `nil`, a variable, an integer"),
-    ("x = 4 % ", 1, 9, "unexpected end of input; expected `(`, `-`, `nil`, a variable, an integer"),
+    ("x = 4 % ", 1, 8, "unexpected end of input; expected `(`, `-`, `nil`, a variable, an integer"),
     ("x = 1 $ 2", 1, 7, "unexpected character `$`"),
     ("if x < 1 then skip fi", 1, 20, "unexpected `fi`; expected `else`"),
-    ("x = 1;", 1, 7, "unexpected end of input; expected `assert`, `assume`, `fail`, `if`, `return`, "
+    ("x = 1;", 1, 6, "unexpected end of input; expected `assert`, `assume`, `fail`, `if`, `return`, "
                      "`skip`, `var`, `while`, a variable (`;` separates statements, it does not end them)"),
     ("", 1, 1, "empty program; expected a statement"),
     ("x = 1)", 1, 6, "unexpected `)`; expected `;`, end of input"),
@@ -257,7 +257,7 @@ MACRO_ERRORS = [
     ("macro f(a) begin a = 1 end\nf(1 + x)", 2, 1,
      "macro `f` assigns its parameter `a`, so its argument must be a variable, not `1 + x`"),
     ("g(x)", 1, 1, "unknown procedure `g` (procedures declared: none; macros are defined before use)"),
-    ("macro f(a) begin skip end\nf(x, y)", 2, 1, "macro `f` takes 1 argument(s), 2 given"),
+    ("macro f(a) begin skip end\nf(x, y)", 2, 1, "macro `f` takes 1 argument, 2 given"),
     ("macro f(a, a) begin skip end\nskip", 1, 7, "macro `f` has a repeated parameter"),
     ("macro f(a) begin skip end\nmacro f(b) begin skip end\nskip", 2, 7,
      "macro `f` is already defined"),

@@ -114,7 +114,7 @@ def test_the_bug_finder_finds_and_replays_a_bug_behind_recursion():
 
 @pytest.mark.parametrize("src, line, column, message", [
     ("x = f(1)", 1, 1, "unknown procedure `f`"),
-    ("proc f(a) begin skip end\nx = f(1, 2)", 2, 1, "procedure `f` takes 1 argument(s), 2 given"),
+    ("proc f(a) begin skip end\nx = f(1, 2)", 2, 1, "procedure `f` takes 1 argument, 2 given"),
     ("proc f(a, a) begin skip end\nskip", 1, 6, "procedure `f` has the parameter `a` twice"),
     ("proc f() begin skip end\nproc f() begin skip end\nskip", 2, 6,
      "procedure `f` is already defined"),
@@ -159,14 +159,14 @@ def test_a_path_deeper_than_the_call_depth_budget_is_cut_and_said(tmp_path, caps
            "end\nassume 0 <= k and k <= 8; x = down(k); assert x == k")
     verdict = check(parse(src), Budget(max_call_depth=5), Solver())
     assert verdict.kind is Kind.UNDECIDED and verdict.reason is not None
-    assert verdict.reason.cause is Cause.CALL_DEPTH and "cut 1 path(s)" in str(verdict.reason)
+    assert verdict.reason.cause is Cause.CALL_DEPTH and "cut 1 path:" in str(verdict.reason)
     assert check(parse(src), Budget(max_call_depth=9), Solver()).kind is Kind.SAFE
     bug = check(parse(src.replace("x == k", "x != 2")), Budget(max_call_depth=5), Solver())
     assert bug.kind is Kind.BUG  # a bug on a shallow path is still found and replayed
     path = tmp_path / "down.imp"
     path.write_text(src)
     assert main(["run", str(path), "--max-call-depth", "5"]) == 3
-    assert "call depth budget (5 nested calls) cut 1 path(s)" in capsys.readouterr().out
+    assert "call depth budget (5 nested calls) cut 1 path:" in capsys.readouterr().out
     assert DEFAULT_MAX_CALL_DEPTH == MAX_CALL_DEPTH
 
 

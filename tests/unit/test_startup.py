@@ -47,7 +47,9 @@ def test_run_loads_no_other_command(tmp_path):
     _, modules = _run(tmp_path, "skip", "--json")
     commands = {m for m in modules if m.startswith("symcert.cli.commands.")}
     assert commands == {"symcert.cli.commands." + m
-                        for m in ("budget", "programs", "values", "verdicts")}
+                        for m in ("batch", "budget", "contracts", "events", "programs",
+                                  "progress", "values", "verdicts")}
+    assert "subprocess" not in modules or "concurrent.futures" not in modules
 
 
 def test_run_imports_no_lark(tmp_path):

@@ -89,7 +89,7 @@ def test_solver_unknown_on_an_exhausted_program_names_the_solver():
     verdict = check(p, Budget(100), UnknownSolver())
     assert verdict.kind is Kind.UNDECIDED and verdict.exhaustive
     assert verdict.reason == Reason(
-        Cause.SOLVER, "the solver could not decide 1 path condition(s) leading to `fail`")
+        Cause.SOLVER, "the solver could not decide 1 path condition leading to `fail`")
 
 
 def test_all_bugs_reports_each_failing_statement_once():

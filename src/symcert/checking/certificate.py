@@ -35,7 +35,7 @@ from symcert.checking.wp import Goal, OutsideFragment, vcs
 from symcert.core.concrete import head
 from symcert.engine.prove import Obligation, Proof
 from symcert.lang.annotations import loops
-from symcert.lang.errors import EXIT_BUG, EXIT_OK, EXIT_UNDECIDED, SymcertError
+from symcert.lang.errors import EXIT_BUG, EXIT_OK, EXIT_UNDECIDED, SymcertError, plural
 from symcert.core.terms import free_vars
 from symcert.lang.procedures import references, table_of
 from symcert.lang.structure import reads
@@ -353,17 +353,17 @@ def check(cert: Certificate, text: str, p: Stmt, rlimit: int = RLIMIT) -> Outcom
     if outside is not None:
         return Outcome(EXIT_UNDECIDED, (f"not checked: {outside} (docs/certificates.md); "
                                         f"{len(results) - len(unknown)} of its "
-                                        f"{len(results)} engine obligation(s) are UNSAT for "
-                                        "both provers, but without the calculus nothing shows "
-                                        "that they are all there are",), tuple(results))
+                                        f"{plural(len(results), 'engine obligation')} UNSAT "
+                                        "for both provers, but without the calculus nothing "
+                                        "shows that they are all there are",), tuple(results))
     if unknown:
         r = unknown[0]
         return Outcome(EXIT_UNDECIDED, (f"undecided: {r.group} obligation `{r.name}`: "
                                         + "; ".join(r.failures()),), tuple(results))
     wp_count = sum(r.group == WP for r in results)
-    return Outcome(EXIT_OK, (f"valid: {wp_count} verification condition(s) of the wp calculus "
-                             f"and {len(results) - wp_count} engine obligation(s), each UNSAT "
-                             "for z3 and for cvc5",), tuple(results))
+    return Outcome(EXIT_OK, (f"valid: {plural(wp_count, 'verification condition')} of the wp "
+                             f"calculus and {plural(len(results) - wp_count, 'engine obligation')}"
+                             ", each UNSAT for z3 and for cvc5",), tuple(results))
 
 
 def _invariants(cert: Certificate, p: Stmt) -> tuple[dict[int, BExpr], str | None]:

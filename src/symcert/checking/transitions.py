@@ -189,9 +189,35 @@ class Result:
     declared: frozenset[str]
     maps: frozenset[str]
     program: Stmt
+    reading: Reading = field(init=False, compare=False, hash=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "reading", Reading.of(self.result.pc, self.maps))
 
     def __str__(self) -> str:
         return f"result {self.result}"
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What pinning a result's path condition to an input `σ` needs of it, the same for every
+    `σ`: the fresh arrays' definitions (`unfold`), and each cell `a[i]` of an input map that the
+    unfolded conjuncts read, with the read's term and the condition where it is undefined (nil's
+    field, a division by zero in `i`). Shared terms keep the pins' translations cached."""
+
+    defs: dict[str, ArrayExpr]
+    cells: tuple[tuple[str, AExpr, Select, BExpr], ...]
+
+    @staticmethod
+    def of(pc: PathCondition, maps: frozenset[str]) -> Reading:
+        conjuncts, defs = unfold(pc)
+        cells: dict[tuple[str, AExpr], None] = {}
+        for name, index in reads(conjuncts):
+            if name in maps:
+                cells.setdefault((name, index))
+        return Reading(defs, tuple(
+            (name, index, read, negate(fold_a(GUARDS, Var, read)[1]))
+            for name, index in cells for read in (Select(ArrayVar(name), index),)))
 
 
 def show(o: Any) -> str:
@@ -217,7 +243,14 @@ def interpreter(n: int, solver: Solver | None = None) -> Transition:
     """
     solver = solver if solver is not None else Solver()
 
+    produced: dict[tuple[SymState, ...], tuple[Any, ...]] = {}
+
     def outputs(inputs_: tuple[SymState, ...]) -> tuple[Any, ...]:
+        if inputs_ not in produced:  # the same outputs for each oracle: their meanings are kept
+            produced[inputs_] = _outputs(inputs_)
+        return produced[inputs_]
+
+    def _outputs(inputs_: tuple[SymState, ...]) -> tuple[Any, ...]:
         out: list[Any] = []
         for s in inputs_:
             if s.pc.length or s.store != initial(s.prog).store:
@@ -229,14 +262,20 @@ def interpreter(n: int, solver: Solver | None = None) -> Transition:
         return tuple(out)
 
     deciding: dict[Env, Solver] = {}
+    known: dict[tuple[int, Env], Meaning] = {}  # by output (kept alive in `produced`) and `σ`
 
     def meaning(o: Any, sigma: Env, fuel: int) -> Meaning:
+        if (id(o), sigma) not in known:
+            known[id(o), sigma] = _meaning(o, sigma)
+        return known[id(o), sigma]
+
+    def _meaning(o: Any, sigma: Env) -> Meaning:
         if not o.maps:
-            return _result_meaning(o.result, o.declared, o.maps, sigma, solver)
+            return _result_meaning(o, sigma, solver)
         if sigma not in deciding:  # the oracles ask every output's meaning at one `σ`, then
             deciding.clear()  # the next: a solver per `σ` does not accumulate the cells'
             deciding[sigma] = solver.fresh()  # pins of every `σ` (measured: 3× slower)
-        return _result_meaning(o.result, o.declared, o.maps, sigma, deciding[sigma])
+        return _result_meaning(o, sigma, deciding[sigma])
 
     return Transition(f"seed-004 interpreter (loop limit {n})", outputs, meaning)
 
@@ -261,25 +300,18 @@ def unfold(pc: PathCondition) -> tuple[list[BExpr], dict[str, ArrayExpr]]:
     return out, defs
 
 
-def pin(pc: PathCondition, declared: frozenset[str], maps: frozenset[str],
+def pin(pc: PathCondition, declared: frozenset[str], maps: frozenset[str], reading: Reading,
         sigma: Env) -> PathCondition:
     """`pc` and the inputs' values in `σ`: `x == σ(x)` for an integer input, and for each cell
-    `a[i]` of an input array or field's map `a` that the conjuncts read (the fresh arrays
-    unfolded), `a[i]` equal to `σ(a)` at `i`, as the case split on `i` over the cells `σ(a)`
-    lists (every other cell 0), each pin true where the read is undefined (nil's field, a
+    `a[i]` of an input array or field's map `a` that the conjuncts read (`reading`: the fresh
+    arrays unfolded), `a[i]` equal to `σ(a)` at `i`, as the case split on `i` over the cells
+    `σ(a)` lists (every other cell 0), each pin true where the read is undefined (nil's field, a
     division by zero): the constraints then read only the input `σ` gives."""
     for x in sorted(declared - maps):
         pc = pc.extend(Cmp("==", Var(x), Int(sigma(x))))  # type: ignore[arg-type]
-    cells: dict[tuple[str, AExpr], None] = {}
-    for name, index in reads(unfold(pc)[0]):
-        if name in maps:
-            cells.setdefault((name, index))
-    for name, index in cells:
+    for name, index, read, undefined in reading.cells:
         value = sigma(name)
         table = value if isinstance(value, Cells) else NO_CELLS
-        read = Select(ArrayVar(name), index)
-        # Where the read is undefined (a field of nil, a division by zero in `i`) the pin holds.
-        undefined = negate(fold_a(GUARDS, Var, read)[1])
         other: BExpr = Cmp("==", read, Int(table.default))
         for i, v in table.cells:
             cell = disj(Cmp("!=", index, Int(i)), Cmp("==", read, Int(v)))
@@ -289,13 +321,14 @@ def pin(pc: PathCondition, declared: frozenset[str], maps: frozenset[str],
     return pc
 
 
-def valuation(model: Env, pc: PathCondition, maps: frozenset[str], sigma: Env) -> Env | None:
+def valuation(model: Env, pc: PathCondition, maps: frozenset[str], defs: dict[str, ArrayExpr],
+              sigma: Env) -> Env | None:
     """The model's integers with `σ`'s input arrays and each fresh array computed from its
-    definition (`unfold`), or None when that valuation does not satisfy `pc` (the pinning of
-    `pin` would then have missed a cell)."""
+    definition `defs` (`unfold`), or None when that valuation does not satisfy `pc` (the
+    pinning of `pin` would then have missed a cell)."""
     values = {k: v for k, v in model.bindings if not isinstance(v, Cells)}
     values.update((x, sigma(x)) for x in maps)
-    for v, t in unfold(pc)[1].items():
+    for v, t in defs.items():
         cells = defined(lambda: fold_a(VALUES, Env.of(values), t))
         if cells is None:
             return None
@@ -313,23 +346,22 @@ def _written(t: ArrayExpr) -> list[AExpr]:
     return out
 
 
-def _result_meaning(r: Any, declared: frozenset[str], maps: frozenset[str], sigma: Env,
-                    solver: Solver) -> Meaning:
+def _result_meaning(o: Result, sigma: Env, solver: Solver) -> Meaning:
+    r, maps, defs = o.result, o.maps, o.reading.defs
     if r.behaviour is Behaviour.BLOCKED:
         return frozenset()  # X-U1: as `concr`, a blocked run has no final state
-    pc = pin(r.pc, declared, maps, sigma)
+    pc = pin(r.pc, o.declared, maps, o.reading, sigma)
     answer, model = solver.check(pc)
     if answer is Sat.UNSAT:
         return frozenset()
     if answer is Sat.UNKNOWN or model is None or r.behaviour not in ENDINGS:
         return None
-    rho = valuation(model, r.pc, maps, sigma)
+    rho = valuation(model, r.pc, maps, defs, sigma)
     if rho is None:
         return None
     first = concretize_result(r, rho).env
     finals = {Final(first, ENDINGS[r.behaviour])}
     # Another final store differs in an integer, or writes an array at another index or value.
-    defs = unfold(r.pc)[1]
     other: BExpr = Bool(False)
     for y, v in r.env.bindings:
         if v in defs:
@@ -343,7 +375,7 @@ def _result_meaning(r: Any, declared: frozenset[str], maps: frozenset[str], sigm
     if answer is Sat.UNKNOWN:
         return None
     if answer is Sat.SAT and model is not None:
-        rho = valuation(model, r.pc, maps, sigma)
+        rho = valuation(model, r.pc, maps, defs, sigma)
         if rho is None:
             return None
         finals.add(Final(concretize_result(r, rho).env, ENDINGS[r.behaviour]))

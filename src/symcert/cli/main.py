@@ -24,15 +24,16 @@ import argparse
 import gc
 import importlib
 import io
-import json
 import os
 import sys
 import time
 from typing import Any, Sequence
 
+from symcert.cli.commands import batch, contracts
 from symcert.cli.commands.budget import EXIT_INTERNAL, BudgetExceeded, Deadline, positive
+from symcert.cli.commands.progress import count, heartbeat
 from symcert.cli.commands.programs import add_program, read_program, source_name, with_alias
-from symcert.cli.commands.values import json_int, show_int, text
+from symcert.cli.commands.values import json_int, show_int
 from symcert.lang.errors import EXIT_UNDECIDED  # errors.py has no contracts: safe to import early
 
 EXIT_PIPE = 141  # as a process killed by SIGPIPE: the output pipe was closed early
@@ -103,12 +104,14 @@ def _configure_run(r: argparse.ArgumentParser) -> None:
                    help="never ask the CHC solver for loop invariants (T-I2; docs/inference.md)")
     r.add_argument("--contracts", action="store_true",
                    help="check the lemma contracts while running (as SYMCERT_CONTRACTS=1)")
+    contracts.configure(r)
     r.add_argument("--witness-dot", metavar="FILE", default=None,
                    help="write the first bug's input heap (seed 003 §4) to FILE (Graphviz)")
     r.add_argument("--lang", metavar="LANG.sem", default=None,
                    help="FILE is a program of this language defined by rewrite rules (seed 002; "
                         "`imp` or `gcl` for the shipped ones): run the bug finder on its "
                         "derived symbolic semantics")
+    batch.configure(r)  # several programs, SARIF, JUnit
 
 
 def _configure_exec(e: argparse.ArgumentParser) -> None:
@@ -120,6 +123,8 @@ def _configure_exec(e: argparse.ArgumentParser) -> None:
     e.add_argument("--max-steps", type=positive, default=DEFAULT_MAX_STEPS, metavar="N",
                    help=f"step budget (default: {DEFAULT_MAX_STEPS:,})")
     e.add_argument("--contracts", action="store_true", help="check the lemma contracts")
+    contracts.configure(e)
+    e.add_argument("--json", action="store_true", help="write the run as a JSON event")
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -140,14 +145,23 @@ def main(argv: Sequence[str] | None = None, *, process: bool = False) -> int:
     """Run the command line; return the exit code. `process`: the command owns the process
     (the console script), which ends at once should the budget leave its worker stuck."""
     args = parse_args(argv)
+    each = batch.is_batch(args)  # then --timeout is each program's, in its own process
+    checked = None
     if getattr(args, "contracts", False):
         os.environ["SYMCERT_CONTRACTS"] = "1"
-    args.budget = Deadline(getattr(args, "timeout", None), leave_process=process)
+        checked = None if each else contracts.count()
+    args.budget = Deadline(None if each else getattr(args, "timeout", None), process)
     collecting = gc.isenabled()
     gc.disable()  # see below
+    stop_progress = heartbeat(args.command, args.budget, process)  # lines in a pipe or a log
     try:
-        return args.budget.run(lambda: with_alias(args, _dispatch))
+        code = args.budget.run(lambda: with_alias(args, _dispatch))
+        if checked is not None:  # what the contracts checked
+            contracts.report(checked, args)
+        return code
     finally:
+        stop_progress()
+        contracts.stop()
         if collecting:
             gc.enable()
 
@@ -164,6 +178,9 @@ def _dispatch(args: argparse.Namespace) -> int:
         return int(importlib.import_module(COMMANDS[args.command]).main(args))
     except SymcertError as err:
         print(err, file=sys.stderr)
+        if getattr(args, "json", False):  # and the event where the JSON is read
+            from symcert.cli.commands.events import emit, error_fields
+            emit("error", **error_fields(err))
         return err.exit_code
     except BudgetExceeded:
         print(f"symcert {args.command}: undecided: {budget.reason()}", file=sys.stderr)
@@ -208,6 +225,7 @@ class _Progress:
         self.shown = False
 
     def update(self, states: int, frontier: int) -> None:
+        count(states)
         now = time.perf_counter()
         if not self.enabled or now - self.last < 0.25:
             return
@@ -253,6 +271,9 @@ class _Reporter:
 
 def _run(args: argparse.Namespace) -> int:
     """`symcert run`: `verdict.check` within the deadline, and its verdict formatted."""
+    if batch.is_batch(args):
+        return batch.run_many(args)
+    args.json = args.json or args.format == "json"
     if args.lang is not None:
         from symcert.cli.commands.langrun import run_lang
 
@@ -270,7 +291,7 @@ def _run(args: argparse.Namespace) -> int:
 
     deadline: Deadline = args.budget
     name = source_name(args.file)
-    start = time.perf_counter()
+    start = deadline.started  # the whole command, as --timeout counts it
     budget = Budget(args.max_states, Strategy(args.strategy), args.all_bugs, args.max_call_depth)
     progress = _Progress(sys.stderr.isatty() and not args.json)
     check: Check | InferringCheck | None = None
@@ -321,6 +342,7 @@ def _bug_report(found: Any, name: str, as_json: bool, explored: int,
     """The report of a confirmed bug, a JSON line or three lines of text (four with a heap),
     to be written at once (a deadline cannot cut it in the middle); with `dot`, the input heap
     is also written to that file as a Graphviz graph."""
+    from symcert.cli.commands.events import bug_cause, event_line, imp_condition
     from symcert.core import heap
     from symcert.core.terms import free_vars
     from symcert.lang.structure import reads
@@ -339,15 +361,15 @@ def _bug_report(found: Any, name: str, as_json: bool, explored: int,
     pos = found.failing.pos
     line, column = (pos.line, pos.column) if pos else (0, 0)
     if as_json:
-        return json.dumps({"event": "bug", "file": name, "line": line, "column": column,
-                           "message": found.describe(),
+        return event_line("bug", {"file": name, "line": line, "column": column,
+                           "message": found.describe(), "cause": bug_cause(found.failing),
                            "input": {x: v if isinstance(v, str) else json_int(v)
                                      for x, v in cells},
                            **({"heap": {o: {f: v if isinstance(v, str) else json_int(v)
                                             for f, v in row.items()}
                                         for o, row in objects.items()}} if objects else {}),
-                           "replay_steps": found.final.steps, "path_condition": text(pc),
-                           "states": explored}) + "\n"
+                           "replay_steps": found.final.steps,
+                           "path_condition": imp_condition(pc, references), "states": explored})
     shown = ", ".join(f"{x} = {v if isinstance(v, str) else show_int(v)}" for x, v in cells)
     graph = f"  heap:   {heap.show({}, objects)[1]}\n" if objects else ""
     return (f"{name}:{line}:{column}: bug: {found.describe()}\n"
@@ -363,6 +385,9 @@ def _exec(args: argparse.Namespace) -> int:
     from symcert.lang.structure import inputs
     from symcert.lang.syntax import Assume, Fail, Skip, is_field
 
+    if args.json:
+        from symcert.cli.commands.execjson import exec_json
+        return exec_json(args)
     budget: Deadline = args.budget
     name = source_name(args.file)
     values = input_values(args.input)
@@ -376,10 +401,12 @@ def _exec(args: argparse.Namespace) -> int:
                   f"{', '.join(sorted(read)) or 'none'}); --input {var} has no effect",
                   file=sys.stderr)
         unset = sorted(x for x in read - values.keys() if not is_field(x))
-        if unset:
-            print(f"note: inputs not given default to 0: {', '.join(unset)}")
-        if any(map(is_field, read)):
-            print("note: fields of input objects not given are 0 / nil")
+        by_kind = [(d, [x for x in unset if (x in refs) == (d == "nil")]) for d in ("0", "nil")]
+        if unset:  # integers to 0, references (seed 003 §4) to nil
+            print("note: inputs not given default to "
+                  + "; to ".join(f"{d}: {', '.join(xs)}" for d, xs in by_kind if xs))
+        if any(map(is_field, read)) and any("@" in i.partition("=")[2] for i in args.input):
+            print("note: fields of input objects not given are 0 / nil")  # objects given
         state = State(env, program)
         budget.enter("running")
         for state in trace(state, args.max_steps):

@@ -30,7 +30,7 @@ from symcert.core.concrete import head
 from symcert.core.state import SymState
 from symcert.engine.invariants import Unproved, abstract, confirm
 from symcert.engine.status import Answer, BugFound, Finished
-from symcert.lang.errors import EXIT_BUG, EXIT_OK, EXIT_UNDECIDED
+from symcert.lang.errors import EXIT_BUG, EXIT_OK, EXIT_UNDECIDED, plural
 from symcert.lang.syntax import Stmt, While
 from symcert.solver.z3backend import Solver, solver_for
 from symcert.spec.bugs import has_bug_sound
@@ -188,7 +188,8 @@ def state_budget_ran_out(budget: Budget) -> Reason:
 def call_depth_ran_out(budget: Budget, paths: int) -> Reason:
     """The reason of a check that cut `paths` paths whose calls nested too deep."""
     return Reason(Cause.CALL_DEPTH, f"the call depth budget ({budget.max_call_depth:,} nested "
-                  f"calls) cut {paths:,} path(s): recursion deeper than that was not explored")
+                  f"calls) cut {plural(paths, 'path')}: recursion deeper than that was not "
+                  "explored")
 
 
 def solver_unknown(count: int, solver: object = None) -> Reason:
@@ -200,7 +201,8 @@ def solver_unknown(count: int, solver: object = None) -> Reason:
             f"on {stopped} quer{'y' if stopped == 1 else 'ies'}, stopped in a child process)"
             if stopped else "")
     return Reason(Cause.SOLVER,
-                  f"the solver could not decide {count} path condition(s) leading to `fail`"
+                  f"the solver could not decide {plural(count, 'path condition')} leading to "
+                  "`fail`"
                   + late)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -76,6 +77,20 @@ class LimitError(ParseError):
     kind = "limit exceeded"
 
 
+class NamingError(ParseError):
+    """A name used where it means nothing, or declared twice: an unknown procedure, class or
+    field, a second declaration."""
+
+    kind = "name error"
+
+
+class KindError(ParseError):
+    """A value used as what it is not: an array as an integer, a reference as an integer, a
+    macro as a value, a call with the wrong number of arguments."""
+
+    kind = "type error"
+
+
 class SourceError(Exception):
     """An error found while the parser reduces (a misused macro or procedure, a bad literal, a
     budget), at a position of the source; `parser.parse` turns it into a ParseError of class
@@ -98,6 +113,12 @@ class InputError(SymcertError):
 def cut(text: str, width: int = 40) -> str:
     """`text`, or its first `width - 1` characters and `…`."""
     return text if len(text) <= width else text[:width - 1] + "…"
+
+
+def plural(n: int, noun: str, nouns: str | None = None) -> str:
+    """`n` with thousands separators and `noun`, or `nouns` (default: `noun` + "s") unless
+    `n` is 1: `1 state`, `12,000 states`."""
+    return f"{n:,} {noun if n == 1 else nouns or noun + 's'}"
 
 
 def quote(text: object) -> str:
@@ -128,6 +149,28 @@ def line_text(text: str, line: int) -> str:
             return ""
     end = text.find("\n", start)
     return text[start:end if end >= 0 else len(text)].rstrip("\r")
+
+
+def end_of_input(text: str) -> tuple[int, int]:
+    """Where a message about the end of `text` points: at a trailing `;` (which is not a
+    terminator), else just past the last character that is not white space."""
+    body = text.rstrip()
+    at = len(body) - 1 if body.endswith(";") else len(body)
+    start = body.rfind("\n", 0, at) + 1
+    return body.count("\n", 0, at) + 1, at - start + 1
+
+
+CALL_IN_EXPRESSION = re.compile(r"(?:^|[;\n]|\bdo|\bthen|\belse|\bbegin)\s*(?:var\s+)?"
+                                r"[A-Za-z_]\w*\s*=\s*[A-Za-z_]\w*\s*\([^;=]*\)\s*$")
+
+
+def call_in_expression(before: str, token: str, expected: set[str]) -> bool:
+    """Whether a syntax error at `token` after the text `before` is a call used as a value:
+    `(` after a name where no call may stand (`if f(1) > 0`), or an operator after the call of
+    an assignment (`x = f(1) + 1`). Calls are statements (seed 003 §3), never expressions."""
+    if token == "(":  # right after a name that ended an operand
+        return "PLUS" in expected and bool(re.search(r"[A-Za-z_]\w*\s*$", before))
+    return "SEMICOLON" in expected and bool(CALL_IN_EXPRESSION.search(before))
 
 
 def error_at(text: str, filename: str, line: int, column: int, message: str,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from symcert.lang.errors import SourceError, quote
+from symcert.lang.errors import KindError, SourceError, quote
 from symcert.lang.expressions import field_of, is_field
 from symcert.lang.syntax import (
     Add, AExpr, And, Assert, Assign, Assume, BExpr, Bool, Call, Cmp, Div, If, Int, Mod, Mul, Neg,
@@ -50,7 +50,7 @@ class _Kinds:
         ka, kb = self.kind(a), self.kind(b)
         if ka is not None and kb is not None and ka[0] != kb[0]:
             raise SourceError(_mixed(a, ka, kb[0]) if b[1] is None or a[1] is not None
-                              else _mixed(b, kb, ka[0]), where)
+                              else _mixed(b, kb, ka[0]), where, KindError)
         if a[1] is not None and b[1] is not None:
             ra, rb = self.find(a[1]), self.find(b[1])
             if ra != rb:

@@ -28,8 +28,9 @@ from typing import Any
 
 from symcert.lang import annotations, macros, procedures
 from symcert.lang.errors import (
-    MAX_INPUT_BYTES, MAX_PROGRAM_SIZE, LimitError, ParseError, SourceError, describe_char,
-    error_at, quote, too_large,
+    MAX_INPUT_BYTES, MAX_PROGRAM_SIZE, KindError, LimitError, NamingError as Naming, ParseError,
+    SourceError, call_in_expression, describe_char, end_of_input, error_at, plural, quote,
+    too_large,
 )
 from symcert.lang.lalr import (
     Lark, Lark_StandAlone, Token, Transformer, UnexpectedCharacters, UnexpectedEOF,
@@ -147,11 +148,11 @@ class _Build(Transformer[Token, Stmt]):
         """`class C(f1, ..., fn)` (seed 003 §4): declared once, each field once, before use."""
         name, fields = str(c[1]), [str(t) for t in c[2:] if t is not None]
         if name in dict(self.procs.classes):
-            raise SourceError(f"class {quote(name)} is already defined", _tpos(c[1]))
+            raise SourceError(f"class {quote(name)} is already defined", _tpos(c[1]), Naming)
         for i, f in enumerate(fields):
             if f in fields[:i]:
                 raise SourceError(f"class {quote(name)} has the field {quote(f)} twice",
-                                  _tpos(c[1]))
+                                  _tpos(c[1]), Naming)
         self.procs.classes += ((name, tuple(fields)),)
 
     def new(self, c: list[Any]) -> Stmt:
@@ -171,7 +172,7 @@ class _Build(Transformer[Token, Stmt]):
         if fields is None:
             known = ", ".join(name for name, _ in self.procs.classes) or "none"
             raise SourceError(f"unknown class {quote(cls)} (classes declared: {known}; a class "
-                              "is declared before it is used)", _tpos(cls))
+                              "is declared before it is used)", _tpos(cls), Naming)
         return tuple(map(field_map, fields))
 
     def local_new(self, c: list[Any]) -> Stmt:
@@ -188,7 +189,7 @@ class _Build(Transformer[Token, Stmt]):
             if str(tok) not in declared:
                 raise SourceError(f"unknown field {quote(tok)} (fields declared: "
                                   f"{', '.join(sorted(declared)) or 'none'}; a class is "
-                                  "declared before it is used)", _tpos(tok))
+                                  "declared before it is used)", _tpos(tok), Naming)
             where = _tpos(tok)
             result = Select(ArrayVar(sys.intern(field_map(str(tok))), where, self.procs),
                             result, result.pos)
@@ -209,7 +210,7 @@ class _Build(Transformer[Token, Stmt]):
         """A macro or procedure may be declared once."""
         for kind, table in (("macro", self.macros), ("procedure", self.procs)):
             if name in table:
-                raise SourceError(f"{kind} {quote(name)} is already defined", _tpos(name))
+                raise SourceError(f"{kind} {quote(name)} is already defined", _tpos(name), Naming)
 
     def call(self, c: list[Any]) -> Stmt:
         name, args = str(c[0]), [a for a in c[1:] if a is not None]
@@ -218,8 +219,8 @@ class _Build(Transformer[Token, Stmt]):
         if macro is None:
             return self._call(name, args, None, where, False)
         if len(args) != len(macro.params):
-            raise SourceError(f"macro {quote(name)} takes {len(macro.params)} argument(s), "
-                              f"{len(args)} given", where)
+            raise SourceError(f"macro {quote(name)} takes {plural(len(macro.params), 'argument')}, "
+                              f"{len(args)} given", where, KindError)
         self._grow(macros.growth(macro, args), where)
         return macros.expand(macro, args, name, where)
 
@@ -233,7 +234,7 @@ class _Build(Transformer[Token, Stmt]):
               local: bool) -> Stmt:
         """A call of procedure `name`, checked against the declarations at the end (`start`)."""
         if name in self.macros:
-            raise SourceError(f"{quote(name)} is a macro, which has no value", where)
+            raise SourceError(f"{quote(name)} is a macro, which has no value", where, KindError)
         self._grow(1, where)
         call = Call(name, tuple(a for a in args if a is not None), target, where, local,
                     self.procs)
@@ -408,9 +409,7 @@ def _translate(err: UnexpectedInput, text: str, filename: str) -> ParseError:
         expected = set(err.interactive_parser.accepts())
     token = err.token if isinstance(err, UnexpectedToken) else None
     if token is None or token.type == "$END":
-        line = text.count("\n") + 1
-        column = len(text) - text.rfind("\n")
-        found, offset = "end of input", len(text)
+        (line, column), found, offset = end_of_input(text), "end of input", len(text)
     else:
         line, column, found = token.line, token.column, quote(token)
         offset = token.start_pos
@@ -420,6 +419,8 @@ def _translate(err: UnexpectedInput, text: str, filename: str) -> ParseError:
     elif token is not None and token.type != "NAME" and token.isidentifier() \
             and "NAME" in expected:
         message += f" ({quote(token)} is a keyword, not a variable)"
+    elif token is not None and call_in_expression(text[:offset], str(token), expected):
+        message += " (calls are not expressions: assign the result first, `y = f(..)`)"
     elif text[:offset].rstrip().endswith(";"):
         message += " (`;` separates statements, it does not end them)"
     return error_at(text, filename, line or 1, column or 1, message)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from symcert.lang import annotations, objects
-from symcert.lang.errors import SourceError, quote
+from symcert.lang.errors import KindError, NamingError, SourceError, plural, quote
 from symcert.lang.structure import children, variables
 from symcert.lang.syntax import (
     ArrayVar, Assign, BExpr, Call, If, New, Node, Pos, Return, Seq, Stmt, Var, While, array_write,
@@ -112,10 +112,11 @@ def check(main: Stmt, procs: Procedures, calls: list[Call]) -> None:
         if proc is None:
             known = ", ".join(procs) or "none"
             raise SourceError(f"unknown procedure {quote(c.name)} (procedures declared: "
-                              f"{known}; macros are defined before use)", where)
+                              f"{known}; macros are defined before use)", where, NamingError)
         if len(c.args) != len(proc.params):
-            raise SourceError(f"procedure {quote(c.name)} takes {len(proc.params)} argument(s), "
-                              f"{len(c.args)} given", where)
+            raise SourceError(f"procedure {quote(c.name)} takes "
+                              f"{plural(len(proc.params), 'argument')}, {len(c.args)} given",
+                              where, KindError)
     for s in statements(main):
         if isinstance(s, Return):
             raise SourceError("`return` outside a procedure", s.pos or Pos(1, 1))
@@ -142,7 +143,7 @@ def check_kinds(main: Stmt, procs: Procedures) -> None:
             kinds = ("an integer", "an array") if is_array else ("an array", "an integer")
             raise SourceError(f"{quote(x)} is {kinds[0]} (at {seen[1].line}:{seen[1].column}) "
                               f"but is used here as {kinds[1]}; a name is one or the other, "
-                              "and arrays are global, never parameters or locals", where)
+                              "and arrays are global, never parameters or locals", where, KindError)
 
 
 def arrays(main: Stmt) -> frozenset[str]:

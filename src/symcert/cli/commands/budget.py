@@ -72,6 +72,7 @@ class Deadline:
         self.seconds = seconds
         self.leave_process = leave_process  # a worker left stuck ends the process (`_leave`)
         self.phase = "starting"
+        self.started = time.perf_counter()  # what `seconds` of a report count from
         self._lock = threading.Lock()
         self._finished = False
 

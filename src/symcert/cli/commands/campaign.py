@@ -41,7 +41,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     from symcert.checking.campaign import CHECKS, campaign
-    from symcert.lang.errors import InputError
+    from symcert.lang.errors import InputError, plural
 
     if args.programs is not None and args.programs <= 0:
         raise InputError(f"symcert campaign: --programs must be positive: {args.programs}")
@@ -68,7 +68,7 @@ def main(args: argparse.Namespace) -> int:
         print("no disagreement")
         return 0
     for kind, count in report.counts.items():
-        print(f"DISAGREEMENT in {count:,} program(s), the first minimised "
+        print(f"DISAGREEMENT in {plural(count, 'program')}, the first minimised "
               f"(shrinking took {report.shrink_seconds:.1f} s in all):")
         print(report.minimised[kind])
     return 1

@@ -9,12 +9,12 @@ rules that rewrote it: `seed002.rewrite`), with the rule that led there.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from typing import Any
 
 from symcert.cli.commands.budget import BudgetExceeded, Deadline
+from symcert.cli.commands.events import event_line
 from symcert.cli.commands.programs import read_bytes, source_name
 from symcert.cli.commands.values import json_int, show_int, text
 
@@ -67,11 +67,11 @@ def bug_report(found: Any, lang: Any, name: str, as_json: bool, explored: int) -
     message = found.describe(lang.concrete)
     line, column = found.failing.pos or (None, None)
     if as_json:
-        return json.dumps({"event": "bug", "file": name, "line": line, "column": column,
-                           "message": message,
+        return event_line("bug", {"file": name, "line": line, "column": column,
+                           "message": message, "cause": "stuck",
                            "input": {x: json_int(v) for x, v in cells},
                            "replay_steps": len(found.labels), "rules": list(found.labels),
-                           "path_condition": text(pc), "states": explored}) + "\n"
+                           "path_condition": text(pc), "states": explored})
     shown = ", ".join(f"{x} = {show_int(v)}" for x, v in cells)
     where = f"{name}:{line}:{column}" if line is not None else name
     return (f"{where}: bug: {message}\n"

@@ -24,8 +24,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("filter", nargs="?", default="", metavar="FILTER",
                         help="keep the rows whose ID starts with FILTER, else those whose "
                              "status contains it (any case)")
-    parser.add_argument("--format", choices=("md", "text"), default="md",
-                        help="md: a Markdown table (default); text: one block per lemma")
+    parser.add_argument("--format", choices=("md", "text"), default="text",
+                        help="text: one block per lemma, its empty cells left out (default); md: "
+                             "the Markdown table of docs/lemmas.md")
 
 
 @dataclass(frozen=True, slots=True)

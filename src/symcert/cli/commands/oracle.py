@@ -13,10 +13,13 @@ all (every run was skipped) or the time budget ran out; 0 otherwise.
 from __future__ import annotations
 
 import argparse
+import time
 
 from symcert.cli.commands.budget import BudgetExceeded
+from symcert.cli.commands.events import emit
 from symcert.cli.commands.programs import add_program, read_program, source_name
 from symcert.cli.commands.values import text
+from symcert.lang.errors import plural
 
 HELP = "test exhaustiveness and precision of symbolic transitions on random inputs"
 
@@ -33,6 +36,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="states of the stream `run` before it is cut (default: 1000)")
     parser.add_argument("--loop-limit", type=int, default=10, metavar="N",
                         help="loop limit of the seed-004 interpreter (default: 10)")
+    parser.add_argument("--json", action="store_true",
+                        help="write JSON events (docs/schema/events.json) instead of text")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -53,33 +58,50 @@ def main(args: argparse.Namespace) -> int:
     if args.unroll is not None:
         transitions.append(unroll(args.unroll, solver_for(program)))
     names = ", ".join(sorted(inputs(program))) or "none"
-    print(f"{name}: {args.runs} random inputs per check (seed {args.seed}); inputs: {names}")
+    say = (lambda line: None) if args.json else print
+    say(f"{name}: {plural(args.runs, 'random input')} per check (seed {args.seed}); "
+        f"inputs: {names}")
     found = False
     vacuous = 0
     try:
         for t in transitions:
-            print(f"  {t.name}")
+            say(f"  {t.name}")
             for prop, test in (("exhaustive", is_probably_exhaustive),
                                ("precise", is_probably_precise)):
                 args.budget.enter(f"checking that {t.name} is {prop}")
                 verdict = test(t, program, args.runs, args.seed)
+                skipped = verdict.tried - verdict.decided
+                if args.json:
+                    emit("check", file=name, transition=t.name, property=prop,
+                         held=verdict.counterexample is None, decided=verdict.decided,
+                         skipped=skipped, counterexample=None if verdict.counterexample is None
+                         else text(verdict.counterexample))
                 if verdict.counterexample is not None:
                     found = True
-                    print(f"    {prop}: NO, counterexample: {text(verdict.counterexample)}")
+                    say(f"    {prop}: NO, counterexample: {text(verdict.counterexample)}")
                 else:
-                    skipped = verdict.tried - verdict.decided
                     vacuous += verdict.decided == 0
-                    note = (f" ({skipped} skipped: a run exceeded its step budget or loop limit)"
-                            if skipped else "")
-                    inputs = "input" if verdict.decided == 1 else "inputs"
-                    print(f"    {prop}: held on {verdict.decided} {inputs}{note}")
+                    note = (f" ({skipped:,} skipped: a run exceeded its step budget or loop "
+                            "limit)" if skipped else "")
+                    say(f"    {prop}: held on {plural(verdict.decided, 'input')}{note}")
     except BudgetExceeded:
-        print(f"{name}: undecided: {args.budget.reason()}")
-        return 1 if found else EXIT_UNDECIDED
+        return _done(args, name, "counterexample" if found else "undecided",
+                     args.budget.reason(), "time", 1 if found else EXIT_UNDECIDED)
     if found:
-        return 1
+        return _done(args, name, "counterexample", None, None, 1)
     if vacuous:
-        print(f"{name}: undecided: {vacuous} check(s) held on no input: every run exceeded "
-              "its step budget or loop limit")
-        return EXIT_UNDECIDED
-    return 0
+        return _done(args, name, "undecided", f"{plural(vacuous, 'check')} held on no input: "
+                     "every run exceeded its step budget or loop limit", "vacuous",
+                     EXIT_UNDECIDED)
+    return _done(args, name, "held", None, None, 0)
+
+
+def _done(args: argparse.Namespace, name: str, verdict: str, reason: str | None,
+          cause: str | None, code: int) -> int:
+    """The end of the report (the `done` event under --json); return `code`."""
+    if args.json:
+        emit("done", file=name, verdict=verdict, reason=reason, cause=cause,
+             seconds=round(time.perf_counter() - args.budget.started, 6))
+    elif reason is not None:
+        print(f"{name}: undecided: {reason}")
+    return code

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from symcert.cli.commands.budget import BudgetExceeded, positive
+from symcert.cli.commands.events import emit
+from symcert.lang.errors import plural
 from symcert.cli.commands.programs import add_program, read_source, source_name
 from symcert.cli.commands.values import show_int, text
 from symcert.cli.commands.budget import EXIT_INTERNAL
@@ -35,6 +38,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_program(parser, alias=True)
     parser.add_argument("--max-states", type=positive, default=DEFAULT_MAX_STATES, metavar="N",
                         help=f"state budget (default: {DEFAULT_MAX_STATES:,})")
+    parser.add_argument("--json", action="store_true",
+                        help="write JSON events (docs/schema/events.json) instead of text")
     parser.add_argument("--certificate", metavar="CERT",
                         help="when PROVED, write the proof's certificate (JSON) to CERT; "
                              "`symcert check-certificate CERT FILE` re-checks it")
@@ -73,12 +78,20 @@ def main(args: argparse.Namespace) -> int:
                     print(f"{name}: {problem}")
                     return EXIT_INTERNAL
     except BudgetExceeded:
+        if args.json:
+            emit("done", verdict="undecided", exhaustive=False, reason=args.budget.reason(),
+                 cause="time", states=None, obligations=None, unknown=None,
+                 seconds=round(time.perf_counter() - args.budget.started, 6))
+            return EXIT_UNDECIDED
         print(f"{name}: undecided")
         print(f"  not exhaustive: {args.budget.reason()}")
         return EXIT_UNDECIDED
     args.budget.enter("reporting")
     verdict = proof.verdict
-    explored = f"{verdict.stats.states:,} symbolic states, {proof.obligations} obligation(s)"
+    if args.json:
+        return _json(name, program, proof, time.perf_counter() - args.budget.started)
+    explored = (f"{plural(verdict.stats.states, 'symbolic state')}, "
+                f"{plural(proof.obligations, 'obligation')}")
     if verdict.kind is Kind.SAFE:
         print(f"{name}: PROVED: every assertion holds for all inputs")
         print(f"  exhaustive: {explored}, each one UNSAT for z3 and for cvc5")
@@ -120,6 +133,44 @@ def main(args: argparse.Namespace) -> int:
             print(f"  solver answered UNKNOWN for {text(ob)}")
         print(f"  no counterexample found; {explored}")
     return verdict.exit_code
+
+
+def _json(name: str, program: Any, proof: Any, seconds: float) -> int:
+    """The events of `prove --json`: a `bug` for the replayed counterexample, an `unknown` for
+    each obligation the solver could not decide, and `done`."""
+    from symcert.cli.commands.events import bug_cause, imp_condition
+    from symcert.cli.commands.values import json_int, text
+    from symcert.core import heap
+    from symcert.lang.procedures import arrays, references
+    from symcert.lang.structure import inputs
+    from symcert.lang.syntax import is_field
+
+    verdict = proof.verdict
+    refs = references(program)
+    for found in verdict.bugs[:1]:
+        names = sorted(inputs(program))
+        cells = found.input.labelled(names, arrays(program))
+        objects: dict[str, dict[str, Any]] = {}
+        if refs or any(map(is_field, names)):
+            values, objects = heap.graph(found.input, names, refs)
+            cells = list(values.items())
+        pos = found.failing.pos
+        emit("bug", file=name, line=pos.line if pos else 0, column=pos.column if pos else 0,
+             message=found.describe(), cause=bug_cause(found.failing),
+             input={x: v if isinstance(v, str) else json_int(v) for x, v in cells},
+             **({"heap": objects} if objects else {}), replay_steps=found.final.steps,
+             path_condition=imp_condition(found.bug.pc, refs), states=verdict.stats.states)
+    for ob in proof.undecided:
+        emit("unknown", file=name, line=ob.where.line if ob.where else 0,
+             column=ob.where.column if ob.where else 0, statement=text(ob.statement),
+             path_condition=imp_condition(ob.state.pc, refs))
+    kind = "proved" if verdict.kind.value == "safe" else verdict.kind.value
+    reason = verdict.reason
+    emit("done", verdict=kind, exhaustive=verdict.exhaustive,
+         reason=None if reason is None else reason.message,
+         cause=None if reason is None else reason.cause.value, states=verdict.stats.states,
+         obligations=proof.obligations, unknown=len(proof.undecided), seconds=round(seconds, 6))
+    return int(verdict.exit_code)
 
 
 def _double_checked(program: Stmt, proof: Proof) -> tuple[Proof, tuple[Checked, ...]]:

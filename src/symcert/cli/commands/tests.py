@@ -36,15 +36,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("json", "pytest"), default="json",
                         help="json (default) or pytest: a test file that replays each input "
                              "on symcert's concrete interpreter")
+    parser.add_argument("--json", action="store_true",
+                        help="the JSON document (--format json); an error as a JSON event")
     parser.add_argument("--out", type=Path, metavar="DIR",
                         help="write NAME.tests.json or test_NAME.py into DIR (made if need be) "
                              "instead of standard output")
 
 
 def main(args: argparse.Namespace) -> int:
+    from symcert.cli.commands.events import SCHEMA_VERSION
     from symcert.engine.testgen import generate_tests
 
     name = source_name(args.file)
+    args.format = "json" if args.json else args.format
     source, program = read_source(args)
     args.budget.enter("exploring and replaying")
     try:
@@ -55,7 +59,7 @@ def main(args: argparse.Namespace) -> int:
         return EXIT_UNDECIDED
     args.budget.enter("writing the tests")
     document = (_pytest_file(name, source, suite) if args.format == "pytest"
-                else json.dumps(_json(name, suite), indent=1) + "\n")
+                else json.dumps({"schema": SCHEMA_VERSION, **_json(name, suite)}, indent=1) + "\n")
     summary = sys.stderr
     if args.out is None:
         sys.stdout.write(document)

@@ -3,10 +3,10 @@ stopped them, and the JSON line that ends a run."""
 
 from __future__ import annotations
 
-import json
 from typing import Sequence
 
 from symcert.cli.commands.budget import BudgetExceeded, Deadline
+from symcert.cli.commands.events import emit
 from symcert.engine.verdict import Bound, Cause, Kind, Reason
 
 
@@ -38,7 +38,7 @@ def print_done(kind: Kind, exhaustive: bool, reason: Reason | None, states: int,
                bound: Bound | None = None, inferred: Sequence[str] = ()) -> None:
     """The last JSON line of a run (`--json`); `bounded` is the bounded claim (T-B1),
     `inferred` the loop invariants inferred and checked (T-I2) that proved the program."""
-    print(json.dumps({"event": "done", "verdict": kind.value, "exhaustive": exhaustive,
+    emit("done", **{"verdict": kind.value, "exhaustive": exhaustive,
                       "inferred_invariants": list(inferred),
                       "bounded": None if bound is None else {
                           "steps": bound.steps, "consumers": dict(bound.consumers)},
@@ -46,4 +46,4 @@ def print_done(kind: Kind, exhaustive: bool, reason: Reason | None, states: int,
                       "cause": None if reason is None else reason.cause.value,
                       "states": states, "strategy": strategy, "seconds": round(seconds, 6),
                       "solver_queries": solver_queries,
-                      "solver_seconds": round(solver_seconds, 6)}), flush=True)
+                      "solver_seconds": round(solver_seconds, 6)})

@@ -1,0 +1,154 @@
+"""`symcert run DIR|FILE...` with several programs, or with `--format sarif|junit`: each
+program checked by `symcert run FILE --json` in a process of its own, as many at once as
+`--jobs` (default: the machine's cores), then one report over all of them.
+
+A directory stands for the `.imp` files under it (recursively, in sorted order). The report is
+a summary table (`--format text`), the events of every program (`json`), a SARIF 2.1.0 log
+(`sarif`) or JUnit XML (`junit`), written by `cli.commands.reports` from the JSON events
+(docs/schema/events.json). With several programs `--timeout` is each program's budget. The exit
+code is the worst of the programs' (WORST_FIRST)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from symcert.cli.commands.programs import source_name
+
+FORMATS = ("text", "json", "sarif", "junit")
+WORST_FIRST = (70, 65, 1, 3, 0)
+"""Exit codes from the worst: an internal error, bad input, a bug, undecided, safe (another
+code, such as a killed process's, counts as an internal error)."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What `symcert run FILE --json` gave for one program."""
+
+    file: str
+    exit_code: int
+    events: tuple[dict[str, Any], ...]
+    stderr: str
+
+    @property
+    def done(self) -> dict[str, Any] | None:
+        """The program's `done` event, if it got that far."""
+        return next((e for e in self.events if e.get("event") == "done"), None)
+
+    @property
+    def bugs(self) -> list[dict[str, Any]]:
+        return [e for e in self.events if e.get("event") == "bug"]
+
+    @property
+    def error(self) -> dict[str, Any] | None:
+        return next((e for e in self.events if e.get("event") == "error"), None)
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """`run`'s options for several programs: more FILEs, `--format`, `--jobs`."""
+    parser.add_argument("more", nargs="*", metavar="FILE...", default=[],
+                        help="more programs or directories (of .imp files): each is checked in a "
+                             "process of its own, with a summary table and the worst exit code")
+    parser.add_argument("--format", choices=FORMATS, default=None,
+                        help="text (default), json (as --json), sarif (SARIF 2.1.0) or junit "
+                             "(JUnit XML: one test case per assertion)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
+                        help="programs checked at once (default: the machine's cores)")
+
+
+def is_batch(args: argparse.Namespace) -> bool:
+    """Whether `run` checks several programs or writes SARIF or JUnit."""
+    if getattr(args, "command", None) != "run" or getattr(args, "lang", None) is not None:
+        return False
+    return bool(args.more) or args.format in ("sarif", "junit") or os.path.isdir(args.file)
+
+
+def programs(paths: list[str]) -> list[str]:
+    """The programs named by `paths`: a file as it is, a directory's `.imp` files."""
+    from pathlib import Path
+
+    found: list[str] = []
+    for p in paths:
+        found += sorted(map(str, Path(p).rglob("*.imp"))) if os.path.isdir(p) else [p]
+    return found
+
+
+def child_argv(args: argparse.Namespace, file: str) -> list[str]:
+    """The command that checks `file` alone, with this run's options."""
+    argv = [sys.executable, "-m", "symcert", "run", file, "--json",
+            "--strategy", args.strategy, "--max-call-depth", str(args.max_call_depth),
+            "--max-input-bytes", str(args.max_input_bytes),
+            "--max-program-size", str(args.max_program_size), "--alias", args.alias]
+    if args.max_states is not None:
+        argv += ["--max-states", str(args.max_states)]
+    if args.timeout is not None:
+        argv += ["--timeout", str(args.timeout)]
+    argv += ["--all-bugs"] * args.all_bugs + ["--no-infer"] * (not args.infer)
+    return argv + ["--contracts"] * args.contracts
+
+
+def check(args: argparse.Namespace, file: str) -> Outcome:
+    """Run the check of `file` in a child process and read its events."""
+    import subprocess  # here: `run` on one program does not need it (start-up time)
+
+    quiet = {**os.environ, "SYMCERT_PROGRESS_SECONDS": "0"}  # this process reports progress
+    given = {"input": sys.stdin.buffer.read()} if file == "-" else {"stdin": subprocess.DEVNULL}
+    done = subprocess.run(child_argv(args, file), capture_output=True, env=quiet, **given)
+    stdout = done.stdout.decode("utf-8", errors="replace")
+    events = []
+    for line in stdout.splitlines():
+        try:
+            events.append(json.loads(line))
+        except json.JSONDecodeError:
+            pass  # not an event: the child failed; its stderr says how
+    return Outcome(source_name(file), done.returncode, tuple(events),
+                   done.stderr.decode("utf-8", errors="replace"))
+
+
+def run_all(args: argparse.Namespace, files: list[str]) -> Iterator[Outcome]:
+    """The outcomes of `files`, in their order, checked `args.jobs` at a time."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        yield from pool.map(lambda f: check(args, f), files)
+
+
+def worst(codes: list[int]) -> int:
+    """The worst exit code of `codes` (WORST_FIRST); 0 for none."""
+    rank = {code: i for i, code in enumerate(WORST_FIRST)}
+    return min(codes, key=lambda c: rank.get(c, -1), default=0)
+
+
+def run_many(args: argparse.Namespace) -> int:
+    """`symcert run` over several programs: check each, report, return the worst exit code."""
+    from symcert.cli.commands import reports
+
+    if args.witness_dot is not None:
+        from symcert.lang.errors import InputError
+        raise InputError("symcert run: --witness-dot takes one program")
+    files = programs([args.file, *args.more])
+    form = args.format or ("json" if args.json else "text")
+    outcomes = []
+    args.budget.enter(f"checking {len(files):,} programs")
+    for outcome in run_all(args, files):
+        outcomes.append(outcome)
+        args.budget.enter(f"checking {len(files):,} programs, {len(outcomes):,} done")
+        if form == "text":
+            sys.stdout.write(reports.text_lines(outcome))
+            sys.stdout.flush()
+        elif form == "json":
+            for event in outcome.events:
+                print(json.dumps({**event, "file": event.get("file", outcome.file)}), flush=True)
+    code = worst([o.exit_code for o in outcomes])
+    if form == "sarif":
+        json.dump(reports.sarif(outcomes, code), sys.stdout, indent=1)
+        sys.stdout.write("\n")
+    elif form == "junit":
+        sys.stdout.write(reports.junit(outcomes))
+    elif form == "text":
+        sys.stdout.write(reports.table(outcomes, code))
+    return code

@@ -1,0 +1,77 @@
+"""`symcert exec --json`: the concrete run (Fig. 2) as one `done` event (docs/schema/events.json).
+
+The run is the one `exec` prints as text; the event gives how it ended (`finished`, `failed`
+with the failing statement's place and cause, `blocked` by a false `assume` (X-U1), or
+`undecided` when a budget ran out), the steps, the final variables (and heap, seed 003 §4), the
+inputs given that the program does not read and those it read that defaulted to 0 / nil."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+from symcert.cli.commands.budget import BudgetExceeded, Deadline
+from symcert.cli.commands.events import bug_cause, emit
+from symcert.cli.commands.programs import read_program, source_name
+from symcert.cli.commands.values import json_int
+from symcert.lang.errors import EXIT_UNDECIDED
+
+
+def exec_json(args: argparse.Namespace) -> int:
+    """Run `args.file` concretely on `args.input` and emit its `done` event; the exit code."""
+    from symcert.cli.commands.inputs import input_env, input_values
+    from symcert.core.concrete import State, head, is_stuck, step, trace
+    from symcert.lang.procedures import references
+    from symcert.lang.structure import inputs
+    from symcert.lang.syntax import Assume, Fail, Skip, is_field
+
+    budget: Deadline = args.budget
+    name = source_name(args.file)
+    values = input_values(args.input)
+    program = read_program(args)
+    read, refs = inputs(program), references(program)
+    common = {"file": name, "unused_inputs": sorted(values.keys() - read),
+              "defaulted_inputs": sorted(x for x in read - values.keys() if not is_field(x))}
+    state = State(input_env(values, program), program)
+    budget.enter("running")
+    try:
+        for state in trace(state, args.max_steps):
+            pass
+    except BudgetExceeded:
+        return _done(args, common, "undecided", state, refs, EXIT_UNDECIDED,
+                     reason=budget.reason(), cause="time")
+    budget.enter("reporting")
+    if isinstance(state.prog, Skip) and state.frame is None:
+        return _done(args, common, "finished", state, refs, 0)
+    first = head(state.prog)
+    if isinstance(first, Assume) and step(state) is None:  # X-U1: blocked, not a bug
+        return _done(args, common, "blocked", state, refs, 0, at=first.pos,
+                     message=f"the assumption `{first.cond}` is false", cause="assume")
+    if is_stuck(state.prog):
+        assert isinstance(first, Fail)
+        return _done(args, common, "failed", state, refs, 1, at=first.pos,
+                     message=first.what(), cause=bug_cause(first))
+    return _done(args, common, "undecided", state, refs, EXIT_UNDECIDED, cause="steps",
+                 reason=f"the step budget (--max-steps {args.max_steps:,}) ran out")
+
+
+def _done(args: argparse.Namespace, common: dict[str, Any], verdict: str, state: Any,
+          refs: frozenset[str], code: int, at: Any = None, **fields: Any) -> int:
+    """Emit the `done` event of a run that ended in `state`; return `code`."""
+    from symcert.core import heap
+
+    names = [k for k, _ in state.env.bindings]
+    objects: dict[str, Any] = {}
+    if refs or any(k.startswith(".") for k in names):
+        final, objects = heap.graph(state.env, names, refs)
+    else:
+        final = dict(state.env.labelled())
+    if at is not None:
+        fields = {"line": at.line, "column": at.column, **fields}
+    emit("done", **common, verdict=verdict, steps=state.steps, **fields,
+         final={k: v if isinstance(v, str) else json_int(v) for k, v in final.items()},
+         **({"heap": {o: {f: v if isinstance(v, str) else json_int(v) for f, v in row.items()}
+                      for o, row in objects.items()}} if objects else {}),
+         seconds=round(time.perf_counter() - args.budget.started, 6))
+    return code
