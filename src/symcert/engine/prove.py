@@ -109,7 +109,7 @@ def _confirm(p: Stmt, stuck: SymState, solver: Solver) -> Witness | Reason | Non
     found = confirm(p, stuck, solver)
     if isinstance(found, Unproved):
         return Reason(Cause.INVARIANT, found.message())
-    return None if found is None else Witness(replace(stuck, prog=found[1].prog), *found)
+    return None if found is None else Witness(replace(stuck, prog=found[1].prog), *found, p)
 
 
 @icontract.ensure(proof_sound, "T-L2 proofs need exhaustiveness", enabled=CONTRACTS)

@@ -48,12 +48,15 @@ class Budget:
     :param all_bugs: keep exploring after the first bug; each failing statement is reported once.
     :param max_call_depth: how deep calls may nest on a path (seed 003 §3: recursion is
         unbounded in the semantics); a deeper path is cut, and the check is then not exhaustive.
+    :param shrink: report the smallest input found that replays to the bug (`engine.shrink`),
+        not the solver's first model.
     """
 
     max_states: int = 100_000
     strategy: Strategy = Strategy.BFS
     all_bugs: bool = False
     max_call_depth: int = MAX_CALL_DEPTH
+    shrink: bool = True
 
     def __post_init__(self) -> None:
         if self.max_states < 0:
@@ -358,7 +361,8 @@ class Check:
         if found is None:
             self.unconfirmed += 1
             return None
-        return Witness(replace(bug.state, prog=found[1].prog), found[0], found[1])
+        return Witness(replace(bug.state, prog=found[1].prog), found[0], found[1],
+                       self.program)
 
     def stopped(self, reason: Reason) -> Verdict:
         """The verdict when the caller interrupted `run` for `reason` (time or memory)."""
