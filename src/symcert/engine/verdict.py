@@ -29,6 +29,7 @@ from symcert.engine.explore import RunStats, Strategy
 from symcert.core.concrete import head
 from symcert.core.state import SymState
 from symcert.engine.invariants import Unproved, abstract, confirm
+from symcert.engine.shrink import shrink
 from symcert.engine.status import Answer, BugFound, Finished
 from symcert.lang.errors import EXIT_BUG, EXIT_OK, EXIT_UNDECIDED
 from symcert.lang.syntax import Stmt, While
@@ -353,7 +354,8 @@ class Check:
         """`witness` for a concrete path; on an abstract one (T-I1) a replayed run, or the
         invariant's fault recorded in `unproved` (None either way when not a bug)."""
         if not abstract(bug.state):
-            return witness(self.program, bug, self.solver)
+            found = witness(self.program, bug, self.solver)
+            return shrink(found, self.solver) if found and self.budget.shrink else found
         found = confirm(self.program, bug.state, self.solver)
         if isinstance(found, Unproved):
             self.unproved = self.unproved or Reason(Cause.INVARIANT, found.message())
