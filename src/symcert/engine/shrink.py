@@ -2,15 +2,14 @@
 
 A bug's path condition `φ` usually has many models, and the solver's first one is arbitrary
 (`a[0] = 29533`). `shrink` asks the solver for models of `φ ∧ |t| ≤ B` over the inputs `t` of
-`φ` (its integer variables and the input-array cells it reads), first for one bound `B` on all
-of them, found by bisection between 0 and the witness's largest value, then for each input in
-turn, its own bound bisected with the others held: a lexicographic minimum of the absolute
-values, as far as the budget of queries and seconds allows. Input objects are then renumbered
-`@1, @2, …` in the order the input variables reach them. The smaller input counts only if its
-concrete run reaches the same stuck state after as many steps (`bugfinder.replay`'s
-check); otherwise,
-or if no smaller model is found, the original witness stands. So shrinking never makes a
-report less sure, only its input smaller; it needs no new solver code, only `Solver.check`.
+`φ` (its integer variables and the input-array cells it reads): first one bound `2^k` on all of
+them, `k` found by bisection, then one bound on all bisected below `2^k`, then each input's own
+bound in turn, the others held: a lexicographic minimum of the absolute values, as far as the
+budget of queries and seconds allows. Input objects are then renumbered `@1, @2, …` in the
+order the input variables reach them. The smaller input counts only if its concrete run
+reaches the same stuck state after as many steps (`bugfinder.replay`'s check); otherwise, or
+if no smaller model is found, the original witness stands. So shrinking never makes a report
+less sure, only its input smaller; it needs no new solver code, only `Solver.check`.
 """
 
 from __future__ import annotations
@@ -142,23 +141,46 @@ class _Search:
         answer, model = self.solver.check(self.pc.extend(bounded(terms, bounds)))
         return model if answer is Sat.SAT else None
 
-    def least(self, terms: list[AExpr], bounds: list[int], at: int | None,
-              hi: int) -> tuple[int, Env | None]:
-        """The least bound for term `at` (all terms when None), between 0 and `hi` (which
-        holds), the others held at `bounds`; and its model (None: `hi` itself)."""
-        lo, best = 0, None
-        while lo < hi:
+    def spent(self) -> bool:
+        """Whether the budget is used up."""
+        return (self.asked >= self.budget.queries
+                or time.perf_counter() - self.start > self.budget.seconds)
+
+    def least(self, terms: list[AExpr], bounds: list[int], at: int | None, lo: int,
+              hi: int, power: bool = False) -> tuple[int, Env | None]:
+        """The least bound that holds for term `at` (all terms when None), between `lo` and
+        `hi` (which holds), the others held at `bounds`, and its model (None: `hi` itself);
+        with `power`, the least exponent `k` of a bound `2^k`, `lo ≤ k ≤ hi`."""
+        best = None
+        while lo < hi and not self.spent():
             mid = (lo + hi) // 2
-            tried = [mid if at is None or i == at else b for i, b in enumerate(bounds)]
-            model = self.sat(terms, tried)
-            if model is None and (self.asked >= self.budget.queries or
-                                  time.perf_counter() - self.start > self.budget.seconds):
-                break
+            value = 1 << mid if power else mid
+            model = self.sat(terms, [value] * len(terms) if at is None else
+                             [value if i == at else b for i, b in enumerate(bounds)])
             if model is None:
                 lo = mid + 1
             else:
                 hi, best = mid, model
         return hi, best
+
+    def smallest(self, terms: list[AExpr], largest: int) -> tuple[list[int], Env | None]:
+        """Bounds on each term and their model: one bound `2^k` on all, `k` bisected below
+        the largest input's bits, then one bound on all bisected below `2^k`, then each
+        term's own bound in turn, the others held."""
+        n = len(terms)
+        k, model = self.least(terms, [], None, 0, largest.bit_length(), power=True)
+        bound, better = self.least(terms, [], None, (1 << k) // 2, 1 << k)
+        model = better or model
+        bounds = [bound] * n
+        for i in range(n):
+            bounds[i], better = self.least(terms, bounds, i, 0, bounds[i])
+            model = better or model
+        return bounds, model
+
+
+MAX_BITS = 64
+"""A witness with an input beyond `2^64` in absolute value is not shrunk: a program that asks
+for such a value usually asks for exactly it (`assert x != 10**700`)."""
 
 
 def shrink(found: Witness, solver: Solver, budget: ShrinkBudget = ShrinkBudget()) -> Witness:
@@ -175,13 +197,8 @@ def shrink(found: Witness, solver: Solver, budget: ShrinkBudget = ShrinkBudget()
     terms = inputs_of(pc)
     sizes = _size(found.input, terms)
     search = _Search(pc, solver, budget, start=time.perf_counter())
-    model: Env | None = None
-    if terms and max(sizes) > 1:
-        top, model = search.least(terms, [max(sizes)] * len(terms), None, max(sizes))
-        bounds = [top] * len(terms)
-        for i in range(len(terms)):
-            bounds[i], better = search.least(terms, bounds, i, bounds[i])
-            model = better or model
+    model = (search.smallest(terms, max(sizes))[1]
+             if terms and 1 < max(sizes) < 1 << MAX_BITS else None)
     candidate = found.input if model is None else witness_input(model, pc)
     candidate = renumbered(candidate, refs) if refs else candidate
     if candidate == found.input or not valid_heap(candidate, refs):
