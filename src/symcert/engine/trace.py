@@ -183,22 +183,34 @@ def _depth(p: Stmt) -> int:
     return n
 
 
-def _branch(before: State, after: State, s: Stmt) -> bool | None:
-    """Which way a test went, read off the continuation `after` runs: the `then` or `else`
-    statement of an `if`, the body or the exit of a `while`, `skip` or `fail` of an `assert`
-    (a division by zero in the condition: None)."""
+def taken(before: Stmt, after: Stmt) -> bool | None:
+    """Which way the test at the head of program `before` went, read off the program `after`
+    it stepped to, concretely or symbolically (the rules put the branch where the test was):
+    the `then` or `else` statement of an `if`, the body or the exit of a `while`, `skip` or
+    `fail` of an `assert`. None when no branch was taken (the condition divided by zero, a
+    loop's invariant failed) or when it cannot be told (an `if` whose two branches are one
+    statement)."""
+    s = head(before)
     if not isinstance(s, (If, While, Assert, Assume)):
         return None
-    nxt = _at(after.prog, _depth(before.prog))
+    nxt = _at(after, _depth(before))
     if isinstance(nxt, Fail) and (nxt.by_zero or not isinstance(s, Assert)):
-        return None  # the condition (or a `while`'s invariant) failed, not the test
-    if isinstance(s, If) and s.then_ is not s.else_:
-        return nxt is s.then_
-    if isinstance(s, If):  # both branches the same statement: which one is told by the test
-        return beval(scope(before.frame, before.env), s.cond)
+        return None
+    if isinstance(s, If):
+        return None if s.then_ is s.else_ else nxt is s.then_
     if isinstance(s, While):
         return isinstance(nxt, Seq)
     return not isinstance(nxt, Fail)
+
+
+def _branch(before: State, after: State, s: Stmt) -> bool | None:
+    """Which way a test went (`taken`); for an `if` whose branches are one statement, the
+    value of its condition."""
+    way = taken(before.prog, after.prog)
+    if way is None and isinstance(s, If) and s.then_ is s.else_ \
+            and not isinstance(head(after.prog), Fail):
+        return beval(scope(before.frame, before.env), s.cond)
+    return way
 
 
 def walk(program: Stmt, start: Env, steps: int,
