@@ -235,13 +235,13 @@ class _Reporter:
     def __init__(self, deadline: Deadline, progress: _Progress, name: str, as_json: bool,
                  references: frozenset[str] = frozenset(), dot: str | None = None,
                  trace: bool = False) -> None:
-        self.trace = trace
         self.deadline = deadline
         self.progress = progress
         self.name = name
         self.as_json = as_json
         self.references = references
         self.dot = dot
+        self.trace = trace
 
     def phase(self, name: str) -> None:
         self.deadline.enter(name)
@@ -347,8 +347,7 @@ def _bug_report(found: Any, name: str, as_json: bool, explored: int,
                 out.write(heap.dot(values, objects))
     pos = found.failing.pos
     line, column = (pos.line, pos.column) if pos else (0, 0)
-    stack = traces.stack_of(found)
-    steps = traces.steps_of(found, references) if trace else None
+    told = traces.Told.of(found, references, trace)
     if as_json:
         return json.dumps({"event": "bug", "file": name, "line": line, "column": column,
                            "message": found.describe(),
@@ -358,18 +357,18 @@ def _bug_report(found: Any, name: str, as_json: bool, explored: int,
                                             for f, v in row.items()}
                                         for o, row in objects.items()}} if objects else {}),
                            "replay_steps": found.final.steps, "path_condition": text(pc),
-                           "stack": traces.sites_json(stack),
-                           **({} if steps is None else {"trace": traces.json_steps(steps)}),
+                           **told.json(),
                            "states": explored}) + "\n"
     shown = ", ".join(f"{x} = {v if isinstance(v, str) else show_int(v)}" for x, v in cells)
     graph = f"  heap:   {heap.show({}, objects)[1]}\n" if objects else ""
-    return (f"{name}:{line}:{column}: bug: {found.describe()}{traces.stack_note(stack)}\n"
+    return (f"{name}:{line}:{column}: bug: {found.describe()}{told.note()}\n"
             f"  input:  {shown or 'any (the bug does not depend on the input)'}\n{graph}"
             f"  replay: concrete run from this input reaches the failing statement after "
-            f"{found.final.steps} steps\n" + ("" if steps is None else traces.text(name, steps)))
+            f"{found.final.steps} steps\n" + told.text(name))
 
 
 def _exec(args: argparse.Namespace) -> int:
+    from symcert.cli.commands import traces
     from symcert.cli.commands.inputs import input_env, input_values
     from symcert.core.concrete import State, head, is_stuck, step, trace
     from symcert.lang.procedures import references
@@ -396,12 +395,7 @@ def _exec(args: argparse.Namespace) -> int:
         state = State(env, program)
         budget.enter("running")
         if args.trace:
-            from symcert.cli.commands.traces import line
-            from symcert.engine.trace import walk
-
-            print("  trace:")
-            for done in walk(program, env, args.max_steps, refs):
-                print(line(name, done))
+            traces.show_run(name, program, env, args.max_steps, refs)
         for state in trace(state, args.max_steps):
             pass
     except BudgetExceeded:
@@ -426,11 +420,8 @@ def _exec(args: argparse.Namespace) -> int:
         assert isinstance(failing, Fail)
         pos = failing.pos
         where = f"{name}:{pos.line}:{pos.column}" if pos else name
-        from symcert.cli.commands.traces import stack_note
-        from symcert.engine.trace import call_stack
-
-        stack = call_stack(program, env, state.steps) if state.frame is not None else ()
-        print(f"{where}: {failing.what()}{stack_note(stack)} after {state.steps} steps: {_final(state, refs)}")
+        print(f"{where}: {failing.what()}{traces.calls(program, env, state)} after "
+              f"{state.steps} steps: {_final(state, refs)}")
         return 1
     calls = (f" in `{state.frame.proc.name}`, call depth {state.frame.height:,}"
              if state.frame is not None else "")

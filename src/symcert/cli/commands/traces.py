@@ -4,13 +4,41 @@ array of objects. A bug inside a procedure names its call stack (`in pop, called
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable
 
 from symcert.cli.commands.values import json_int, show_int
 
 if TYPE_CHECKING:
+    from symcert.core.concrete import Env, State
+    from symcert.lang.syntax import Stmt
     from symcert.engine.bugfinder import Witness
     from symcert.engine.trace import Change, Site, Step
+
+
+@dataclass(frozen=True)
+class Told:
+    """What a bug report tells of a bug's run: its call stack, and its trace if asked for."""
+
+    stack: tuple[Site, ...]
+    steps: list[Step] | None
+
+    @staticmethod
+    def of(found: Witness, references: frozenset[str], trace: bool) -> Told:
+        return Told(stack_of(found), steps_of(found, references) if trace else None)
+
+    def note(self) -> str:
+        """The stack for the report's first line (`stack_note`)."""
+        return stack_note(self.stack)
+
+    def json(self) -> dict[str, Any]:
+        """The `stack` of a JSON bug event, and its `trace` if asked for."""
+        out: dict[str, Any] = {"stack": sites_json(self.stack)}
+        return out if self.steps is None else {**out, "trace": json_steps(self.steps)}
+
+    def text(self, name: str) -> str:
+        """The trace's lines, or "" when not asked for."""
+        return "" if self.steps is None else text(name, self.steps)
 
 
 def stack_of(found: Witness) -> tuple[Site, ...]:
@@ -28,6 +56,25 @@ def steps_of(found: Witness, references: frozenset[str]) -> list[Step]:
 
     assert found.program is not None
     return list(walk(found.program, found.input, found.final.steps, references))
+
+
+def calls(program: Stmt, start: Env, state: State) -> str:
+    """The call stack of a concrete run from `start` stopped in `state`, as `stack_note` says
+    it; found by running again, and only when the run stopped inside a procedure."""
+    from symcert.engine.trace import call_stack
+
+    return stack_note(call_stack(program, start, state.steps) if state.frame else ())
+
+
+def show_run(name: str, program: Stmt, start: Env, steps: int,
+             references: frozenset[str]) -> None:
+    """Print the trace of the concrete run of `program` from `start` (`exec --trace`), a line
+    a step as it is taken."""
+    from symcert.engine.trace import walk
+
+    print("  trace:")
+    for done in walk(program, start, steps, references):
+        print(line(name, done))
 
 
 def stack_note(stack: tuple[Site, ...]) -> str:
