@@ -76,7 +76,7 @@ def test_a_cut_exploration_says_so(capsys):
 
 def test_the_pytest_file_runs_and_catches_a_changed_program(tmp_path, capsys):
     assert main(["tests", str(EX / "gcd_buggy.imp"), "--max-states", "2000", "--format",
-                 "pytest", "--out", str(tmp_path)]) == 0
+                 "pytest", "--xfail", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     written = tmp_path / "test_gcd_buggy.py"
     assert f"written to {written}" in out and "tests end at a failing statement" in out
@@ -84,7 +84,9 @@ def test_the_pytest_file_runs_and_catches_a_changed_program(tmp_path, capsys):
     done = subprocess.run(command, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout
     count = sum(1 for line in written.read_text().splitlines() if line.startswith("    ({"))
-    assert f"{count} passed" in done.stdout
+    bugs = sum(1 for line in written.read_text().splitlines()
+               if line.startswith("    pytest.param("))
+    assert f"{count} passed, {bugs} xfailed" in done.stdout and bugs > 0
     written.write_text(written.read_text().replace("x = x - y", "x = x - y - 1"))
     assert subprocess.run(command, capture_output=True, text=True).returncode == 1
 
@@ -96,10 +98,11 @@ def test_integers_beyond_a_thousand_digits_are_written_exactly(tmp_path, capsys)
     assert main(["tests", str(source)]) == 0
     failing = [t for t in json.loads(capsys.readouterr().out)["tests"] if t["ending"] == "fail"]
     assert failing and int(failing[0]["input"]["x"], 16) == big
-    assert main(["tests", str(source), "--format", "pytest", "--out", str(tmp_path)]) == 0
+    assert main(["tests", str(source), "--format", "pytest", "--xfail", "--out",
+                 str(tmp_path)]) == 0
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                            str(tmp_path / "test_big.py")], capture_output=True, text=True)
-    assert done.returncode == 0 and "2 passed" in done.stdout, done.stdout
+    assert done.returncode == 0 and "1 passed, 1 xfailed" in done.stdout, done.stdout
 
 
 def test_the_time_budget_stops_test_generation(tmp_path, capsys):

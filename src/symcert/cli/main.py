@@ -105,6 +105,10 @@ def _configure_run(r: argparse.ArgumentParser) -> None:
     r.add_argument("--contracts", action="store_true",
                    help="check the lemma contracts while running (as SYMCERT_CONTRACTS=1)")
     contracts.configure(r)
+    r.add_argument("--trace", action="store_true",
+                   help="show each bug's replay step by step (a `trace` array with --json)")
+    r.add_argument("--no-shrink", dest="shrink", action="store_false",
+                   help="report the solver's first witness, not the smallest one that replays")
     r.add_argument("--witness-dot", metavar="FILE", default=None,
                    help="write the first bug's input heap (seed 003 §4) to FILE (Graphviz)")
     r.add_argument("--lang", metavar="LANG.sem", default=None,
@@ -122,6 +126,7 @@ def _configure_exec(e: argparse.ArgumentParser) -> None:
                         "or @1.val=7; repeat for several inputs; unset inputs are 0 / nil")
     e.add_argument("--max-steps", type=positive, default=DEFAULT_MAX_STEPS, metavar="N",
                    help=f"step budget (default: {DEFAULT_MAX_STEPS:,})")
+    e.add_argument("--trace", action="store_true", help="show the run step by step")
     e.add_argument("--contracts", action="store_true", help="check the lemma contracts")
     contracts.configure(e)
     e.add_argument("--json", action="store_true", help="write the run as a JSON event")
@@ -247,13 +252,15 @@ class _Reporter:
     the deadline, progress goes to the display, and a confirmed bug is printed at once."""
 
     def __init__(self, deadline: Deadline, progress: _Progress, name: str, as_json: bool,
-                 references: frozenset[str] = frozenset(), dot: str | None = None) -> None:
+                 references: frozenset[str] = frozenset(), dot: str | None = None,
+                 trace: bool = False) -> None:
         self.deadline = deadline
         self.progress = progress
         self.name = name
         self.as_json = as_json
         self.references = references
         self.dot = dot
+        self.trace = trace
 
     def phase(self, name: str) -> None:
         self.deadline.enter(name)
@@ -264,7 +271,7 @@ class _Reporter:
     def confirmed(self, found: Any, states: int) -> None:
         self.progress.clear()
         sys.stdout.write(_bug_report(found, self.name, self.as_json, states, self.references,
-                                     self.dot))
+                                     self.dot, self.trace))
         sys.stdout.flush()
         self.dot = None  # the first bug's heap only
 
@@ -292,7 +299,8 @@ def _run(args: argparse.Namespace) -> int:
     deadline: Deadline = args.budget
     name = source_name(args.file)
     start = deadline.started  # the whole command, as --timeout counts it
-    budget = Budget(args.max_states, Strategy(args.strategy), args.all_bugs, args.max_call_depth)
+    budget = Budget(args.max_states, Strategy(args.strategy), args.all_bugs, args.max_call_depth,
+                    args.shrink)
     progress = _Progress(sys.stderr.isatty() and not args.json)
     check: Check | InferringCheck | None = None
     try:
@@ -300,7 +308,7 @@ def _run(args: argparse.Namespace) -> int:
         check = (InferringCheck(program, budget, start) if args.infer else
                  Check(program, budget, start=start))
         verdict = check.run(_Reporter(deadline, progress, name, args.json,
-                                      check.solver.references, args.witness_dot))
+                                      check.solver.references, args.witness_dot, args.trace))
     except (BudgetExceeded, MemoryError) as stop:
         reason = stop_reason(stop, deadline)
         verdict = (check.stopped(reason) if check is not None else
@@ -338,10 +346,12 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _bug_report(found: Any, name: str, as_json: bool, explored: int,
-                references: frozenset[str] = frozenset(), dot: str | None = None) -> str:
+                references: frozenset[str] = frozenset(), dot: str | None = None,
+                trace: bool = False) -> str:
     """The report of a confirmed bug, a JSON line or three lines of text (four with a heap),
     to be written at once (a deadline cannot cut it in the middle); with `dot`, the input heap
-    is also written to that file as a Graphviz graph."""
+    is also written to that file as a Graphviz graph; with `trace`, the replay step by step."""
+    from symcert.cli.commands import traces
     from symcert.cli.commands.events import bug_cause, event_line, imp_condition
     from symcert.core import heap
     from symcert.core.terms import free_vars
@@ -360,6 +370,7 @@ def _bug_report(found: Any, name: str, as_json: bool, explored: int,
                 out.write(heap.dot(values, objects))
     pos = found.failing.pos
     line, column = (pos.line, pos.column) if pos else (0, 0)
+    told = traces.Told.of(found, references, trace)
     if as_json:
         return event_line("bug", {"file": name, "line": line, "column": column,
                            "message": found.describe(), "cause": bug_cause(found.failing),
@@ -369,16 +380,18 @@ def _bug_report(found: Any, name: str, as_json: bool, explored: int,
                                             for f, v in row.items()}
                                         for o, row in objects.items()}} if objects else {}),
                            "replay_steps": found.final.steps,
-                           "path_condition": imp_condition(pc, references), "states": explored})
+                           "path_condition": imp_condition(pc, references), **told.json(),
+                           "states": explored})
     shown = ", ".join(f"{x} = {v if isinstance(v, str) else show_int(v)}" for x, v in cells)
     graph = f"  heap:   {heap.show({}, objects)[1]}\n" if objects else ""
-    return (f"{name}:{line}:{column}: bug: {found.describe()}\n"
+    return (f"{name}:{line}:{column}: bug: {found.describe()}{told.note()}\n"
             f"  input:  {shown or 'any (the bug does not depend on the input)'}\n{graph}"
             f"  replay: concrete run from this input reaches the failing statement after "
-            f"{found.final.steps} steps\n")
+            f"{found.final.steps} steps\n" + told.text(name))
 
 
 def _exec(args: argparse.Namespace) -> int:
+    from symcert.cli.commands import traces
     from symcert.cli.commands.inputs import input_env, input_values
     from symcert.core.concrete import State, head, is_stuck, step, trace
     from symcert.lang.procedures import references
@@ -409,6 +422,8 @@ def _exec(args: argparse.Namespace) -> int:
             print("note: fields of input objects not given are 0 / nil")  # objects given
         state = State(env, program)
         budget.enter("running")
+        if args.trace:
+            traces.show_run(name, program, env, args.max_steps, refs)
         for state in trace(state, args.max_steps):
             pass
     except BudgetExceeded:
@@ -433,7 +448,8 @@ def _exec(args: argparse.Namespace) -> int:
         assert isinstance(failing, Fail)
         pos = failing.pos
         where = f"{name}:{pos.line}:{pos.column}" if pos else name
-        print(f"{where}: {failing.what()} after {state.steps} steps: {_final(state, refs)}")
+        print(f"{where}: {failing.what()}{traces.calls(program, env, state)} after "
+              f"{state.steps} steps: {_final(state, refs)}")
         return 1
     calls = (f" in `{state.frame.proc.name}`, call depth {state.frame.height:,}"
              if state.frame is not None else "")

@@ -91,11 +91,13 @@ def find_bugs_n(
 
 @dataclass(frozen=True)
 class Witness:
-    """A confirmed bug: the input that triggers it and the concrete run's final state."""
+    """A confirmed bug: the input that triggers it and the concrete run's final state; with
+    `program`, the run can be traced again (`engine.trace.walk`)."""
 
     bug: SymState
     input: Env
     final: State
+    program: Stmt | None = None
 
     @property
     def failing(self) -> Fail:
@@ -147,4 +149,4 @@ def witness(p: Stmt, bug: BugFound, solver: Solver) -> Witness | None:
             f"input {model} reaches `{head(final.prog)}` after {final.steps} steps, but the "
             f"symbolic state at depth {bug.state.depth} is stuck at `fail`"
         )
-    return Witness(bug.state, model, final)
+    return Witness(bug.state, model, final, p)

@@ -27,6 +27,7 @@ from symcert.core.state import SymState, initial
 from symcert.engine.bugfinder import Witness, witness
 from symcert.engine.invariants import Unproved, abstract, confirm
 from symcert.engine.explore import RunStats, run, successors
+from symcert.engine.shrink import shrink
 from symcert.engine.status import BugFound
 from symcert.engine.verdict import (
     Budget,
@@ -107,11 +108,12 @@ def _confirm(p: Stmt, stuck: SymState, solver: Solver) -> Witness | Reason | Non
     """The replayed bug at a satisfiable obligation, or, on a path through the invariant
     transition that no run replays, why the invariant does not prove it (T-I1)."""
     if not abstract(stuck):
-        return witness(p, BugFound(stuck), solver)
+        found = witness(p, BugFound(stuck), solver)
+        return None if found is None else shrink(found, solver)  # the smallest that replays
     found = confirm(p, stuck, solver)
     if isinstance(found, Unproved):
         return Reason(Cause.INVARIANT, found.message())
-    return None if found is None else Witness(replace(stuck, prog=found[1].prog), *found)
+    return None if found is None else Witness(replace(stuck, prog=found[1].prog), *found, p)
 
 
 @icontract.ensure(proof_sound, "T-L2 proofs need exhaustiveness", enabled=CONTRACTS)

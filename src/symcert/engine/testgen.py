@@ -20,9 +20,12 @@ from symcert.core.state import SymState, initial, witness_input
 from symcert.engine.invariants import unrolled
 from symcert.engine.bugfinder import ReplayMismatch
 from symcert.engine.explore import RunStats, run
-from symcert.lang.procedures import table_of
+from symcert.lang.procedures import references, table_of
 from symcert.lang.structure import children, inputs
 from symcert.lang.syntax import Fail, If, Pos, Seq, Skip, Stmt, While
+from symcert.engine.shrink import renumbered
+from symcert.engine.trace import taken
+from symcert.solver.answers import Sat
 from symcert.solver.z3backend import Solver, solver_for
 
 Decision = tuple[Pos, bool]
@@ -37,12 +40,14 @@ class Test:
     :param final: the concrete final state (finished, or stuck at a `fail`).
     :param steps: the length of the concrete run, which is the depth of its leaf.
     :param path: the branches the run took, in order.
+    :param failure: for a run stuck at `fail`, what went wrong (`Fail.what`): a bug.
     """
 
     input: Env
     final: Final
     steps: int
     path: tuple[Decision, ...]
+    failure: str | None = None
 
 
 @dataclass(frozen=True)
@@ -67,6 +72,8 @@ class Suite:
     :param exhaustive: every path was explored (no budget cut it).
     :param states: symbolic states explored.
     :param unknown_leaves: leaves whose path condition the solver could not decide (no input).
+    :param unreachable: the branches no feasible path takes, proved so by an exhaustive
+        exploration whose every pruning was UNSAT (empty unless `exhaustive`).
     """
 
     tests: tuple[Test, ...]
@@ -74,6 +81,7 @@ class Suite:
     exhaustive: bool
     states: int
     unknown_leaves: int = field(default=0)
+    unreachable: frozenset[Decision] = field(default=frozenset())
 
 
 def statements(p: Stmt) -> Iterator[Stmt]:
@@ -116,11 +124,22 @@ def _is_leaf(s: SymState) -> bool:
     return isinstance(s.prog, Skip) and s.frame is None or is_stuck(s.prog)
 
 
-def _leaves(p: Stmt, solver: Solver, stats: RunStats,
-            max_states: int) -> Iterator[SymState | None]:
+def _leaves(p: Stmt, solver: Solver, stats: RunStats, max_states: int,
+            reached: set[Decision]) -> Iterator[SymState | None]:
     """The leaves of the exploration of `p` within `max_states` states, then None if it
-    ended."""
-    for s in run([initial(p)], solver=solver, stats=stats):
+    ended; `reached` gets the branches of the successors kept (SAT or UNKNOWN), ambiguous
+    ones both ways."""
+
+    def watch(parent: SymState, child: SymState, answer: Sat) -> None:
+        test = head(parent.prog)
+        if answer is not Sat.UNSAT and isinstance(test, (If, While)) and test.pos is not None:
+            way = taken(parent.prog, child.prog)
+            if way is not None:
+                reached.add((test.pos, way))
+            elif isinstance(test, If) and test.then_ is test.else_:
+                reached.update({(test.pos, True), (test.pos, False)})
+
+    for s in run([initial(p)], solver=solver, stats=stats, watch=watch):
         if s is None:
             yield s
         if s is None or stats.yielded > max_states:
@@ -137,13 +156,15 @@ def generate_tests(p: Stmt, max_states: int, solver: Solver | None = None) -> Su
     """
     solver = solver if solver is not None else solver_for(p)
     names = inputs(p)
+    refs = references(p)
     stats = RunStats()
     tests: list[Test] = []
     reached: set[Pos] = set()
     taken: set[Decision] = set()
     unknown = 0
+    feasible: set[Decision] = set()
     with unrolled():  # one test per concrete path: no invariant transition
-        leaves = list(_leaves(p, solver, stats, max_states))
+        leaves = list(_leaves(p, solver, stats, max_states, feasible))
     exhaustive = leaves[-1] is None if leaves else False
     for s in leaves:
         if s is None:
@@ -152,17 +173,24 @@ def generate_tests(p: Stmt, max_states: int, solver: Solver | None = None) -> Su
             unknown += 1
             continue
         given = witness_input(s.model, s.pc)
-        chosen = Env.of({x: given(x) for x in names})
-        last, path, executed = replay_test(p, chosen, s.depth)
-        going_on = "" if step(last) is None else ", which is no end of its run"
-        if last.steps != s.depth or last.prog != s.prog or going_on:
+        raw = Env.of({x: given(x) for x in names})
+        for chosen in dict.fromkeys((renumbered(raw, refs), raw)):  # objects @1, @2, … first
+            last, path, executed = replay_test(p, chosen, s.depth)
+            going_on = "" if step(last) is None else ", which is no end of its run"
+            if last.steps == s.depth and last.prog == s.prog and not going_on:
+                break
+        else:
             raise ReplayMismatch(f"input {chosen} is at `{head(last.prog)}` after {last.steps} "
                                  f"steps{going_on}, but its leaf is `{head(s.prog)}` at depth "
                                  f"{s.depth}")
-        tests.append(Test(chosen, final_of(last), last.steps, path))
+        failing = head(last.prog)
+        tests.append(Test(chosen, final_of(last), last.steps, path,
+                          failing.what() if isinstance(failing, Fail) else None))
         reached |= executed
         taken |= set(path)
     coverage = Coverage(frozenset(reached), frozenset(st.pos for st in statements(p)
                                                       if st.pos is not None),
                         frozenset(taken), branch_points(p))
-    return Suite(tuple(tests), coverage, exhaustive, min(stats.yielded, max_states), unknown)
+    unreachable = coverage.all_branches - feasible if exhaustive else frozenset()
+    return Suite(tuple(tests), coverage, exhaustive, min(stats.yielded, max_states), unknown,
+                 frozenset(unreachable))

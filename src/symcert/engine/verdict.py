@@ -29,6 +29,7 @@ from symcert.engine.explore import RunStats, Strategy
 from symcert.core.concrete import head
 from symcert.core.state import SymState
 from symcert.engine.invariants import Unproved, abstract, confirm
+from symcert.engine.shrink import shrink
 from symcert.engine.status import Answer, BugFound, Finished
 from symcert.lang.errors import EXIT_BUG, EXIT_OK, EXIT_UNDECIDED, plural
 from symcert.lang.syntax import Stmt, While
@@ -48,12 +49,15 @@ class Budget:
     :param all_bugs: keep exploring after the first bug; each failing statement is reported once.
     :param max_call_depth: how deep calls may nest on a path (seed 003 §3: recursion is
         unbounded in the semantics); a deeper path is cut, and the check is then not exhaustive.
+    :param shrink: report the smallest input found that replays to the bug (`engine.shrink`),
+        not the solver's first model.
     """
 
     max_states: int = 100_000
     strategy: Strategy = Strategy.BFS
     all_bugs: bool = False
     max_call_depth: int = MAX_CALL_DEPTH
+    shrink: bool = True
 
     def __post_init__(self) -> None:
         if self.max_states < 0:
@@ -352,7 +356,8 @@ class Check:
         """`witness` for a concrete path; on an abstract one (T-I1) a replayed run, or the
         invariant's fault recorded in `unproved` (None either way when not a bug)."""
         if not abstract(bug.state):
-            return witness(self.program, bug, self.solver)
+            found = witness(self.program, bug, self.solver)
+            return shrink(found, self.solver) if found and self.budget.shrink else found
         found = confirm(self.program, bug.state, self.solver)
         if isinstance(found, Unproved):
             self.unproved = self.unproved or Reason(Cause.INVARIANT, found.message())
@@ -360,7 +365,8 @@ class Check:
         if found is None:
             self.unconfirmed += 1
             return None
-        return Witness(replace(bug.state, prog=found[1].prog), found[0], found[1])
+        return Witness(replace(bug.state, prog=found[1].prog), found[0], found[1],
+                       self.program)
 
     def stopped(self, reason: Reason) -> Verdict:
         """The verdict when the caller interrupted `run` for `reason` (time or memory)."""

@@ -38,6 +38,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "on symcert's concrete interpreter")
     parser.add_argument("--json", action="store_true",
                         help="the JSON document (--format json); an error as a JSON event")
+    parser.add_argument("--xfail", action="store_true",
+                        help="with --format pytest: mark the tests of bug paths as expected "
+                             "failures (strict), with the bug as the reason; by default they "
+                             "fail")
     parser.add_argument("--out", type=Path, metavar="DIR",
                         help="write NAME.tests.json or test_NAME.py into DIR (made if need be) "
                              "instead of standard output")
@@ -58,8 +62,10 @@ def main(args: argparse.Namespace) -> int:
               f"--max-states ends exploration with the tests found so far)", file=sys.stderr)
         return EXIT_UNDECIDED
     args.budget.enter("writing the tests")
-    document = (_pytest_file(name, source, suite) if args.format == "pytest"
-                else json.dumps({"schema": SCHEMA_VERSION, **_json(name, suite)}, indent=1) + "\n")
+    refs = _objects(program)
+    document = (_pytest_file(name, source, suite, refs, args.xfail) if args.format == "pytest"
+                else json.dumps({"schema": SCHEMA_VERSION, **_json(name, suite, refs)}, indent=1)
+                + "\n")
     summary = sys.stderr
     if args.out is None:
         sys.stdout.write(document)
@@ -87,7 +93,9 @@ def _summarise(name: str, suite: Suite, max_states: int, out: Any) -> None:
           f", branches {_ratio(cov.branches, cov.all_branches)}", file=out)
     for pos, taken in sorted(cov.all_branches - cov.branches,
                              key=lambda d: (d[0].line, d[0].column, d[1])):
-        print(f"  never taken: the {'true' if taken else 'false'} branch at "
+        what = ("unreachable (proved)" if (pos, taken) in suite.unreachable
+                else "never taken")
+        print(f"  {what}: the {'true' if taken else 'false'} branch at "
               f"{name}:{pos.line}:{pos.column}", file=out)
     failing = sorted({(t.final.where.line, t.final.where.column) for t in suite.tests
                       if t.final.where is not None})
@@ -124,14 +132,46 @@ def _env(env: Env) -> dict[str, int | str]:
     return {x: _exact(v) for x, v in env.labelled()}  # an array as its cells, `a[3]`
 
 
-def _json(name: str, suite: Suite) -> dict[str, Any]:
+def _objects(program: Any) -> frozenset[str] | None:
+    """The program's references and fields' maps, or None for a program without objects."""
+    from symcert.lang.procedures import references
+    from symcert.lang.structure import inputs
+    from symcert.lang.syntax import is_field
+
+    refs = references(program)
+    return refs if refs or any(map(is_field, inputs(program))) else None
+
+
+def _heap(env: Env, refs: frozenset[str]) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """An input with objects (seed 003 §4): the variables (references as `nil`, `@k`) and the
+    input objects with their fields."""
+    from symcert.core import heap
+
+    values, objects = heap.graph(env, [k for k, _ in env.bindings], refs)
+    shown = {x: v if isinstance(v, str) else _exact(v) for x, v in values.items()}
+    return shown, {o: {f: v if isinstance(v, str) else _exact(v) for f, v in row.items()}
+                   for o, row in objects.items()}
+
+
+def _items(env: Env, refs: frozenset[str]) -> list[str]:
+    """An input with objects as the items of `symcert exec --input` (`p=@1`, `@1.next=nil`)."""
+    values, objects = _heap(env, refs)
+    return ([f"{x}={v}" for x, v in values.items()]
+            + [f"{o}.{f}={v}" for o, row in objects.items() for f, v in row.items()])
+
+
+def _json(name: str, suite: Suite, refs: frozenset[str] | None = None) -> dict[str, Any]:
     cov = suite.coverage
 
     def counts(part: frozenset[Any], whole: frozenset[Any]) -> dict[str, int]:
         return {"reached": len(part), "total": len(whole)}
 
     def test(t: Test) -> dict[str, Any]:
-        return {"input": _env(t.input), "ending": t.final.ending.value,
+        given: dict[str, Any] = {"input": _env(t.input)}
+        if refs is not None:
+            values, objects = _heap(t.input, refs)
+            given = {"input": values, "heap": objects}
+        return {**given, "ending": t.final.ending.value, "bug": t.failure,
                 "final": _env(t.final.env), "failing_at": _where(t.final.where),
                 "steps": t.steps,
                 "path": [{**(_where(pos) or {}), "taken": taken} for pos, taken in t.path]}
@@ -140,38 +180,54 @@ def _json(name: str, suite: Suite) -> dict[str, Any]:
             "unknown_leaves": suite.unknown_leaves,
             "coverage": {"statements": counts(cov.statements, cov.all_statements),
                          "branches": counts(cov.branches, cov.all_branches)},
+            "unreachable_branches": [{**(_where(pos) or {}), "taken": taken} for pos, taken in
+                                     sorted(suite.unreachable,
+                                            key=lambda d: (d[0].line, d[0].column, d[1]))],
             "tests": [test(t) for t in suite.tests]}
 
 
 PYTEST = '''"""Tests of {name}, generated by `symcert tests` (symcert {version}): one input per
 explored path ({how}). Each test runs symcert's concrete interpreter (seed 000, Fig. 2) from
-its input and checks that the run ends as it did when the test was generated."""
+its input and checks that the run ends as it did when the test was generated; a run that
+ends at a failing statement is a bug, and its test fails{xfail}."""
 
 import pytest
 
-from symcert.core.concrete import Cells, Env, State, final_of, run_concrete
+from symcert.cli.commands.inputs import input_env, input_values
+from symcert.core.concrete import Cells, Env, State, final_of, head, run_concrete
 from symcert.lang.parser import parse
 
 SOURCE = {source!r}
 
-PROGRAM = parse(SOURCE, {name!r})
+NAME = {name!r}
 
-# (input, ending, final variables, failing statement (line, column) or None, steps)
+PROGRAM = parse(SOURCE, NAME)
+
+# (input, ending, final variables, failing statement (line, column) or None, steps); an input
+# with objects is written as the items of `symcert exec --input`
 CASES = [
 {cases}]
 
 
+def start(inputs):
+    """The input environment of a case."""
+    return input_env(input_values(inputs), PROGRAM) if isinstance(inputs, list) else Env.of(inputs)
+
+
 @pytest.mark.parametrize("inputs, ending, final, failing_at, steps", CASES)
 def test_path(inputs, ending, final, failing_at, steps):
-    last = run_concrete(State(Env.of(inputs), PROGRAM), steps + 1)
+    last = run_concrete(State(start(inputs), PROGRAM), steps + 1)
     end = final_of(last)
     where = None if end.where is None else (end.where.line, end.where.column)
     assert (end.ending.value, end.env.as_dict(), where, last.steps) == (
         ending, final, failing_at, steps)
+    assert end.ending.value != "fail", (
+        f"{{NAME}}:{{where[0]}}:{{where[1]}}: bug: {{head(last.prog).what()}}")
 '''
 
 
-def _pytest_file(name: str, source: str, suite: Suite) -> str:
+def _pytest_file(name: str, source: str, suite: Suite, refs: frozenset[str] | None = None,
+                 xfail: bool = False) -> str:
     from symcert import __version__
     from symcert.core.concrete import Cells
 
@@ -187,9 +243,15 @@ def _pytest_file(name: str, source: str, suite: Suite) -> str:
     def case(t: Test) -> str:
         where = t.final.where
         failing = "None" if where is None else f"({where.line}, {where.column})"
-        return (f"    ({env(t.input)}, {t.final.ending.value!r}, {env(t.final.env)}, "
-                f"{failing}, {t.steps}),\n")
+        given = env(t.input) if refs is None else repr(_items(t.input, refs))
+        row = f"{given}, {t.final.ending.value!r}, {env(t.final.env)}, {failing}, {t.steps}"
+        if xfail and t.failure is not None and where is not None:
+            reason = f"bug: {t.failure} at {where.line}:{where.column}"
+            return (f"    pytest.param({row},\n                 marks=pytest.mark.xfail("
+                    f"reason={reason!r}, strict=True)),\n")
+        return f"    ({row}),\n"
 
     how = "exhaustive" if suite.exhaustive else "cut by the state budget"
     return PYTEST.format(name=name, version=__version__, how=how, source=source,
-                         cases="".join(case(t) for t in suite.tests))
+                         cases="".join(case(t) for t in suite.tests),
+                         xfail=" (marked xfail, strict, by `--xfail`)" if xfail else "")

@@ -1,0 +1,141 @@
+"""How `symcert run` and `symcert exec` show a trace (`engine.trace`): a line a statement,
+indented by the calls running, with the branch taken and what the step wrote; as JSON, an
+array of objects. A bug inside a procedure names its call stack (`in pop, called from 13:5`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Iterable
+
+from symcert.cli.commands.values import json_int, show_int
+
+if TYPE_CHECKING:
+    from symcert.core.concrete import Env, State
+    from symcert.lang.syntax import Stmt
+    from symcert.engine.bugfinder import Witness
+    from symcert.engine.trace import Change, Site, Step
+
+
+@dataclass(frozen=True)
+class Told:
+    """What a bug report tells of a bug's run: its call stack, and its trace if asked for."""
+
+    stack: tuple[Site, ...]
+    steps: list[Step] | None
+
+    @staticmethod
+    def of(found: Witness, references: frozenset[str], trace: bool) -> Told:
+        return Told(stack_of(found), steps_of(found, references) if trace else None)
+
+    def note(self) -> str:
+        """The stack for the report's first line (`stack_note`)."""
+        return stack_note(self.stack)
+
+    def json(self) -> dict[str, Any]:
+        """The `stack` of a JSON bug event, and its `trace` if asked for."""
+        out: dict[str, Any] = {"stack": sites_json(self.stack)}
+        return out if self.steps is None else {**out, "trace": json_steps(self.steps)}
+
+    def text(self, name: str) -> str:
+        """The trace's lines, or "" when not asked for."""
+        return "" if self.steps is None else text(name, self.steps)
+
+
+def stack_of(found: Witness) -> tuple[Site, ...]:
+    """The call stack at a confirmed bug, read off its replay (innermost first)."""
+    from symcert.engine.trace import call_stack
+
+    if found.program is None:
+        return ()
+    return call_stack(found.program, found.input, found.final.steps)
+
+
+def steps_of(found: Witness, references: frozenset[str]) -> list[Step]:
+    """The trace of a confirmed bug's replay."""
+    from symcert.engine.trace import walk
+
+    assert found.program is not None
+    return list(walk(found.program, found.input, found.final.steps, references))
+
+
+def calls(program: Stmt, start: Env, state: State) -> str:
+    """The call stack of a concrete run from `start` stopped in `state`, as `stack_note` says
+    it; found by running again, and only when the run stopped inside a procedure."""
+    from symcert.engine.trace import call_stack
+
+    return stack_note(call_stack(program, start, state.steps) if state.frame else ())
+
+
+def show_run(name: str, program: Stmt, start: Env, steps: int,
+             references: frozenset[str]) -> None:
+    """Print the trace of the concrete run of `program` from `start` (`exec --trace`), a line
+    a step as it is taken."""
+    from symcert.engine.trace import walk
+
+    print("  trace:")
+    for done in walk(program, start, steps, references):
+        print(line(name, done))
+
+
+def stack_note(stack: tuple[Site, ...]) -> str:
+    """` in pop, called from 13:5` for a bug inside a procedure, "" in the main statement."""
+    from symcert.engine.trace import where
+
+    return f" {where(stack)}" if stack else ""
+
+
+def _value(v: int | str) -> str:
+    return v if isinstance(v, str) else show_int(v)
+
+
+def _changes(changes: Iterable[Change]) -> str:
+    return ", ".join(f"{c.name} = {_value(c.value)}" for c in changes)
+
+
+def effect(step: Step) -> str:
+    """What a step did, in words: the branch, the call or return, the values written."""
+    if step.failed:
+        return ("fails" if step.kind == "assert" and step.branch is False else
+                "fails: division by zero or a field of nil" if step.branch is None else "fails")
+    written = _changes(step.changes)
+    if step.kind == "call":
+        callee = step.stack[0].proc if step.stack else "?"
+        return f"call {callee}({written})"
+    if step.kind == "return":
+        back = step.stack[0].proc if step.stack else "the main statement"
+        return f"return to {back}" + (f": {written}" if written else "")
+    if step.kind in ("if", "while"):
+        return ("true" if step.branch else "false") + (f"; {written}" if written else "")
+    if step.kind in ("assert", "assume"):
+        return "holds"
+    return written or "no change"
+
+
+def text(name: str, steps: Iterable[Step]) -> str:
+    """The trace as lines of text, one a statement, indented by the calls running."""
+    lines = ["  trace:"]
+    for s in steps:
+        lines.append(line(name, s))
+    return "\n".join(lines) + "\n"
+
+
+def line(name: str, step: Step) -> str:
+    """One step of a trace as a line of text."""
+    at = f"{name}:{step.pos.line}:{step.pos.column}" if step.pos else name
+    return f"    {'  ' * step.depth}{at}  {step.statement}  -> {effect(step)}"
+
+
+def sites_json(stack: tuple[Site, ...]) -> list[dict[str, Any]]:
+    """A call stack as JSON, innermost first."""
+    return [{"procedure": s.proc, "line": s.call.line if s.call else None,
+             "column": s.call.column if s.call else None} for s in stack]
+
+
+def json_steps(steps: Iterable[Step]) -> list[dict[str, Any]]:
+    """The trace as a JSON array."""
+    return [{"step": s.number, "line": s.pos.line if s.pos else None,
+             "column": s.pos.column if s.pos else None, "kind": s.kind,
+             "statement": s.statement, "branch": s.branch, "failed": s.failed,
+             "changes": {c.name: c.value if isinstance(c.value, str) else json_int(c.value)
+                         for c in s.changes},
+             "depth": s.depth, "stack": sites_json(s.stack)} for s in steps]
