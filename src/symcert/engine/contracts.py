@@ -27,7 +27,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Callable, Iterator
 
 from symcert.core.concrete import Env, aeval, head
 from symcert.core.frames import Frame, after, assign, enter, scope
@@ -39,7 +39,7 @@ from symcert.engine.invariants import HAVOC, INVARIANTS, Unproved
 from symcert.lang.annotations import RESULT, written
 from symcert.lang.procedures import Proc, arrays, statements, table_of
 from symcert.lang.syntax import (
-    ALLOC, Assert, ArrayVar, BExpr, Bool, Call, Fail, Int, Stmt, Var, While,
+    ALLOC, AExpr, Assert, ArrayVar, BExpr, Bool, Call, Fail, Int, Stmt, Var, While,
 )
 from symcert.solver.z3backend import Sat, Solver
 
@@ -140,8 +140,9 @@ def expand_call(state: SymState) -> list[SymState]:
     return out
 
 
-def _holds(clause: BExpr | None, ctx: object) -> BExpr:
-    return Bool(True) if clause is None else sym_beval(ctx, clause)  # type: ignore[arg-type]
+def _holds(clause: BExpr | None, ctx: Callable[[str], AExpr]) -> BExpr:
+    """`⟦clause⟧_ctx`, `true` for a missing clause."""
+    return Bool(True) if clause is None else sym_beval(ctx, clause)
 
 
 def _ok(ok: BExpr | None, c: BExpr) -> BExpr:
@@ -178,9 +179,9 @@ def entry(q: Proc) -> SymState:
     bound = dict.fromkeys(q.locals, Int(0))
     bound.update({x: Var(f"{x}#0") for x in q.params})
     frame: Frame[Store] = Frame(q, Store.of(bound), RESULT, check, None, 1)
-    pre = _holds(q.requires, scope(frame, Store.of({})))
-    start = Store.of({HAVOC: Int(0)})
-    return SymState(TRUE_PC.extend(pre), start, q.body, 0, frame=frame)
+    start = Store.of({HAVOC: Int(0)})  # abstract from the start: a failure must replay
+    return SymState(TRUE_PC.extend(_holds(q.requires, scope(frame, start))), start, q.body, 0,
+                    frame=frame)
 
 
 def roots(p: Stmt) -> list[SymState]:
@@ -241,16 +242,16 @@ def _verifying(s: SymState) -> str | None:
     return f.proc.name if f is not None and f.target == RESULT else None
 
 
-def _shown(model: Env, names: list[str], store: object = None) -> str:
-    values = []
-    for x in names:
-        v = model(x) if store is None else _value(model, store(x))  # type: ignore[operator]
-        values.append(f"{x.removesuffix('#0')} = {v}")
+def _shown(model: Env, names: list[str], store: Store | None = None) -> str:
+    """`{x = v, ...}`: each name's value in `model`, or of its term in `store`; a parameter's
+    value at entry (`x#0`) shown as `x`."""
+    values = [f"{x.removesuffix('#0')} = {model(x) if store is None else _value(model, store(x))}"
+              for x in names]
     return "{" + ", ".join(values) + "}"
 
 
-def _value(model: Env, t: object) -> object:
+def _value(model: Env, t: AExpr) -> int | str:
     try:
-        return aeval(model, t)  # type: ignore[arg-type]
-    except ZeroDivisionError:
+        return aeval(model, t)
+    except ZeroDivisionError:  # a term no path reaches
         return "?"
