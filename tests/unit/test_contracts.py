@@ -223,3 +223,18 @@ def _run_to_end(env: Env, p) -> State:
     while (after := step(state)) is not None:
         state = after
     return state
+
+
+def test_a_field_the_callee_writes_is_havocked_whole():
+    """The callee writes `o.v`: the summary forgets every cell of the field's map, so `q.v`
+    is unknown after the call (undecided, never safe); inlined, the program is proved."""
+    text = """class C(v)
+proc setv(o, k) requires o != nil ensures result == 0 begin o.v = k; return 0 end
+assume p != nil and q != nil and p != q;
+q.v = 3;
+z = setv(p, 5);
+assert q.v == 3"""
+    assert writes(table_of(parse(text))["setv"]) == {".v"}
+    verdict = check(parse(text))
+    assert verdict.kind is Kind.UNDECIDED and verdict.reason.cause is Cause.CONTRACT
+    assert _inlined(text).kind is Kind.SAFE

@@ -243,11 +243,11 @@ def _verifying(s: SymState) -> str | None:
 
 
 def _shown(model: Env, names: list[str], store: Store | None = None) -> str:
-    """`{x = v, ...}`: each name's value in `model`, or of its term in `store`; a parameter's
-    value at entry (`x#0`) shown as `x`."""
-    values = [f"{x.removesuffix('#0')} = {model(x) if store is None else _value(model, store(x))}"
+    """`{x = v, ...}`: each integer name's value in `model`, or of its term in `store`; a
+    parameter's value at entry (`x#0`) shown as `x`."""
+    values = [(x.removesuffix("#0"), model(x) if store is None else _value(model, store(x)))
               for x in names]
-    return "{" + ", ".join(values) + "}"
+    return "{" + ", ".join(f"{x} = {v}" for x, v in values if isinstance(v, (int, str))) + "}"
 
 
 def _value(model: Env, t: AExpr) -> int | str:
