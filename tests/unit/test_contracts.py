@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 
 from symcert.cli.main import main
-from symcert.core.concrete import Env, State, step
-from symcert.core.concrete import aeval, beval
+from symcert.core.concrete import Env, State, aeval, beval, head, step
 from symcert.core.state import initial
 from symcert.engine import contracts
 from symcert.engine.contracts import expand_call, summaries, writes
@@ -54,8 +53,7 @@ def test_the_successors_of_a_summarised_call():
     """The summary and the failing precondition, one conjunct each; the summary havocs the
     global the callee writes and binds the target to the fresh result: abstract."""
     p = parse(CALLS)
-    state = next(s for s in _states(p) if isinstance(s.prog.first if hasattr(s.prog, "first")
-                                                      else s.prog, Call))
+    state = next(s for s in _states(p) if isinstance(head(s.prog), Call))
     summary, broken = expand_call(state)
     assert all(t.pc.length == state.pc.length + 1 for t in (summary, broken))
     assert str(summary.store("c")) == "c#1" and str(summary.store("y")) == "result#1"
@@ -188,7 +186,7 @@ def summary_describes(p, env: Env) -> bool:
     final = _after_call(env, p)
     if final is None or isinstance(final.prog, Fail):
         return True
-    call = p.first if hasattr(p, "first") else p
+    call = head(p)
     fresh = {f"{g}#1": final.env(g) for g in writes(call.procs[call.name])}
     fresh["result#1"] = final.env(call.target)
     values = Env.of({**env.as_dict(), **fresh})
