@@ -15,7 +15,7 @@ from symcert.engine.status import Answer
 from symcert.engine.verdict import Budget, Cause, Check, Kind, Reason, Stats, Verdict, check
 from symcert.engine.verdict import has_bug
 from symcert.lang.parser import parse, parse_file
-from symcert.lang.syntax import Assert, Assign, While
+from symcert.lang.syntax import Assert, Assign, Call, While
 from symcert.solver.z3backend import Sat, Solver
 
 EX = Path(__file__).resolve().parents[2] / "examples"
@@ -51,6 +51,9 @@ def test_a_buggy_example_is_a_bug_with_a_replayed_witness(path):
     elif isinstance(origin, While):  # a loop invariant broken by a concrete run (T-I1)
         assert not found.failing.by_zero and origin.invariants
         assert found.describe().startswith(f"invariant `{origin.invariant()}` does not hold")
+    elif isinstance(origin, Call):  # a call breaking its callee's precondition (T-S1)
+        assert not found.failing.by_zero and origin.procs[origin.name].requires is not None
+        assert found.describe() == f"precondition of {origin.name} does not hold"
     else:
         assert not found.failing.by_zero and isinstance(origin, Assert)
         assert found.describe() == f"assertion `{origin.cond}` fails"

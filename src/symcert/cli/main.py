@@ -291,7 +291,7 @@ def _run(args: argparse.Namespace) -> int:
         args.max_states = DEFAULT_MAX_STATES
     from symcert.engine.bugfinder import ReplayMismatch
     from symcert.engine.explore import Strategy
-    from symcert.cli.commands.verdicts import bounded, print_done, shown_reason, stop_reason
+    from symcert.cli.commands.verdicts import bounded, print_done, shown_reason, stop_reason, used
     from symcert.checking.inference import InferringCheck
     from symcert.engine.verdict import Budget, Check, Kind, Stats, Verdict
     from symcert.lang.procedures import references
@@ -325,7 +325,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.json:
         print_done(verdict.kind, verdict.exhaustive, reason, stats.states, budget.strategy.value,
                    stats.seconds, stats.solver_queries, stats.solver_seconds, verdict.bound,
-                   inferred)
+                   inferred, verdict.summaries)
         return verdict.exit_code
     order = "breadth-first" if budget.strategy is Strategy.BFS else "depth-first"
     summary = f"explored {stats.states:,} symbolic states ({order}) in {stats.seconds:.2f} s"
@@ -335,7 +335,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"  {summary}")
     elif verdict.kind is Kind.SAFE:
         print(f"{name}: no bug: every assertion holds for all inputs")
-        print(f"  exhaustive: {summary}")
+        print(f"  exhaustive: {summary}{used(verdict.summaries)}")
         for line in ["proved with loop invariants inferred by z3's Spacer, checked by z3, cvc5 "
                      "and the invariant transition:"][:len(inferred)] + inferred:
             print(f"  {line}")

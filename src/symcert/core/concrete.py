@@ -307,7 +307,8 @@ def _rule(env: Env, frame: Frame[Env] | None, p: Stmt) -> Next | None:
 def _procedure_rule(env: Env, frame: Frame[Env] | None, p: Stmt, first: Call | Return) -> Next:
     """Seed 003's procedure call and return, which take the whole program `p` whose next
     statement is `first`: a call saves its continuation, a `return` drops it. Its arguments
-    dividing by zero make the whole program `fail` (X-A2)."""
+    dividing by zero make the whole program `fail` (X-A2), as does a call whose arguments break
+    the callee's `requires`."""
     ctx = scope(frame, env)
     try:
         values = [aeval(ctx, a) for a in (first.args if isinstance(first, Call) else (first.expr,))]
@@ -316,6 +317,9 @@ def _procedure_rule(env: Env, frame: Frame[Env] | None, p: Stmt, first: Call | R
     if isinstance(first, Return):
         return _return(env, frame, values[0])
     inner = enter(first, values, 0, Env.of, frame, after(p))
+    pre = inner.proc.requires  # a contract's precondition is checked at the call (T-S1)
+    if pre is not None and not beval(scope(inner, env), pre):
+        return env, frame, Fail(first.pos, first)
     return env, inner, inner.proc.body
 
 

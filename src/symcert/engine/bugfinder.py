@@ -14,7 +14,8 @@ from itertools import islice
 from typing import Iterator
 
 from symcert.core.concrete import Env, State, head, is_stuck, run_concrete
-from symcert.core.state import SymState, initial, valid_heap, witness_input
+from symcert.core.state import SymState, valid_heap, witness_input
+from symcert.engine.contracts import roots
 from symcert.engine.explore import RunStats, Strategy, run
 from symcert.engine.invariants import unrolled
 from symcert.engine.status import BugFound, Finished, Pending, Status
@@ -61,6 +62,7 @@ def find_bugs(
     max_call_depth: int | None = None,
 ) -> Iterator[Status]:
     """The stream of status messages for program `p` (Fig. 8): infinite, `Finished` at the end.
+    With T-S1 on, the worklist also verifies the bodies of the contracted procedures (`roots`).
 
     :param p: the program.
     :param strategy: the search order of the underlying `run`.
@@ -68,7 +70,7 @@ def find_bugs(
     :param stats: counters updated as the stream advances.
     :param max_call_depth: `run`'s bound on the stack of calls (None: unbounded).
     """
-    for s in run([initial(p)], strategy, solver, stats, max_call_depth=max_call_depth):
+    for s in run(roots(p), strategy, solver, stats, max_call_depth=max_call_depth):
         yield display(s)
 
 

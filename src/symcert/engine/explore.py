@@ -36,6 +36,7 @@ from symcert.core.guards import assuming, may_fail, may_fail_at
 from symcert.core.symbolic import sym_aeval, sym_beval, sym_guard, sym_update
 from symcert.core.terms import conj, negate
 from symcert.engine.alias import ALIAS, Alias, resolve_reads, split
+from symcert.engine import contracts
 from symcert.engine.invariants import INVARIANTS, applies, expand_invariant, unrolled
 from symcert.lang.syntax import (
     ALLOC, AExpr, Assert, Assign, Assume, BExpr, Bool, Call, Fail, If, Int, New, Return, Seq, Skip,
@@ -118,12 +119,14 @@ def expand_split(state: SymState) -> list[SymState]:
 def successors(invariants: bool = True) -> Callable[[SymState], list[SymState]]:
     """The step `run` takes under the aliasing strategy in force (alias.py): `expand`, or
     `expand_split` under `--alias split`, and, with `invariants` (unless switched off by
-    `INVARIANTS`), the invariant transition T-I1 at a loop with an invariant (invariants.py);
+    `INVARIANTS`), the invariant transition T-I1 at a loop with an invariant (invariants.py)
+    and the contract transition T-S1 at a call of a procedure with a contract (contracts.py);
     whoever steps a state as `run` does calls this."""
     base = expand_split if ALIAS.get() is Alias.SPLIT else expand
     if not (invariants and INVARIANTS.get()):
         return base
-    return lambda s: expand_invariant(s) if applies(s.prog) else base(s)
+    return lambda s: (expand_invariant(s) if applies(s.prog) else contracts.expand_call(s)
+                      if contracts.applies(s.prog) else base(s))
 
 
 def _carry_ghost(parent: SymState, children: list[SymState]) -> list[SymState]:
@@ -199,22 +202,34 @@ def _procedure(phi: PathCondition, store: Store, frame: Stack, p: Stmt, first: C
     """Seed 003's procedure call and return for the program `p` whose next statement is
     `first`: a call pushes the callee's frame (parameters bound to the arguments' terms, other
     locals to 0) and saves `p`'s continuation; a `return` pops the frame and drops it. Where an
-    argument may divide by zero, one more successor fails (X-A2)."""
+    argument may divide by zero, one more successor fails (X-A2); where the callee has a
+    `requires` `P`, the call enters under `P` and fails under `¬P`."""
     ctx = scope(frame, store)
     exprs: tuple[AExpr, ...] = first.args if isinstance(first, Call) else (first.expr,)
     values = [sym_aeval(ctx, e) for e in exprs]
     out: list[SymState] = []
+    ok: BExpr | None = None
     if any(map(may_fail, exprs)):
         ok = sym_guard(ctx, exprs[0])
         for e in exprs[1:]:
             ok = conj(ok, sym_guard(ctx, e))
         out.append(SymState(phi.extend(negate(ok)), store, Fail(first.pos, first, by_zero=True),
                             depth, frame=frame))
-        phi = phi.extend(ok)
     if isinstance(first, Return):
-        return [_return(phi, store, frame, values[0], depth)] + out
+        return [_return(phi if ok is None else phi.extend(ok), store, frame, values[0],
+                        depth)] + out
     inner = enter(first, values, Int(0), Store.of, frame, after(p))
-    return [SymState(phi, store, inner.proc.body, depth, frame=inner)] + out
+    if inner.proc.requires is None:
+        return [SymState(phi if ok is None else phi.extend(ok), store, inner.proc.body, depth,
+                         frame=inner)] + out
+    pre = sym_beval(scope(inner, store), inner.proc.requires)  # checked at the call (T-S1)
+    return [SymState(phi.extend(_guarded(ok, pre)), store, inner.proc.body, depth, frame=inner),
+            SymState(phi.extend(_guarded(ok, negate(pre))), store, Fail(first.pos, first), depth,
+                     frame=frame)] + out
+
+
+def _guarded(ok: BExpr | None, c: BExpr) -> BExpr:
+    return c if ok is None else assuming(ok, c)
 
 
 def _return(phi: PathCondition, store: Store, frame: Stack, value: AExpr,

@@ -23,8 +23,9 @@ import icontract
 from symcert.core.concrete import Ending, run_to_end
 from symcert.core.concrete import head, is_stuck
 from symcert.core.guards import may_fail_at
-from symcert.core.state import SymState, initial
+from symcert.core.state import SymState
 from symcert.engine.bugfinder import Witness, witness
+from symcert.engine.contracts import roots
 from symcert.engine.invariants import Unproved, abstract, confirm
 from symcert.engine.explore import RunStats, run, successors
 from symcert.engine.shrink import shrink
@@ -35,12 +36,14 @@ from symcert.engine.verdict import (
     Kind,
     Reason,
     Verdict,
+    blamed,
     decide,
+    weightier,
     measure,
     state_budget_ran_out,
 )
 from symcert.lang.structure import inputs
-from symcert.lang.syntax import Assert, Fail, Pos, Stmt, While
+from symcert.lang.syntax import Assert, Call, Fail, Pos, Stmt, While
 from symcert.solver.z3backend import Sat, Solver, solver_for
 from symcert.spec.concretization import sample_valuations
 from symcert.spec.switch import CONTRACTS, lemma
@@ -97,7 +100,8 @@ def _obligations(state: SymState, solver: Solver) -> list[tuple[Obligation, SymS
     if isinstance(stmt, Fail):
         failing = [state] if stmt.origin is None else []  # else asked at its parent
     elif isinstance(stmt, Assert) or may_fail_at(stmt) or (isinstance(stmt, While)
-                                                            and bool(stmt.invariants)):
+                                                            and bool(stmt.invariants)) or (
+            isinstance(stmt, Call) and stmt.procs[stmt.name].requires is not None):
         failing = [t for t in successors()(state) if is_stuck(t.prog)]
     else:
         failing = []
@@ -112,7 +116,7 @@ def _confirm(p: Stmt, stuck: SymState, solver: Solver) -> Witness | Reason | Non
         return None if found is None else shrink(found, solver)  # the smallest that replays
     found = confirm(p, stuck, solver)
     if isinstance(found, Unproved):
-        return Reason(Cause.INVARIANT, found.message())
+        return blamed(stuck, found, solver)
     return None if found is None else Witness(replace(stuck, prog=found[1].prog), *found, p)
 
 
@@ -137,7 +141,7 @@ def prove(p: Stmt, max_states: int, timeout: float | None = None,
     undecided: list[Obligation] = []
     proved: list[Obligation] = []
     stopped: Reason | None = None
-    for state in run([initial(p)], solver=solver, stats=progress):
+    for state in run(roots(p), solver=solver, stats=progress):
         if state is None:
             break
         if states >= max_states:
@@ -156,7 +160,8 @@ def prove(p: Stmt, max_states: int, timeout: float | None = None,
             elif ob.answer is Sat.SAT:
                 found = _confirm(p, stuck, solver)
                 if isinstance(found, Reason):
-                    stopped = stopped or found
+                    stopped = weightier(stopped, found) if stopped is None or stopped.cause in (
+                        Cause.INVARIANT, Cause.CONTRACT) else stopped
                 elif found is None:
                     undecided.append(ob)
                 else:
@@ -164,6 +169,7 @@ def prove(p: Stmt, max_states: int, timeout: float | None = None,
                                      False, None, len(undecided))
                     return Proof(verdict, asked, tuple(undecided), tuple(proved))
     verdict = decide(budget, measure(states, progress, solver, start), (),
-                     stopped is None or stopped.cause is Cause.INVARIANT, stopped, len(undecided),
+                     stopped is None or stopped.cause in (Cause.INVARIANT, Cause.CONTRACT), stopped,
+                     len(undecided),
                      solver)
     return Proof(verdict, asked, tuple(undecided), tuple(proved))

@@ -28,6 +28,7 @@ from symcert.engine.bugfinder import Witness, find_bugs, witness
 from symcert.engine.explore import RunStats, Strategy
 from symcert.core.concrete import head
 from symcert.core.state import SymState
+from symcert.engine.contracts import blame, summarised
 from symcert.engine.invariants import Unproved, abstract, confirm
 from symcert.engine.shrink import shrink
 from symcert.engine.status import Answer, BugFound, Finished
@@ -88,6 +89,10 @@ class Cause(enum.Enum):
     INVARIANT = "invariant"
     """A check failed on a path through the invariant transition (T-I1) and no concrete run
     replays it: the invariant is not preserved, or too weak for what follows the loop."""
+    CONTRACT = "contract"
+    """A check failed on a path through the contract transition (T-S1) or in the verification
+    of a contracted body, and no concrete run replays it: a postcondition is not established,
+    or the contracts are too weak for what follows a call."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +174,8 @@ class Verdict:
     bugs: tuple[Witness, ...] = ()
     reason: Reason | None = None
     bound: Bound | None = None
+    summaries: tuple[str, ...] = ()
+    """The procedures whose calls were summarised by their contracts (T-S1)."""
 
     def __post_init__(self) -> None:
         well_formed(self.kind, self.bugs, self.reason, self.exhaustive)
@@ -360,7 +367,7 @@ class Check:
             return shrink(found, self.solver) if found and self.budget.shrink else found
         found = confirm(self.program, bug.state, self.solver)
         if isinstance(found, Unproved):
-            self.unproved = self.unproved or Reason(Cause.INVARIANT, found.message())
+            self.unproved = weightier(self.unproved, blamed(bug.state, found, self.solver))
             return None
         if found is None:
             self.unconfirmed += 1
@@ -375,8 +382,29 @@ class Check:
     def _verdict(self, exhaustive: bool, stopped: Reason | None) -> Verdict:
         stats = measure(self.states, self.progress, self.solver, self.start)
         stopped = self.unproved if stopped is None and not self.bugs else stopped
-        return self._bound(decide(self.budget, stats, tuple(self.bugs), exhaustive, stopped,
-                                  self.unconfirmed, self.solver))
+        return replace(self._bound(decide(self.budget, stats, tuple(self.bugs), exhaustive,
+                                          stopped, self.unconfirmed, self.solver)),
+                       summaries=summarised(self.program))
+
+
+def blamed(s: SymState, found: Unproved, solver: Solver) -> Reason:
+    """The reason of an undecided check at a failure on an abstract path that no run replays:
+    an invariant's fault (T-I1) or a contract's (T-S1)."""
+    contract, message = blame(s, found, solver)
+    return Reason(Cause.CONTRACT if contract else Cause.INVARIANT, message)
+
+
+def weightier(old: Reason | None, new: Reason) -> Reason:
+    """The reason to report of two failures no run replays: the first, unless only the new one
+    is about an annotation itself (an invariant not preserved, a body that does not meet its
+    contract), of which the other, a check too weak downstream, may be a consequence."""
+    if old is None or (not _about_annotation(old) and _about_annotation(new)):
+        return new
+    return old
+
+
+def _about_annotation(r: Reason) -> bool:
+    return r.message.startswith(("postcondition of", "in the body of", "invariant `"))
 
 
 def _where(found: Witness) -> tuple[int, int]:

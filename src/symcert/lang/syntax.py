@@ -103,6 +103,8 @@ class Fail:
             return f"{_undefined(self.origin)} in `{shown}`"
         if isinstance(self.origin, Assert):
             return f"assertion `{self.origin.cond}` fails"
+        if isinstance(self.origin, Call):
+            return f"precondition of {self.origin.name} does not hold"
         if isinstance(self.origin, While):
             return (f"invariant `{self.origin.invariant()}` "
                     + ("does not hold after an iteration" if self.origin.entered

@@ -46,13 +46,16 @@ def error_fields(err: SymcertError) -> dict[str, Any]:
 
 def bug_cause(failing: Fail) -> str:
     """The cause code of a failing statement: `assertion`, `fail`, `undefined` (a division by
-    zero or a field of nil, X-A2) or `invariant` (T-I1)."""
-    from symcert.lang.syntax import Assert, While
+    zero or a field of nil, X-A2), `invariant` (T-I1) or `precondition` (a call's `requires`,
+    T-S1)."""
+    from symcert.lang.syntax import Assert, Call, While
 
     if failing.by_zero:
         return "undefined"
     if isinstance(failing.origin, Assert):
         return "assertion"
+    if isinstance(failing.origin, Call):
+        return "precondition"
     return "invariant" if isinstance(failing.origin, While) else "fail"
 
 

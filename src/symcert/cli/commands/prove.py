@@ -126,7 +126,8 @@ def main(args: argparse.Namespace) -> int:
         print(f"{name}: undecided")
         if not verdict.exhaustive:
             print(f"  not exhaustive: {verdict.reason}")
-        elif verdict.reason is not None and (verdict.reason.cause is Cause.INVARIANT
+        elif verdict.reason is not None and (verdict.reason.cause in (Cause.INVARIANT,
+                                                                      Cause.CONTRACT)
                                              or not proof.undecided):
             print(f"  {verdict.reason}")
         for ob in proof.undecided:

@@ -35,11 +35,13 @@ def bounded(bound: Bound | None) -> str:
 
 def print_done(kind: Kind, exhaustive: bool, reason: Reason | None, states: int, strategy: str,
                seconds: float, solver_queries: int, solver_seconds: float,
-               bound: Bound | None = None, inferred: Sequence[str] = ()) -> None:
+               bound: Bound | None = None, inferred: Sequence[str] = (),
+               summaries: Sequence[str] = ()) -> None:
     """The last JSON line of a run (`--json`); `bounded` is the bounded claim (T-B1),
-    `inferred` the loop invariants inferred and checked (T-I2) that proved the program."""
+    `inferred` the loop invariants inferred and checked (T-I2) that proved the program,
+    `summaries` the procedures whose calls used their contracts (T-S1)."""
     emit("done", **{"verdict": kind.value, "exhaustive": exhaustive,
-                      "inferred_invariants": list(inferred),
+                      "inferred_invariants": list(inferred), "summaries": list(summaries),
                       "bounded": None if bound is None else {
                           "steps": bound.steps, "consumers": dict(bound.consumers)},
                       "reason": None if reason is None else reason.message,
@@ -47,3 +49,11 @@ def print_done(kind: Kind, exhaustive: bool, reason: Reason | None, states: int,
                       "states": states, "strategy": strategy, "seconds": round(seconds, 6),
                       "solver_queries": solver_queries,
                       "solver_seconds": round(solver_seconds, 6)})
+
+
+def used(summaries: Sequence[str]) -> str:
+    """The contracts a verdict relied on (T-S1), as a line of the text report, or ""."""
+    if not summaries:
+        return ""
+    return (f"\n  calls of {', '.join(summaries)} used their contracts (T-S1), each body "
+            "verified once against its contract")
