@@ -166,7 +166,7 @@ def test_nonlinear_unknown_is_undecided_never_a_verdict(capsys, tmp_path):
     code, out, _ = run_cli(capsys, "run", str(prog))
     assert code == 3
     assert out.splitlines()[0] == (f"{prog}: undecided: the solver could not decide 1 path "
-                                   "condition(s) leading to `fail`")
+                                   "condition leading to `fail`")
     code, out, _ = run_cli(capsys, "prove", str(prog))
     assert code == 3 and "solver answered UNKNOWN for 2:3" in out and "PROVED" not in out
 
