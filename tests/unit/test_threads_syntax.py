@@ -48,13 +48,13 @@ def test_the_example_program_round_trips():
     (PROC + "await x > 0 then p(1, 2) end", 2, 18, "a call inside `await"),
     ("await x > 0 then while x > 0 do x = x - 1 od end", 1, 18, "a loop inside `await"),
     ("await x > 0 then await y > 0 end", 1, 18, "`await` inside `await"),
-    (PROC + "await x > 0 then y = 1; spawn p(1, 2) end", 2, 31, "`spawn` inside `await"),
+    (PROC + "await x > 0 then y = 1; spawn p(1, 2) end", 2, 25, "`spawn` inside `await"),
     (PROC + "f = spawn p(1, 2); await x > 0 then v = get f end", 2, 37, "`get` inside `await"),
     ("v = get f", 1, 1, "`get` of a non-future"),
     (PROC + "f = spawn p(1, 2); x = f + 1", 2, 24, "`f` is a future"),
     (PROC + "f = spawn p(1, 2); f = 3", 2, 20, "`f` is a future"),
     (PROC + "f = spawn p(1)", 2, 1, "takes 2 argument(s), 1 given"),
-    ("spawn q()", 1, 7, "unknown procedure `q`"),
+    ("spawn q()", 1, 1, "unknown procedure `q`"),
     ("proc p(f) begin skip end\ng = spawn p(1); f = spawn p(2)", 1, 6, "may not be a parameter"),
 ])
 def test_static_errors_point_at_the_statement(text, line, column, words):

@@ -32,6 +32,7 @@ from typing import Any, Sequence
 
 from symcert.cli.commands.budget import EXIT_INTERNAL, BudgetExceeded, Deadline, positive
 from symcert.cli.commands.programs import add_program, read_program, source_name, with_alias
+from symcert.cli.commands.threads import schedule
 from symcert.cli.commands.values import json_int, show_int, text
 from symcert.lang.errors import EXIT_UNDECIDED  # errors.py has no contracts: safe to import early
 
@@ -119,6 +120,8 @@ def _configure_exec(e: argparse.ArgumentParser) -> None:
     e.add_argument("--max-steps", type=positive, default=DEFAULT_MAX_STEPS, metavar="N",
                    help=f"step budget (default: {DEFAULT_MAX_STEPS:,})")
     e.add_argument("--contracts", action="store_true", help="check the lemma contracts")
+    e.add_argument("--schedule", type=schedule, default=(), metavar="0,0,1,...",
+                   help="with threads: the thread of each step, then the lowest that can step")
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -357,6 +360,8 @@ def _bug_report(found: Any, name: str, as_json: bool, explored: int,
 
 def _exec(args: argparse.Namespace) -> int:
     from symcert.cli.commands.inputs import input_env, input_values
+    from symcert.cli.commands.threads import exec_threads
+    from symcert.core.threads import is_threaded
     from symcert.core.concrete import State, head, is_stuck, step, trace
     from symcert.lang.procedures import references
     from symcert.lang.structure import inputs
@@ -379,6 +384,8 @@ def _exec(args: argparse.Namespace) -> int:
             print(f"note: inputs not given default to 0: {', '.join(unset)}")
         if any(map(is_field, read)):
             print("note: fields of input objects not given are 0 / nil")
+        if is_threaded(program):
+            return exec_threads(args, program, env, name, _final)
         state = State(env, program)
         budget.enter("running")
         for state in trace(state, args.max_steps):

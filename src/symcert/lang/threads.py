@@ -48,7 +48,7 @@ class ThreadRules:
         check(main, self.procs)
 
     def spawn(self, c: list[Any]) -> Stmt:
-        return self._spawn(c[1], c[2:], None)
+        return self._spawn(c[1], c[2:], None, _tpos(c[0]))
 
     def spawn_assign(self, c: list[Any]) -> Stmt:
         return self._spawn(c[2], c[3:], sys.intern(str(c[0])), _tpos(c[0]))
