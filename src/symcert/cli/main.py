@@ -32,7 +32,7 @@ from typing import Any, Sequence
 
 from symcert.cli.commands.budget import EXIT_INTERNAL, BudgetExceeded, Deadline, positive
 from symcert.cli.commands.programs import add_program, read_program, source_name, with_alias
-from symcert.cli.commands.threads import schedule
+from symcert.cli.commands.threads import schedule, schedule_json, schedule_text
 from symcert.cli.commands.values import json_int, show_int, text
 from symcert.lang.errors import EXIT_UNDECIDED  # errors.py has no contracts: safe to import early
 
@@ -349,13 +349,13 @@ def _bug_report(found: Any, name: str, as_json: bool, explored: int,
                                             for f, v in row.items()}
                                         for o, row in objects.items()}} if objects else {}),
                            "replay_steps": found.final.steps, "path_condition": text(pc),
-                           "states": explored}) + "\n"
+                           **schedule_json(found), "states": explored}) + "\n"
     shown = ", ".join(f"{x} = {v if isinstance(v, str) else show_int(v)}" for x, v in cells)
     graph = f"  heap:   {heap.show({}, objects)[1]}\n" if objects else ""
     return (f"{name}:{line}:{column}: bug: {found.describe()}\n"
             f"  input:  {shown or 'any (the bug does not depend on the input)'}\n{graph}"
             f"  replay: concrete run from this input reaches the failing statement after "
-            f"{found.final.steps} steps\n")
+            f"{found.final.steps} steps\n{schedule_text(found)}")
 
 
 def _exec(args: argparse.Namespace) -> int:

@@ -100,6 +100,16 @@ def stuck_at(threads: Sequence[Thread[Any]]) -> Fail | None:
 
 
 @dataclass(frozen=True, slots=True)
+class Threads:
+    """The threads of a symbolic configuration `⟨Threads, σ, φ⟩` (seed 003 §5; `SymState.config`
+    holds it beside `σ` and `φ`) and the schedule that reached it (not compared): the thread of
+    each step, which the concrete replay runs."""
+
+    threads: tuple[Thread[Any], ...]
+    schedule: tuple[int, ...] = field(default=(), compare=False)
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     """A concrete configuration: the shared globals and the threads (0 runs the main
     statement); `steps` counts the steps taken."""

@@ -8,8 +8,8 @@ and their static rules.
   in an expression, assigned otherwise, a get's target) is an error, and so is `get x` of a name
   no spawn assigns ("a get of a non-future" where it can be told statically). A future that
   holds no thread yet is 0: a `get` of it is a bug at run time.
-- The body of `await b then S end` has no `await`, `spawn`, `get`, call, `return` nor loop: it
-  runs in one atomic step.
+- The body of `await b then S end` has no `await`, `spawn`, `get`, call, `return`, loop nor
+  `assume`: it runs in one atomic step, which it cannot block.
 
 Errors are SourceErrors at the offending statement (exit 65, with a caret).
 """
@@ -24,7 +24,7 @@ from symcert.lang.errors import SourceError, quote
 from symcert.lang.lalr import Token
 from symcert.lang.structure import children
 from symcert.lang.syntax import (
-    Assign, Await, Call, Get, New, Node, Pos, Return, Spawn, Stmt, Var, While,
+    Assign, Assume, Await, Call, Get, New, Node, Pos, Return, Spawn, Stmt, Var, While,
 )
 
 
@@ -105,13 +105,15 @@ def check(main: Stmt, procs: procedures.Procedures) -> None:
 
 
 def _atomic(body: Stmt) -> None:
-    """An `await`'s body runs in one step: no `await`, `spawn`, `get`, call, `return` or loop."""
+    """An `await`'s body runs in one step: no `await`, `spawn`, `get`, call, `return`, loop or
+    `assume`."""
     for s in procedures.statements(body):
-        if isinstance(s, (Await, Spawn, Get, Call, Return, While)):
+        if isinstance(s, (Await, Spawn, Get, Call, Return, While, Assume)):
             what = {Await: "`await`", Spawn: "`spawn`", Get: "`get`", Call: "a call",
-                    Return: "`return`", While: "a loop"}[type(s)]
+                    Return: "`return`", While: "a loop", Assume: "`assume`"}[type(s)]
             raise SourceError(f"{what} inside `await ... then ... end`: its body runs in one "
-                              "atomic step (no await, spawn, get, call, return or loop)",
+                              "atomic step (no await, spawn, get, call, return, loop or "
+                              "assume)",
                               s.pos or Pos(1, 1))
 
 

@@ -29,6 +29,25 @@ def interleaving(steps: list[tuple[int, Any]]) -> list[str]:
             else f"  thread {i}: {_shown(s)}" for i, s in steps]
 
 
+def schedule_json(found: Any) -> dict[str, Any]:
+    """A witness's schedule and interleaving for `run --json` (none without threads)."""
+    if found.bug.config is None:
+        return {}
+    return {"schedule": list(found.bug.config.schedule),
+            "interleaving": [{"thread": i, "line": s.pos.line if s.pos else 0,
+                              "column": s.pos.column if s.pos else 0, "statement": _shown(s)}
+                             for i, s in found.interleaving]}
+
+
+def schedule_text(found: Any) -> str:
+    """A witness's schedule and its interleaving, one step a line (nothing without threads)."""
+    if found.bug.config is None:
+        return ""
+    return (f"  schedule: {','.join(map(str, found.bug.config.schedule)) or 'none'} "
+            "(replay it with exec --schedule)\n  interleaving:\n"
+            + "".join(f"  {line}\n" for line in interleaving(list(found.interleaving))))
+
+
 def _shown(s: Any) -> str:
     text = str(s).split("\n")[0]
     return text if len(text) <= 70 else text[:67] + "..."
