@@ -107,6 +107,9 @@ class Threads:
 
     threads: tuple[Thread[Any], ...]
     schedule: tuple[int, ...] = field(default=(), compare=False)
+    sleep: frozenset[int] = field(default=frozenset(), compare=False)
+    """The threads whose next step the partial-order reduction does not take here (their
+    interleavings are explored elsewhere: engine/por.py's sleep sets)."""
 
 
 @dataclass(frozen=True, slots=True)

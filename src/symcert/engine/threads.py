@@ -14,11 +14,13 @@ unfinished thread may be blocked (`blocked_i`: `¬b` at `await b`, true at `get`
 thread), none at an `assume` (X-U1). A failure in any thread makes the configuration stuck.
 
 Each successor records its thread in the schedule, which a witness replays on the concrete
-configurations (`core.threads.run_schedule`). Partial-order reduction lives in por.py.
+configurations (`core.threads.run_schedule`). Which threads step is the partial-order
+reduction's choice (por.py, B-X5), every unfinished one under `--por off`.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable
 
 from symcert.core.concrete import Env, head, is_stuck
@@ -31,6 +33,7 @@ from symcert.core.threads import (
     Config, ScheduleError, Thread, Threads, deadlocked, initial_config, replace_head, result_name,
     run_schedule, settle, spawned, stuck_at,
 )
+from symcert.engine import por
 from symcert.lang.syntax import (
     AExpr, Assume, Await, BExpr, Bool, Fail, Get, Int, Skip, Spawn, Stmt,
 )
@@ -42,8 +45,9 @@ TRUE, FALSE = Bool(True), Bool(False)
 
 
 def expand_config(state: SymState, local: Step) -> list[SymState]:
-    """The successors of a configuration: every unfinished thread's steps (B-X1 to B-X3), then
-    the deadlock (B-X4) where one is possible.
+    """The successors of a configuration: the steps of the threads the reduction chooses
+    (every unfinished thread with `--por off`; B-X1 to B-X3, B-X5), then the deadlock (B-X4)
+    where one is possible.
 
     :param state: a state whose `config` holds the threads.
     :param local: a thread's step on its view (`expand`).
@@ -52,18 +56,52 @@ def expand_config(state: SymState, local: Step) -> list[SymState]:
     assert config is not None
     if is_stuck(state.prog):
         return []
+    waiting = [i for i, t in enumerate(config.threads) if not t.finished]
+    reduce = por.POR.get()
+    chosen = waiting
+    known: dict[int, list[SymState]] = {}
+    if reduce:
+        for i in por.singletons(state):
+            known[i] = thread_moves(state, i, local)
+            if not any(is_stuck(m.prog) for m in known[i]):
+                chosen = [i]
+                break
+        chosen = [i for i in chosen if i not in config.sleep]
     out: list[SymState] = []
-    blocked: list[BExpr] = []
-    for i in range(len(config.threads)):
-        if not config.threads[i].finished:
-            moves, when = thread_moves(state, i, local)
-            out += moves
-            blocked.append(when)
-    return out + _deadlock(state, blocked)
+    done: list[int] = []
+    steps = {i: por.step(config.threads[i], state.store) for i in waiting} if reduce else {}
+    for i in chosen:
+        moves = known[i] if i in known else thread_moves(state, i, local)
+        if reduce:
+            sleep = frozenset(j for j in config.sleep | set(done)
+                              if por.independent(steps[j], steps[i]))
+            moves = [replace(m, config=replace(m.config, sleep=sleep))  # type: ignore[type-var]
+                     for m in moves]
+        out += moves
+        done.append(i)
+    return out + _deadlock(state, [blocked_when(state, i) for i in waiting])
 
 
-def thread_moves(state: SymState, i: int, local: Step) -> tuple[list[SymState], BExpr]:
-    """The successors where thread `i` steps, and the condition under which it is blocked."""
+def blocked_when(state: SymState, i: int) -> BExpr:
+    """When thread `i` cannot step: under `¬b` at `await b` (and its guard), always at a `get`
+    of an unfinished thread, never elsewhere."""
+    config = state.config
+    assert config is not None
+    t = config.threads[i]
+    first = head(t.prog)
+    ctx = scope(t.frame, state.store)
+    if isinstance(first, Await):
+        stop = negate(sym_beval(ctx, first.cond))
+        return assuming(sym_guard(ctx, first.cond), stop) if may_fail(first.cond) else stop
+    if isinstance(first, Get):
+        k = ctx(first.future)
+        valid = isinstance(k, Int) and 0 < k.value < len(config.threads)
+        return TRUE if valid and not config.threads[k.value].finished else FALSE  # type: ignore[union-attr]
+    return FALSE
+
+
+def thread_moves(state: SymState, i: int, local: Step) -> list[SymState]:
+    """The successors where thread `i` steps (none where it is blocked)."""
     config = state.config
     assert config is not None
     t = config.threads[i]
@@ -83,27 +121,25 @@ def thread_moves(state: SymState, i: int, local: Step) -> tuple[list[SymState], 
             frame = t.frame
             if target is not None:
                 frame, store = assign(frame, store, target, Int(k))
-            return [lift(phi, store, replace_head(t.prog, Skip()), frame, new)] + out, FALSE
+            return [lift(phi, store, replace_head(t.prog, Skip()), frame, new)] + out
         case Get(x, f):  # B-X3
             k = ctx(f)
             assert isinstance(k, Int), "a future holds a thread's number, a literal"
             if not 0 < k.value < len(config.threads):
-                return [lift(phi, store, replace_head(t.prog, Fail(first.pos, first)),
-                             t.frame)], FALSE
+                return [lift(phi, store, replace_head(t.prog, Fail(first.pos, first)), t.frame)]
             if not config.threads[k.value].finished:
-                return [], TRUE
+                return []
             frame, store = assign(t.frame, store, x, store(result_name(k.value)))
-            return [lift(phi, store, replace_head(t.prog, Skip()), frame)], FALSE
+            return [lift(phi, store, replace_head(t.prog, Skip()), frame)]
         case Await(b, body):
             return _await(state, i, b, body, local)
     view = SymState(phi, store, t.prog, state.depth, state.model, frame=t.frame)
-    return [lift(c.pc, c.store, c.prog, c.frame) for c in local(view)], FALSE
+    return [lift(c.pc, c.store, c.prog, c.frame) for c in local(view)]
 
 
-def _await(state: SymState, i: int, b: BExpr, body: Stmt,
-           local: Step) -> tuple[list[SymState], BExpr]:
+def _await(state: SymState, i: int, b: BExpr, body: Stmt, local: Step) -> list[SymState]:
     """`await b then S end`: `φ ∧ b` with `S` run to its end, each of its paths one successor
-    whose one new conjunct is `b` and the path's conditions; blocked under `¬b`."""
+    whose one new conjunct is `b` and the path's conditions (blocked under `¬b`)."""
     assert state.config is not None
     t = state.config.threads[i]
     first = head(t.prog)
@@ -111,11 +147,11 @@ def _await(state: SymState, i: int, b: BExpr, body: Stmt,
     lift = _Lift(state, i)
     cond = sym_beval(ctx, b)
     out: list[SymState] = []
-    go, stop = cond, negate(cond)
+    go = cond
     if may_fail(b):
         ok = sym_guard(ctx, b)
         out.append(lift(state.pc.extend(negate(ok)), state.store, _failed(t, first), t.frame))
-        go, stop = assuming(ok, cond), assuming(ok, negate(cond))
+        go = assuming(ok, cond)
     todo = [SymState(TRUE_PC, state.store, body, frame=t.frame)]
     while todo:  # no loop nor call in `S`: this ends
         s = todo.pop()
@@ -127,7 +163,7 @@ def _await(state: SymState, i: int, b: BExpr, body: Stmt,
             out.append(lift(state.pc.extend(c), s.store, replace_head(t.prog, rest), s.frame))
         else:
             todo.extend(reversed(local(s)))
-    return out, stop
+    return out
 
 
 def _guards(ctx: Callable[[str], AExpr], exprs: tuple[AExpr, ...]) -> BExpr:

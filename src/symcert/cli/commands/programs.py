@@ -39,11 +39,24 @@ def add_program(parser: argparse.ArgumentParser, alias: bool = False) -> None:
                             help="reads over array and field updates: conditional terms the "
                                  "solver decides (default), or a case split per alias question "
                                  "i == j (more states, plain terms)")
+        parser.add_argument("--por", choices=("on", "off"), default="on",
+                            help="with threads: partial-order reduction (default), or every "
+                                 "interleaving (the reference)")
 
 
 def with_alias(args: argparse.Namespace, body: Callable[[argparse.Namespace], int]) -> int:
-    """`body(args)` with the aliasing strategy `args.alias` (engine/alias.py) set for its
-    runs, in the thread that runs it."""
+    """`body(args)` with the aliasing strategy `args.alias` (engine/alias.py) and the
+    partial-order reduction `args.por` (engine/por.py) set for its runs, in the thread that
+    runs it."""
+    if getattr(args, "por", "on") == "off":
+        from symcert.engine.por import reducing
+
+        with reducing(False):
+            return _with_alias(args, body)
+    return _with_alias(args, body)
+
+
+def _with_alias(args: argparse.Namespace, body: Callable[[argparse.Namespace], int]) -> int:
     if getattr(args, "alias", "terms") == "terms":
         return body(args)
     from symcert.engine.alias import Alias, aliasing
