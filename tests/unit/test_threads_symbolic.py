@@ -89,7 +89,8 @@ def test_a_bug_that_needs_an_input_and_a_schedule():
                           "spawn w(); y = 0; assert y == 0"), Budget(5_000))
     bug = verdict.bugs[0]
     assert verdict.kind is Kind.BUG and bug.input("x") == 7
-    assert bug.bug.config.schedule == (0, 0, 1, 1, 0)
+    schedule = bug.bug.config.schedule  # worker 1 tests x and writes y between y = 0 and the assert
+    assert schedule.count(1) == 2 and schedule[-1] == 0 and schedule.index(1) < len(schedule) - 1
 
 
 def test_get_of_a_non_future_is_a_bug_for_some_input():
