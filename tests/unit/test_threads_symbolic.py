@@ -119,3 +119,12 @@ def test_run_json_carries_the_schedule():
                             ",".join(map(str, bug["schedule"]))],
                            capture_output=True, text=True, timeout=120)
     assert again.returncode == 1 and bug["message"] in again.stdout
+
+
+@pytest.mark.parametrize("command", ["prove", "tests", "oracle"])
+def test_commands_without_threads_refuse_them(command):
+    """Their leaves speak of one thread: a usage error, never a proof that misses a thread."""
+    done = subprocess.run([sys.executable, "-m", "symcert", command,
+                           str(EXAMPLE.parent / "peterson_buggy.imp")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "does not handle threads" in done.stdout + done.stderr
