@@ -64,7 +64,7 @@ def agree(text: str) -> bool:
     return full is None or failures(text, True) == full
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
 @given(programs())
 def test_reduction_keeps_every_failing_statement(text):
     assert agree(text), text

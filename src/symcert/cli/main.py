@@ -32,7 +32,6 @@ from typing import Any, Sequence
 
 from symcert.cli.commands.budget import EXIT_INTERNAL, BudgetExceeded, Deadline, positive
 from symcert.cli.commands.programs import add_program, read_program, source_name, with_alias
-from symcert.cli.commands.threads import schedule, schedule_json, schedule_text
 from symcert.cli.commands.values import json_int, show_int, text
 from symcert.lang.errors import EXIT_UNDECIDED  # errors.py has no contracts: safe to import early
 
@@ -120,8 +119,14 @@ def _configure_exec(e: argparse.ArgumentParser) -> None:
     e.add_argument("--max-steps", type=positive, default=DEFAULT_MAX_STEPS, metavar="N",
                    help=f"step budget (default: {DEFAULT_MAX_STEPS:,})")
     e.add_argument("--contracts", action="store_true", help="check the lemma contracts")
-    e.add_argument("--schedule", type=schedule, default=(), metavar="0,0,1,...",
+    e.add_argument("--schedule", type=_schedule, default=(), metavar="0,0,1,...",
                    help="with threads: the thread of each step, then the lowest that can step")
+
+
+def _schedule(text: str) -> tuple[int, ...]:
+    from symcert.cli.commands.threads import schedule  # only when exec gets --schedule
+
+    return schedule(text)
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -323,6 +328,7 @@ def _bug_report(found: Any, name: str, as_json: bool, explored: int,
     """The report of a confirmed bug, a JSON line or three lines of text (four with a heap),
     to be written at once (a deadline cannot cut it in the middle); with `dot`, the input heap
     is also written to that file as a Graphviz graph."""
+    from symcert.cli.commands.threads import schedule_json, schedule_text
     from symcert.core import heap
     from symcert.core.terms import free_vars
     from symcert.lang.structure import reads
