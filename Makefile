@@ -57,6 +57,7 @@ bench: install
 	test -x bench/.wisevenv/bin/python || { $(PYTHON) -m venv bench/.wisevenv && \
 	  bench/.wisevenv/bin/python -m pip install --quiet wise-se==0.0.7; }
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
+	$(BIN)/python bench/threads_por.py
 
 # Replays every proof obligation with z3 and cvc5 and compares with proofs/record.json;
 # `python -m symcert.checking.obligations --write` records anew. docs/proofs.md says what is proved.

@@ -139,8 +139,8 @@ ERRORS = [
     ("x = 4 % ", 1, 8, "unexpected end of input; expected `(`, `-`, `nil`, a variable, an integer"),
     ("x = 1 $ 2", 1, 7, "unexpected character `$`"),
     ("if x < 1 then skip fi", 1, 20, "unexpected `fi`; expected `else`"),
-    ("x = 1;", 1, 6, "unexpected end of input; expected `assert`, `assume`, `fail`, `if`, `return`, "
-                     "`skip`, `var`, `while`, a variable (`;` separates statements, it does not end them)"),
+    ("x = 1;", 1, 6, "unexpected end of input; expected `assert`, `assume`, `await`, `fail`, `if`, "
+                     "`return`, `skip`, `spawn`, `var`, `while`, a variable (`;` separates statements, it does not end them)"),
     ("", 1, 1, "empty program; expected a statement"),
     ("x = 1)", 1, 6, "unexpected `)`; expected `;`, end of input"),
     ("x = (1 + 2", 1, 11, "unexpected end of input; expected `)`"),
@@ -262,8 +262,8 @@ MACRO_ERRORS = [
     ("macro f(a) begin skip end\nmacro f(b) begin skip end\nskip", 2, 7,
      "macro `f` is already defined"),
     ("x = 1; macro f(a) begin skip end", 1, 8,
-     "unexpected `macro`; expected `assert`, `assume`, `fail`, `if`, `return`, `skip`, `var`, "
-     "`while`, a variable (macros and procedures are declared before the main statement)"),
+     "unexpected `macro`; expected `assert`, `assume`, `await`, `fail`, `if`, `return`, `skip`, "
+     "`spawn`, `var`, `while`, a variable (macros and procedures are declared before the main statement)"),
     ("macro f(a) begin f(a) end\nf(x)", 1, 18,
      "unknown procedure `f` (procedures declared: none; macros are defined before use)"),
 ]
@@ -322,8 +322,9 @@ def test_keywords_are_not_variables(keyword):
 def test_a_keyword_where_a_variable_belongs_is_named_as_such():
     with pytest.raises(ParseError) as info:
         parse("true = 0; assert true")
-    assert info.value.message == ("unexpected `true`; expected `assert`, `assume`, `class`, "
-                                  "`fail`, `if`, `macro`, `proc`, `return`, `skip`, `var`, "
+    assert info.value.message == ("unexpected `true`; expected `assert`, `assume`, `await`, "
+                                  "`class`, `fail`, `if`, `macro`, `proc`, `return`, `skip`, "
+                                  "`spawn`, `var`, "
                                   "`while`, a variable "
                                   "(`true` is a keyword, not a variable)")
     with pytest.raises(ParseError, match="`fi` is a keyword, not a variable"):

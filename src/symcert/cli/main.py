@@ -130,6 +130,14 @@ def _configure_exec(e: argparse.ArgumentParser) -> None:
     e.add_argument("--contracts", action="store_true", help="check the lemma contracts")
     contracts.configure(e)
     e.add_argument("--json", action="store_true", help="write the run as a JSON event")
+    e.add_argument("--schedule", type=_schedule, default=(), metavar="0,0,1,...",
+                   help="with threads: the thread of each step, then the lowest that can step")
+
+
+def _schedule(text: str) -> tuple[int, ...]:
+    from symcert.cli.commands.threads import schedule  # only when exec gets --schedule
+
+    return schedule(text)
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -353,6 +361,7 @@ def _bug_report(found: Any, name: str, as_json: bool, explored: int,
     is also written to that file as a Graphviz graph; with `trace`, the replay step by step."""
     from symcert.cli.commands import traces
     from symcert.cli.commands.events import bug_cause, event_line, imp_condition
+    from symcert.cli.commands.threads import schedule_json, schedule_text
     from symcert.core import heap
     from symcert.core.terms import free_vars
     from symcert.lang.structure import reads
@@ -380,19 +389,21 @@ def _bug_report(found: Any, name: str, as_json: bool, explored: int,
                                             for f, v in row.items()}
                                         for o, row in objects.items()}} if objects else {}),
                            "replay_steps": found.final.steps,
-                           "path_condition": imp_condition(pc, references), **told.json(),
+                           "path_condition": imp_condition(pc, references), **told.json(), **schedule_json(found),
                            "states": explored})
     shown = ", ".join(f"{x} = {v if isinstance(v, str) else show_int(v)}" for x, v in cells)
     graph = f"  heap:   {heap.show({}, objects)[1]}\n" if objects else ""
     return (f"{name}:{line}:{column}: bug: {found.describe()}{told.note()}\n"
             f"  input:  {shown or 'any (the bug does not depend on the input)'}\n{graph}"
             f"  replay: concrete run from this input reaches the failing statement after "
-            f"{found.final.steps} steps\n" + told.text(name))
+            f"{found.final.steps} steps\n{schedule_text(found)}" + told.text(name))
 
 
 def _exec(args: argparse.Namespace) -> int:
     from symcert.cli.commands import traces
     from symcert.cli.commands.inputs import input_env, input_values
+    from symcert.cli.commands.threads import exec_threads
+    from symcert.core.threads import is_threaded
     from symcert.core.concrete import State, head, is_stuck, step, trace
     from symcert.lang.procedures import references
     from symcert.lang.structure import inputs
@@ -420,6 +431,8 @@ def _exec(args: argparse.Namespace) -> int:
                   + "; to ".join(f"{d}: {', '.join(xs)}" for d, xs in by_kind if xs))
         if any(map(is_field, read)) and any("@" in i.partition("=")[2] for i in args.input):
             print("note: fields of input objects not given are 0 / nil")  # objects given
+        if is_threaded(program):
+            return exec_threads(args, program, env, name, _final)
         state = State(env, program)
         budget.enter("running")
         if args.trace:

@@ -16,6 +16,7 @@ from symcert.core import entailment, terms
 from symcert.core.concrete import Cells, Env, aeval, beval
 from symcert.core.frames import Frame
 from symcert.core.guards import may_fail_at
+from symcert.core.threads import Thread, Threads, futures, is_threaded, settle
 from symcert.lang.procedures import allocates
 from symcert.lang.structure import reads, variables
 from symcert.lang.syntax import (
@@ -172,13 +173,23 @@ class SymState:
     ghost: Env | None = field(default=None, compare=False, repr=False)
     """A ghost interpretation ρ of the symbolic inputs with `ρ ⊨ φ` (seed 004, M-I1), or None."""
     frame: Frame[Store] | None = None
+    config: Threads | None = None
+    """With threads (seed 003 §5): every thread and the schedule that reached the state; then
+    `prog` and `frame` are thread 0's, or `prog` is the `fail` the configuration is stuck at."""
 
 
 def initial(p: Stmt) -> SymState:
     """The initial state `⟨true, id, p⟩`; a program that makes objects starts with no new
     object yet, `ALLOC ↦ 0` (seed 003 §4: an initial valuation names no fresh object, so the
-    counter is no input)."""
-    return SymState(TRUE_PC, Store.of({ALLOC: Int(0)}) if allocates(p) else ID, p)
+    counter is no input); a program with threads starts as the configuration of its main
+    thread, every future 0 (seed 003 §5)."""
+    store = Store.of({ALLOC: Int(0)}) if allocates(p) else ID
+    if not is_threaded(p):
+        return SymState(TRUE_PC, store, p)
+    for f in futures(p):
+        store = store.update(f, Int(0))
+    main = settle(p)
+    return SymState(TRUE_PC, store, main, config=Threads((Thread(main),)))
 
 
 @icontract.ensure(concretize_pointwise, "W-D2.2 store concretization", enabled=CONTRACTS)

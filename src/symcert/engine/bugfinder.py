@@ -18,6 +18,7 @@ from symcert.core.state import SymState, valid_heap, witness_input
 from symcert.engine.contracts import roots
 from symcert.engine.explore import RunStats, Strategy, run
 from symcert.engine.invariants import unrolled
+from symcert.engine.threads import replay_schedule, same_failure
 from symcert.engine.status import BugFound, Finished, Pending, Status
 from symcert.lang.procedures import references
 from symcert.lang.syntax import Fail, Stmt
@@ -94,12 +95,16 @@ def find_bugs_n(
 @dataclass(frozen=True)
 class Witness:
     """A confirmed bug: the input that triggers it and the concrete run's final state; with
-    `program`, the run can be traced again (`engine.trace.walk`)."""
+    `program`, the run can be traced again (`engine.trace.walk`); with threads, the final
+    configuration, reached by the schedule of `bug.config` (no `program`: a trace and a shrunk
+    input are of one thread's runs)."""
 
     bug: SymState
     input: Env
     final: State
     program: Stmt | None = None
+    interleaving: tuple[tuple[int, Stmt], ...] = ()
+    """With threads: each step's thread and the statement it ran (the schedule, shown)."""
 
     @property
     def failing(self) -> Fail:
@@ -144,6 +149,12 @@ def witness(p: Stmt, bug: BugFound, solver: Solver) -> Witness | None:
         if answer is not Sat.SAT or model is None:
             return None
         model = witness_input(model, bug.state.pc)
+    if bug.state.config is not None:  # threads: the input and the schedule replayed
+        reached, steps = replay_schedule(p, bug.state, model)
+        if not same_failure(reached, bug.state):
+            raise ReplayMismatch(f"input {model} and schedule {bug.state.config.schedule} do "
+                                 f"not reach `{bug.state.prog.what()}`")  # type: ignore[union-attr]
+        return Witness(bug.state, model, reached, None, steps)  # type: ignore[arg-type]
     final = replay(p, bug.state, model)
     if not (final.steps == bug.state.depth and final.prog == bug.state.prog
             and is_stuck(final.prog)):

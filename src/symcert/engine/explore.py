@@ -38,6 +38,7 @@ from symcert.core.terms import conj, negate
 from symcert.engine.alias import ALIAS, Alias, resolve_reads, split
 from symcert.engine import contracts
 from symcert.engine.invariants import INVARIANTS, applies, expand_invariant, unrolled
+from symcert.engine.threads import expand_config
 from symcert.lang.syntax import (
     ALLOC, AExpr, Assert, Assign, Assume, BExpr, Bool, Call, Fail, If, Int, New, Return, Seq, Skip,
     Stmt, While, allocation,
@@ -121,11 +122,13 @@ def successors(invariants: bool = True) -> Callable[[SymState], list[SymState]]:
     `expand_split` under `--alias split`, and, with `invariants` (unless switched off by
     `INVARIANTS`), the invariant transition T-I1 at a loop with an invariant (invariants.py)
     and the contract transition T-S1 at a call of a procedure with a contract (contracts.py);
-    whoever steps a state as `run` does calls this."""
+    whoever steps a state as `run` does calls this. A configuration of threads steps by
+    threads.py's `expand_config` over that step (seed 003 §5)."""
     base = expand_split if ALIAS.get() is Alias.SPLIT else expand
     if not (invariants and INVARIANTS.get()):
-        return base
-    return lambda s: (expand_invariant(s) if applies(s.prog) else contracts.expand_call(s)
+        return lambda s: expand_config(s, base) if s.config is not None else base(s)
+    return lambda s: (expand_config(s, base) if s.config is not None  # threads: no T-I1
+                      else expand_invariant(s) if applies(s.prog) else contracts.expand_call(s)
                       if contracts.applies(s.prog) else base(s))
 
 
@@ -298,12 +301,12 @@ def _feasible(child: SymState, parent: SymState, solver: Solver, stats: RunStats
     if answer is Sat.UNKNOWN:
         stats.unknown += 1
     return SymState(child.pc, child.store, child.prog, child.depth, model, child.ghost,
-                    child.frame)
+                    child.frame, child.config)
 
 
 def _with_model(child: SymState, parent: SymState) -> SymState:
     return SymState(child.pc, child.store, child.prog, child.depth, parent.model, child.ghost,
-                    child.frame)
+                    child.frame, child.config)
 
 
 def _initial_check(state: SymState, solver: Solver) -> SymState | None:
@@ -313,7 +316,7 @@ def _initial_check(state: SymState, solver: Solver) -> SymState | None:
     if answer is Sat.UNSAT:
         return None
     return SymState(state.pc, state.store, state.prog, state.depth, model, state.ghost,
-                    state.frame)
+                    state.frame, state.config)
 
 
 Watch = Callable[[SymState, SymState, Sat], None]
@@ -398,7 +401,7 @@ def _entered(state: SymState, children: list[SymState], counts: LoopCounts,
     forgets it, so a loop reached again later starts from 0. Under `--alias split` a child is
     one case of an `expand` successor, whose program it has: it takes that successor's count."""
     loop = head(state.prog)
-    if not isinstance(loop, While):
+    if not isinstance(loop, While) or state.config is not None:  # threads: no unrolling bound
         return [counts] * len(children)
     if step is not expand:
         base = expand(state)

@@ -30,6 +30,7 @@ from symcert.engine.invariants import Unproved, abstract, confirm
 from symcert.engine.explore import RunStats, run, successors
 from symcert.engine.shrink import shrink
 from symcert.engine.status import BugFound
+from symcert.engine.threads import refuse_threads
 from symcert.engine.verdict import (
     Budget,
     Cause,
@@ -133,6 +134,7 @@ def prove(p: Stmt, max_states: int, timeout: float | None = None,
     # Not for CrossHair: the wall-clock budget makes two runs on the same arguments take
     # different paths (CrossHair stops with NotDeterministic), and a default Solver is z3.
     # crosshair: off
+    refuse_threads(p, "prove")
     solver = solver if solver is not None else solver_for(p)
     budget = Budget(max_states)
     progress = RunStats()

@@ -20,6 +20,7 @@ from symcert.core.state import SymState, initial, witness_input
 from symcert.engine.invariants import unrolled
 from symcert.engine.bugfinder import ReplayMismatch
 from symcert.engine.explore import RunStats, run
+from symcert.engine.threads import refuse_threads
 from symcert.lang.procedures import references, table_of
 from symcert.lang.structure import children, inputs
 from symcert.lang.syntax import Fail, If, Pos, Seq, Skip, Stmt, While
@@ -154,6 +155,7 @@ def generate_tests(p: Stmt, max_states: int, solver: Solver | None = None) -> Su
 
     :raises ReplayMismatch: when a concrete run does not end as its leaf does (an engine bug).
     """
+    refuse_threads(p, "tests")
     solver = solver if solver is not None else solver_for(p)
     names = inputs(p)
     refs = references(p)

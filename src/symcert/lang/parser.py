@@ -74,6 +74,7 @@ from symcert.lang.syntax import (
     spine,
 )
 from symcert.lang.structure import levels
+from symcert.lang.threads import ThreadRules
 from symcert.spec.printing import parse_round_trip
 from symcert.spec.switch import CONTRACTS, icontract
 
@@ -98,7 +99,7 @@ def _tpos(tok: Token) -> Pos:
     return Pos(tok.line or 0, tok.column or 0)
 
 
-class _Build(Transformer[Token, Stmt]):
+class _Build(ThreadRules, Transformer[Token, Stmt]):
     """Builds AST nodes during the LALR reductions; remembers which literals were parenthesized
     and counts the nodes built against the program-size budget."""
 
@@ -128,7 +129,7 @@ class _Build(Transformer[Token, Stmt]):
                                "--max-program-size N", where or Pos(1, 1), LimitError)
 
     def start(self, c: list[Any]) -> Stmt:
-        procedures.check(c[-1], self.procs, self.calls)
+        self.check_program(c[-1])
         return c[-1]
 
     def macro(self, c: list[Any]) -> None:

@@ -21,7 +21,8 @@ from symcert.lang import annotations, objects
 from symcert.lang.errors import KindError, NamingError, SourceError, plural, quote
 from symcert.lang.structure import children, variables
 from symcert.lang.syntax import (
-    ArrayVar, Assign, BExpr, Call, If, New, Node, Pos, Return, Seq, Stmt, Var, While, array_write,
+    ArrayVar, Assign, Await, BExpr, Call, If, New, Node, Pos, Return, Seq, Spawn, Stmt, Var, While,
+    array_write,
     show_stmt,
 )
 
@@ -79,6 +80,9 @@ def statements(p: Stmt) -> Iterator[Stmt]:
                 yield s
                 todo += (s2, s1)
             case While(_, body):
+                yield s
+                todo.append(body)
+            case Await(_, body):  # threads: its atomic body
                 yield s
                 todo.append(body)
             case _:
@@ -205,7 +209,7 @@ def table_of(p: Stmt) -> Procedures:
     found: dict[type, Procedures] = {}
     while todo:
         node = todo.pop()
-        if isinstance(node, Call):
+        if isinstance(node, (Call, Spawn)):
             return node.procs
         if isinstance(node, (Seq, New, ArrayVar)) and isinstance(node.decl, Procedures):
             if isinstance(node, Seq):

@@ -14,10 +14,12 @@ from symcert.lang.syntax import (
     Assert,
     Assign,
     Assume,
+    Await,
     BExpr,
     Bool,
     Call,
     Fail,
+    Get,
     If,
     Int,
     New,
@@ -26,6 +28,7 @@ from symcert.lang.syntax import (
     Select,
     Seq,
     Skip,
+    Spawn,
     Stmt,
     Update,
     Var,
@@ -41,7 +44,7 @@ _NODES = frozenset(get_args(AExpr) + get_args(BExpr) + get_args(ArrayExpr) + get
 def children(n: Node) -> tuple[Node, ...]:
     """The direct subterms of a node, in field order: an expression's operands, a statement's
     condition, expression and sub-statements, a call's arguments (none for leaves)."""
-    if isinstance(n, Call):
+    if isinstance(n, (Call, Spawn)):
         return n.args
     if isinstance(n, While):  # and the invariant's clauses
         return (n.cond, n.body, *n.invariants)
@@ -50,7 +53,7 @@ def children(n: Node) -> tuple[Node, ...]:
 
 def with_children(n: Node, new: Sequence[Node]) -> Node:
     """`n` with its direct subterms replaced by `new`, given in `children`'s order."""
-    if isinstance(n, Call):
+    if isinstance(n, (Call, Spawn)):
         return replace(n, args=tuple(new))  # type: ignore[arg-type]
     if isinstance(n, While):
         return replace(n, cond=new[0], body=new[1], invariants=tuple(new[2:]))  # type: ignore[arg-type]
@@ -119,6 +122,14 @@ def _variables(p: Node, callees: bool) -> frozenset[str]:
                 found.update([target] if target is not None else [])
                 found.update(_globals(node) if callees else ())
                 todo.extend(args)
+            case Spawn(_, args, target):  # threads (seed 003 §5), as a call
+                found.update([target] if target is not None else [])
+                found.update(_globals(node) if callees else ())
+                todo.extend(args)
+            case Get(x, f):
+                found.update((x, f))
+            case Await(a, b):
+                todo.extend((a, b))
             case Return(e):
                 todo.append(e)
             case Int() | Bool() | Skip() | Fail():
@@ -179,6 +190,15 @@ def _inputs(p: Stmt, assigned: frozenset[str]) -> tuple[frozenset[str], frozense
             case Call(_, args, target):  # the callees may read any global they mention
                 read |= (frozenset().union(*map(variables, args)) | _globals(s)) - assigned
                 assigned |= {target} if target is not None else set()
+            case Spawn(_, args, target):  # a future holds no input: it starts as 0
+                read |= (frozenset().union(*map(variables, args)) | _globals(s)) - assigned
+                assigned |= {target} if target is not None else set()
+            case Get(x, _):
+                assigned |= {x}
+            case Await(b, body):
+                read |= variables(b) - assigned
+                r, assigned = _inputs(body, assigned)
+                read |= r
             case If(b, p1, p2):
                 r1, a1 = _inputs(p1, assigned)
                 r2, a2 = _inputs(p2, assigned)
@@ -194,6 +214,6 @@ def _inputs(p: Stmt, assigned: frozenset[str]) -> tuple[frozenset[str], frozense
 
 
 
-def _globals(c: Call) -> frozenset[str]:
+def _globals(c: Call | Spawn) -> frozenset[str]:
     """The global variables the procedures of `c`'s program mention (seed 003 §3)."""
     return frozenset().union(*(_variables(q.body, False) - q.locals for q in c.procs.values()))

@@ -87,17 +87,25 @@ class Fail:
     false or, when `by_zero`, a statement that divided by zero (X-A2). `origin` only serves
     error reports (`what`); `by_zero` takes part in equality, so that the failing successors of
     `assert 1 / y > 0` (the assertion's, the division's) are two states, as they are two rules.
+    With threads (threads.py), `deadlock` marks the state where every unfinished thread is
+    blocked (`origin`: one blocked statement), and a `get` as `origin` got a non-future.
     """
 
     pos: Pos | None = field(default=None, compare=False, repr=False)
     origin: Stmt | None = field(default=None, compare=False, repr=False)
     by_zero: bool = field(default=False, repr=False)
+    deadlock: bool = field(default=False, repr=False)
 
     def __str__(self) -> str:
         return "fail"
 
     def what(self) -> str:
         """What went wrong, for a bug report."""
+        if self.deadlock:
+            blocked = _condition(self.origin)  # type: ignore[arg-type]
+            return f"deadlock: every unfinished thread is blocked (one at `{blocked}`)"
+        if isinstance(self.origin, Get):
+            return f"`get` of a non-future in `{self.origin}`"
         if self.by_zero and self.origin is not None:
             shown = self.origin if isinstance(self.origin, Assign) else _condition(self.origin)
             return f"{_undefined(self.origin)} in `{shown}`"
@@ -284,6 +292,50 @@ class Assume:
         return f"assume {self.cond}"
 
 
+@dataclass(frozen=True, slots=True)
+class Spawn:
+    """`spawn name(args)`, or `target = spawn name(args)` (seed 003 §5's spawn rule): a new
+    thread runs procedure `name` with the arguments' values (call by value, seed 003 §3), and
+    `target` is bound to the new thread's future (threads.py)."""
+
+    name: str
+    args: tuple[AExpr, ...]
+    target: str | None = None
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+    procs: Procedures = field(default_factory=dict, compare=False, repr=False)  # type: ignore[assignment]
+
+    def __str__(self) -> str:
+        spawn = f"spawn {self.name}({', '.join(map(show_aexpr, self.args))})"
+        return spawn if self.target is None else f"{self.target} = {spawn}"
+
+
+@dataclass(frozen=True, slots=True)
+class Get:
+    """`target = get future` (seed 003 §5's futures): blocks until the thread of `future` has
+    returned, then assigns its value to `target`."""
+
+    target: str
+    future: str
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return f"{self.target} = get {self.future}"
+
+
+@dataclass(frozen=True, slots=True)
+class Await:
+    """`await cond` or `await cond then body end`: blocks until `cond` holds, then runs `body`
+    in the same atomic step as the test (Owicki and Gries's `await`); `await cond` is
+    `await cond then skip end`. `body` has no `await`, `spawn`, `get`, call or loop."""
+
+    cond: BExpr
+    body: Stmt = field(default_factory=lambda: Skip())
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return show_stmt(self)
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Seq:
     """`first; second`, right-nested; equality walks the right spine iteratively and the hash
@@ -317,7 +369,8 @@ class Seq:
         return show_stmt(self)
 
 
-Stmt = Union[Skip, Fail, Assign, Seq, If, While, Assert, Assume, Call, Return, New]
+Stmt = Union[Skip, Fail, Assign, Seq, If, While, Assert, Assume, Call, Return, New, Spawn, Get,
+             Await]
 Node = Union[AExpr, BExpr, ArrayExpr, Stmt]
 
 
@@ -348,6 +401,8 @@ def _undefined(s: Stmt) -> str:
 
 def _condition(s: Stmt) -> object:
     """The condition of an `if`, `while`, `assert` or `assume` (the statement itself otherwise)."""
+    if isinstance(s, Await):
+        return f"await {s.cond}"
     return s.cond if isinstance(s, (If, While, Assert, Assume)) else s
 
 
@@ -388,6 +443,10 @@ def _show_simple(s: Stmt, indent: str) -> str:
         case While(c, b, invariants=clauses):
             shown = "".join(f" invariant {i}" for i in clauses)
             return f"{indent}while {c}{shown} do\n{show_stmt(b, inner)}\n{indent}od"
+        case Await(c, Skip()):
+            return f"{indent}await {c}"
+        case Await(c, b):
+            return f"{indent}await {c} then\n{show_stmt(b, inner)}\n{indent}end"
         case Seq():  # a sequence nested first in another (the generator builds them)
             return show_stmt(s, indent)
         case _:

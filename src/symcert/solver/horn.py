@@ -36,8 +36,9 @@ from symcert.core.terms import negate
 from symcert.lang import annotations
 from symcert.lang.structure import levels, variables
 from symcert.lang.syntax import (
-    Add, AExpr, And, ArrayVar, Assert, Assign, Assume, BExpr, Bool, Call, Cmp, Div, Fail, If,
-    Int, Mod, Mul, Neg, New, Nil, Not, Or, Pos, Return, Select, Seq, Skip, Stmt, Sub, Update,
+    Add, AExpr, And, ArrayVar, Assert, Assign, Assume, Await, BExpr, Bool, Call, Cmp, Div, Fail, If,
+    Get, Int, Mod, Mul, Neg, New, Nil, Not, Or, Pos, Return, Select, Seq, Skip, Spawn, Stmt, Sub,
+    Update,
     Var, While, spine,
 )
 from symcert.solver.interrupts import Z3_CALLS
@@ -83,7 +84,8 @@ class Unknown:
 Answer = Union[Safe, Unsafe, Unknown]
 
 _UNSUPPORTED = {Call: "procedure calls", Return: "return", New: "objects", Select: "arrays",
-                Update: "arrays", ArrayVar: "arrays", Nil: "objects"}
+                Update: "arrays", ArrayVar: "arrays", Nil: "objects", Spawn: "threads",
+                Get: "threads", Await: "threads"}
 
 
 def loops(p: Stmt) -> list[While]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from symcert.core.concrete import Env, State, aeval, head, step
-from symcert.lang.syntax import Assume, Return, Skip, Stmt
+from symcert.lang.syntax import Assume, Await, Get, Return, Skip, Spawn, Stmt
 from symcert.spec.switch import lemma
 
 if TYPE_CHECKING:
@@ -38,8 +38,9 @@ def concretize_pointwise(valuation: Env, store: Store, names: frozenset[str],
 def stuck_means_fail(p: Stmt, result: bool) -> bool:
     """`is_stuck(p)` holds iff no concrete rule applies to a program other than `skip` and one
     about to run an `assume` (whose false condition blocks the run, X-U1: not stuck); one about
-    to `return` is not stuck (it runs in a frame, seed 003 §3)."""
-    if isinstance(head(p), Return):  # only ever run in a procedure's frame, where it steps
+    to `return` is not stuck (it runs in a frame, seed 003 §3), nor one about to `spawn`, `get`
+    or `await` (it runs in a configuration of threads, seed 003 §5)."""
+    if isinstance(head(p), (Return, Spawn, Get, Await)):  # run in a frame or a configuration
         return result is False
     blocked = isinstance(head(p), Assume)
     return result == (not isinstance(p, Skip) and not blocked and step(State(Env(), p)) is None)

@@ -53,6 +53,9 @@ def main(args: argparse.Namespace) -> int:
             raise InputError(f"symcert oracle: {flag} must be at least {least}: {value}")
     name = source_name(args.file)
     program = read_program(args)
+    from symcert.engine.threads import refuse_threads
+
+    refuse_threads(program, "oracle")
     transitions = [expand_step, stream(args.max_states, solver_for(program)),
                    interpreter(args.loop_limit, solver_for(program))]
     if args.unroll is not None:

@@ -39,6 +39,9 @@ def add_program(parser: argparse.ArgumentParser, alias: bool = False) -> None:
                             help="reads over array and field updates: conditional terms the "
                                  "solver decides (default), or a case split per alias question "
                                  "i == j (more states, plain terms)")
+        parser.add_argument("--por", choices=("on", "off"), default="on",
+                            help="with threads: partial-order reduction (default), or every "
+                                 "interleaving (the reference)")
         parser.add_argument("--summaries", action=argparse.BooleanOptionalAction, default=True,
                             help="a call of a procedure with a contract uses the contract, its "
                                  "body verified once (T-S1, default); --no-summaries inlines "
@@ -46,13 +49,22 @@ def add_program(parser: argparse.ArgumentParser, alias: bool = False) -> None:
 
 
 def with_alias(args: argparse.Namespace, body: Callable[[argparse.Namespace], int]) -> int:
-    """`body(args)` with the aliasing strategy `args.alias` (engine/alias.py) and the contract
-    transition `args.summaries` (engine/contracts.py) set for its runs, in the thread that runs
-    it."""
+    """`body(args)` with the aliasing strategy `args.alias` (engine/alias.py), the contract
+    transition `args.summaries` (engine/contracts.py) and the partial-order reduction
+    `args.por` (engine/por.py) set for its runs, in the thread that runs it."""
     if not getattr(args, "summaries", True):
         from symcert.engine.contracts import summaries
 
         with summaries(False):
+            return _reduced(args, body)
+    return _reduced(args, body)
+
+
+def _reduced(args: argparse.Namespace, body: Callable[[argparse.Namespace], int]) -> int:
+    if getattr(args, "por", "on") == "off":
+        from symcert.engine.por import reducing
+
+        with reducing(False):
             return _aliased(args, body)
     return _aliased(args, body)
 

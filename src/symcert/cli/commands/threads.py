@@ -1,0 +1,97 @@
+"""`symcert exec` on a program with threads (seed 003 §5): the concrete run of a schedule
+(`--schedule 0,0,1,...`: the thread of each step, then the default schedule, the lowest thread
+that can step), printed as the interleaving it took and how it ended.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, Callable
+
+
+
+def schedule(text: str) -> tuple[int, ...]:
+    """`--schedule`'s value: thread numbers separated by commas."""
+    try:
+        out = tuple(int(w) for w in text.split(",") if w.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of thread numbers: {text!r} "
+                                         "(write them as 0,0,1,2)") from None
+    if any(i < 0 for i in out):
+        raise argparse.ArgumentTypeError("a thread number is 0 or more")
+    return out
+
+
+def interleaving(steps: list[tuple[int, Any]]) -> list[str]:
+    """One line a step: the thread, the line and column of the statement it ran (`head` of its
+    program before the step) and the statement."""
+    return [f"  thread {i} at {s.pos.line}:{s.pos.column}: {_shown(s)}" if s.pos
+            else f"  thread {i}: {_shown(s)}" for i, s in steps]
+
+
+def schedule_json(found: Any) -> dict[str, Any]:
+    """A witness's schedule and interleaving for `run --json` (none without threads)."""
+    if found.bug.config is None:
+        return {}
+    return {"schedule": list(found.bug.config.schedule),
+            "interleaving": [{"thread": i, "line": s.pos.line if s.pos else 0,
+                              "column": s.pos.column if s.pos else 0, "statement": _shown(s)}
+                             for i, s in found.interleaving]}
+
+
+def schedule_text(found: Any) -> str:
+    """A witness's schedule and its interleaving, one step a line (nothing without threads)."""
+    if found.bug.config is None:
+        return ""
+    return (f"  schedule: {','.join(map(str, found.bug.config.schedule)) or 'none'} "
+            "(replay it with exec --schedule)\n  interleaving:\n"
+            + "".join(f"  {line}\n" for line in interleaving(list(found.interleaving))))
+
+
+def _shown(s: Any) -> str:
+    text = str(s).split("\n")[0]
+    return text if len(text) <= 70 else text[:67] + "..."
+
+
+def exec_threads(args: argparse.Namespace, program: Any, env: Any, name: str,
+                 final: Callable[[Any], str]) -> int:
+    """Run `program` from `env` on `args.schedule`; print the interleaving and the end.
+
+    :param name: the program's file name, for positions.
+    :param final: how the globals of a configuration are shown.
+    :return: the exit code: 0 ended (or blocked by an `assume`), 1 stuck or deadlocked, 2 a
+        schedule that names a thread that cannot step, 3 the step budget ran out.
+    """
+    from symcert.core.concrete import head
+    from symcert.core.threads import (
+        Config, ScheduleError, deadlocked, initial_config, run_schedule, stuck_at,
+    )
+
+    steps: list[tuple[int, Any]] = []
+    last: Config = initial_config(env, program)
+    try:
+        for i, c in run_schedule(last, args.schedule or (), args.max_steps):
+            if i is not None:
+                steps.append((i, head(last.threads[i].prog)))
+            last = c
+    except ScheduleError as err:
+        print("\n".join(interleaving(steps)))
+        print(f"symcert exec: error: {err}")
+        return 2
+    print("interleaving (thread: statement):")
+    print("\n".join(interleaving(steps)))
+    print(f"schedule: {','.join(str(i) for i, _ in steps)}")
+    failing = stuck_at(last.threads) or deadlocked(last)
+    if failing is not None:
+        pos = failing.pos
+        at = f"{name}:{pos.line}:{pos.column}" if pos else name
+        print(f"{at}: {failing.what()} after {last.steps} steps: {final(last)}")
+        return 1
+    if all(t.finished for t in last.threads):
+        print(f"finished after {last.steps} steps: {final(last)}")
+        return 0
+    if len(steps) < args.max_steps:
+        print(f"blocked by `assume` after {last.steps} steps: {final(last)}")
+        return 0
+    print(f"stopped: the step budget (--max-steps {args.max_steps:,}) ran out: {final(last)}")
+    return 3
