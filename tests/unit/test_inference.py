@@ -85,3 +85,40 @@ def test_annotate_names_loops_in_preorder():
     assert [tuple(map(str, w.invariants)) for w in loops(marked)] == [
         (), ("j >= 0",), ("k >= 0",)]
     assert str(annotate(NESTED, {})) == str(NESTED)
+
+
+def test_outside_the_encoding_exploration_gets_the_whole_budget():
+    """A loop with a call is outside the CHC encoding: after the probe, exploration goes on with
+    the whole budget (it used to stop at the probe's 2,000 states) and finds the deep bug."""
+    deep = parse("proc inc(v) begin return v + 1 end x = 0; while x < 800 do x = inc(x) od; "
+                 "assert x != 800")
+    assert not applies(deep, Budget())
+    verdict = InferringCheck(deep, Budget(20_000)).run()
+    assert verdict.kind is Kind.BUG and verdict.stats.states > inference.PROBE_STATES
+
+
+ZEROS = parse("assume n >= 2; i = 0; while i < n do a[i] = 0; i = i + 1 od; assert a[1] == 0")
+
+
+def test_an_array_loop_is_proved_with_an_invariant_over_its_cells():
+    check = InferringCheck(ZEROS, Budget(300))
+    assert check.run().kind is Kind.SAFE
+    assert check.inferred is not None and "a[" in check.inferred.lines()[0]
+
+
+def test_a_planted_array_invariant_that_forgets_the_cell_is_caught_twice(monkeypatch):
+    """An inductive invariant too weak for the assert (it says nothing of `a[1]`) is rejected
+    by the provers, and, with the provers planted to accept it, by the invariant transition."""
+    from symcert.checking import inductive
+
+    class Accepted:
+        accepted = True
+
+    weak = parse("assert i >= 0").cond
+    monkeypatch.setattr(horn, "infer", _planted(weak))
+    first = InferringCheck(ZEROS, Budget(300)).run()
+    assert first.kind is Kind.UNDECIDED and "were rejected" in first.reason.message
+    monkeypatch.setattr(inductive, "check_invariants", lambda p, invariants: Accepted())
+    second = InferringCheck(ZEROS, Budget(300)).run()
+    assert second.kind is Kind.UNDECIDED
+    assert "with the inferred loop invariants" in second.reason.message

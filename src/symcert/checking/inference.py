@@ -132,12 +132,13 @@ class InferringCheck:
         probe = replace(self.budget, max_states=min(self.budget.max_states, PROBE_STATES))
         verdict = self._explore(self.program, probe, observer)
         if not (verdict.kind is Kind.UNDECIDED and verdict.reason is not None
-                and verdict.reason.cause is Cause.STATES and applies(self.program, self.budget)):
+                and verdict.reason.cause is Cause.STATES):
             return verdict
-        observer.phase("inferring loop invariants")
-        proved = self._infer(observer)
-        if proved is not None:
-            return proved
+        if applies(self.program, self.budget):
+            observer.phase("inferring loop invariants")
+            proved = self._infer(observer)
+            if proved is not None:
+                return proved
         if probe.max_states < self.budget.max_states:
             verdict = self._explore(self.program, self.budget, observer)
         return self._noted(verdict)
