@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from symcert.checking.guesses import _equalities, guess
+from symcert.checking.guesses import _equalities, guess, sample
 from symcert.checking.inductive import check_invariants
 from symcert.lang.parser import parse
 
@@ -24,7 +24,7 @@ def test_a_quadratic_invariant_is_guessed_and_passes_both_provers():
     """The summation Spacer's linear arithmetic misses: the guessed invariant holds the closed
     form, and z3 and cvc5 prove every obligation with it."""
     p = parse(SUM)
-    found = guess(p, seconds=30)
+    found = guess(p, sample(p), seconds=30)
     assert found is not None and "i * i" in str(found[0])
     assert check_invariants(p, found).accepted
 
@@ -33,8 +33,16 @@ def test_houdini_drops_a_bound_the_samples_suggest_but_no_induction_gives():
     """Every sampled run stops with x at most 24 (inputs are small), but no bound `x <= c` holds
     for an unbounded n: Houdini removes them, and keeps `n - x >= 0`."""
     p = parse("assume n >= 0; x = 0; while x < n do x = x + 1 od; assert x == n")
-    found = guess(p, seconds=30)
+    found = guess(p, sample(p), seconds=30)
     assert found is not None
     text = str(found[0])
     assert re.search(r"\bx <= \d", text) is None and "n - x >= 0" in text
     assert check_invariants(p, found).accepted
+
+
+def test_a_failing_sampled_run_stops_the_guessing():
+    """A run that fails is a bug: sampling stops with its input, and nothing is guessed."""
+    p = parse("assume n >= 0; x = 0; while x < n do x = x + 1 od; assert x != 7")
+    samples = sample(p)
+    assert samples.failing is not None and samples.failing("n") == 7
+    assert guess(p, samples) is None

@@ -43,7 +43,7 @@ def test_without_inference_the_same_loop_stays_undecided():
 
 def test_a_wrong_proposal_is_rejected_by_both_provers(monkeypatch):
     monkeypatch.setattr(horn, "infer", _planted(WRONG))
-    monkeypatch.setattr(guesses, "guess", lambda p, seconds: {0: WRONG})
+    monkeypatch.setattr(guesses, "guess", lambda p, samples, seconds: {0: WRONG})
     check = InferringCheck(COUNT, Budget(3_000))
     verdict = check.run()
     assert verdict.kind is Kind.UNDECIDED and check.inferred is None
@@ -60,7 +60,7 @@ def test_a_wrong_proposal_that_slips_past_the_provers_is_caught_by_the_transitio
         accepted = True
 
     monkeypatch.setattr(horn, "infer", _planted(WRONG))
-    monkeypatch.setattr(guesses, "guess", lambda p, seconds: None)
+    monkeypatch.setattr(guesses, "guess", lambda p, samples, seconds: None)
     monkeypatch.setattr(inductive, "check_invariants", lambda p, invariants: Accepted())
     check = InferringCheck(COUNT, Budget(3_000))
     verdict = check.run()
@@ -119,7 +119,7 @@ def test_a_planted_array_invariant_that_forgets_the_cell_is_caught_twice(monkeyp
 
     weak = parse("assert i >= 0").cond
     monkeypatch.setattr(horn, "infer", _planted(weak))
-    monkeypatch.setattr(guesses, "guess", lambda p, seconds: {0: weak})
+    monkeypatch.setattr(guesses, "guess", lambda p, samples, seconds: {0: weak})
     first = InferringCheck(ZEROS, Budget(300)).run()
     assert first.kind is Kind.UNDECIDED and "were rejected" in first.reason.message
     monkeypatch.setattr(inductive, "check_invariants", lambda p, invariants: Accepted())

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import reduce
 from math import lcm
@@ -29,7 +30,7 @@ from typing import Mapping
 
 from symcert.checking.inductive import Obligation, obligations
 from symcert.checking.provers import VALID, prove_z3
-from symcert.core.concrete import Cells, Env, State, beval, head, trace
+from symcert.core.concrete import Cells, Env, State, beval, head, is_stuck, trace
 from symcert.lang.annotations import loops
 from symcert.lang.structure import variables
 from symcert.lang.syntax import Add, AExpr, And, ArrayVar, BExpr, Bool, Cmp, Int, Mul, Stmt, Sub, Var
@@ -52,22 +53,62 @@ MAX_VARIABLES = 8
 RLIMIT = 5_000_000
 
 
-def guess(p: Stmt, seconds: float = 10.0, seed: int = 0) -> dict[int, BExpr] | None:
-    """An inductive invariant per loop (pre-order index) from the candidates above, or None
-    when no run reached a loop, or the time ran out.
+@dataclass(frozen=True)
+class Samples:
+    """What the sampled runs saw: the integer variables recorded (sorted, at most
+    `MAX_VARIABLES`), the distinct states at each loop's head, and the input of a run that
+    failed (then sampling stopped: no invariant proves such a program)."""
 
-    :param seconds: the budget for sampling and pruning.
+    names: tuple[str, ...]
+    states: tuple[tuple[tuple[int, ...], ...], ...]
+    failing: Env | None = None
+
+
+def sample(p: Stmt, seed: int = 0) -> Samples:
+    """Run `p` on `RUNS` random inputs (integers in [-4, 24], array cells in [-3, 3]) and keep
+    at most `PER_RUN` states a run at each loop's head, spread over the run.
+
     :param seed: the random inputs' seed.
     """
-    start = time.perf_counter()
+    rng = random.Random(seed)
     whiles = list(loops(p))
     arrays = frozenset(n.name for n in _nodes(p) if isinstance(n, ArrayVar))
-    names = sorted(variables(p) - arrays)[:MAX_VARIABLES]
-    states = _samples(p, whiles, names, arrays, random.Random(seed))
-    if not any(states):
+    names = tuple(sorted(variables(p) - arrays)[:MAX_VARIABLES])
+    index = {id(w): k for k, w in enumerate(whiles)}
+    seen: list[set[tuple[int, ...]]] = [set() for _ in whiles]
+    for _ in range(RUNS):
+        env = Env.of({**{x: rng.randint(-4, 24) for x in variables(p) - arrays},
+                      **{a: Cells.of({i: rng.randint(-3, 3) for i in range(-2, 40)})
+                         for a in arrays}})
+        run: list[list[tuple[int, ...]]] = [[] for _ in whiles]
+        last = None
+        for last in trace(State(env, p), STEPS):
+            k = index.get(id(head(last.prog)))
+            if k is not None:
+                run[k].append(tuple(last.env(x) for x in names))  # type: ignore[misc]
+        if last is not None and is_stuck(last.prog):
+            return Samples(names, (), env)
+        for k, found in enumerate(run):
+            stride = max(1, len(found) // PER_RUN)
+            for row in found[::stride][:PER_RUN]:
+                if len(seen[k]) < SAMPLES:
+                    seen[k].add(row)
+    return Samples(names, tuple(tuple(sorted(x)) for x in seen))
+
+
+def guess(p: Stmt, samples: Samples, seconds: float = 10.0) -> dict[int, BExpr] | None:
+    """An inductive invariant per loop (pre-order index) from the candidates above, or None
+    when a sampled run failed, no run reached a loop, or the time ran out.
+
+    :param samples: `sample(p)`.
+    :param seconds: the budget for pruning.
+    """
+    start = time.perf_counter()
+    names = list(samples.names)
+    if samples.failing is not None or not any(samples.states):
         return None
-    candidates = {k: _equalities(rows, names) + _octagon(rows, names)
-                  for k, rows in enumerate(states)}
+    candidates = {k: _equalities(list(rows), names) + _octagon(list(rows), names)
+                  for k, rows in enumerate(samples.states)}
     while time.perf_counter() - start < seconds:
         invariants = {k: _conj(cs) for k, cs in candidates.items()}
         try:
@@ -127,29 +168,6 @@ def _nodes(p: Stmt) -> list[object]:
     from symcert.lang.structure import levels
 
     return [node for level in levels(p) for node in level]
-
-
-def _samples(p: Stmt, whiles: list, names: list[str], arrays: frozenset[str],
-             rng: random.Random) -> list[list[tuple[int, ...]]]:
-    """The states at each loop's head over `RUNS` random inputs (integers in [-4, 24], array
-    cells in [-3, 3]), at most `PER_RUN` a run, spread over the run."""
-    index = {id(w): k for k, w in enumerate(whiles)}
-    seen: list[set[tuple[int, ...]]] = [set() for _ in whiles]
-    for _ in range(RUNS):
-        env = Env.of({**{x: rng.randint(-4, 24) for x in variables(p) - arrays},
-                      **{a: Cells.of({i: rng.randint(-3, 3) for i in range(-2, 40)})
-                         for a in arrays}})
-        run: list[list[tuple[int, ...]]] = [[] for _ in whiles]
-        for state in trace(State(env, p), STEPS):
-            k = index.get(id(head(state.prog)))
-            if k is not None:
-                run[k].append(tuple(state.env(x) for x in names))  # type: ignore[misc]
-        for k, found in enumerate(run):
-            stride = max(1, len(found) // PER_RUN)
-            for row in found[::stride][:PER_RUN]:
-                if len(seen[k]) < SAMPLES:
-                    seen[k].add(row)
-    return [sorted(s) for s in seen]
 
 
 def _monomials(n: int) -> list[tuple[int, ...]]:

@@ -14,7 +14,9 @@ of every loop, and counts the answer only after two checks of a different formul
    the invariants is run by the one engine, which must end SAFE (every path ended, every check
    UNSAT); a failure it finds there is a bug only when a concrete run replays it.
 
-When Spacer finds no invariant that passes both checks (its arithmetic is linear: a sum's
+Before any solver is asked, the program runs on random small inputs (`checking.guesses.sample`):
+a run that fails sends the check straight back to exploration, which finds the bug's path and
+replays it. When Spacer finds no invariant that passes both checks (its arithmetic is linear: a sum's
 closed form escapes it), invariants guessed from concrete runs (`checking.guesses`: polynomial
 equalities and octagon bounds that every sampled state satisfies, pruned by Houdini) go through
 the same two checks. Only then is the verdict SAFE, and the invariants are shown to the user
@@ -177,10 +179,15 @@ class InferringCheck:
         """Ask Spacer, else guess from concrete runs; check each proposal and run the
         annotated program. The verdict if it proved the program or found a replayed bug, else
         None with `finding` set."""
-        from symcert.checking.guesses import guess  # z3, when asked
+        from symcert.checking import guesses  # z3, when asked
         from symcert.solver import horn
 
         began = time.perf_counter()
+        observer.phase("sampling concrete runs")
+        samples = guesses.sample(self.program)
+        if samples.failing is not None:  # a bug: exploration finds its path and replays it
+            self.finding = f"the concrete run from {samples.failing} fails"
+            return None
         answer = horn.infer(self.program, timeout_ms=self.infer_ms)
         if isinstance(answer, horn.Unsafe):
             final = run_to_end(answer.input, self.program, REPLAY_STEPS)
@@ -197,7 +204,7 @@ class InferringCheck:
         else:
             self.finding = f"no loop invariant inferred ({answer.reason})"
         observer.phase("guessing loop invariants")
-        guessed = guess(self.program, self.guess_seconds)
+        guessed = guesses.guess(self.program, samples, self.guess_seconds)
         if guessed is None:
             self._found("no loop invariant guessed from concrete runs")
             return None
