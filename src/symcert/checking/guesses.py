@@ -38,8 +38,12 @@ from symcert.lang.syntax import Add, AExpr, And, ArrayVar, BExpr, Bool, Cmp, Int
 RUNS = 120
 """Concrete runs sampled."""
 
-STEPS = 20_000
+STEPS = 5_000
 """Steps a sampled run may take."""
+
+SAMPLE_SECONDS = 3.0
+"""The CPU time sampling may take (runs stop being started once it has passed; CPU, not wall
+clock, so that a loaded machine samples as much)."""
 
 SAMPLES = 300
 """States kept per loop."""
@@ -65,8 +69,9 @@ class Samples:
 
 
 def sample(p: Stmt, seed: int = 0) -> Samples:
-    """Run `p` on `RUNS` random inputs (integers in [-4, 24], array cells in [-3, 3]) and keep
-    at most `PER_RUN` states a run at each loop's head, spread over the run.
+    """Run `p` on `RUNS` random inputs (integers in [-4, 24], array cells in [-3, 3]; fewer if
+    `SAMPLE_SECONDS` pass, each run at most `STEPS` steps) and keep at most `PER_RUN` states a
+    run at each loop's head, spread over the run.
 
     :param seed: the random inputs' seed.
     """
@@ -76,7 +81,10 @@ def sample(p: Stmt, seed: int = 0) -> Samples:
     names = tuple(sorted(variables(p) - arrays)[:MAX_VARIABLES])
     index = {id(w): k for k, w in enumerate(whiles)}
     seen: list[set[tuple[int, ...]]] = [set() for _ in whiles]
+    deadline = time.process_time() + SAMPLE_SECONDS
     for _ in range(RUNS):
+        if time.process_time() > deadline:
+            break
         env = Env.of({**{x: rng.randint(-4, 24) for x in variables(p) - arrays},
                       **{a: Cells.of({i: rng.randint(-3, 3) for i in range(-2, 40)})
                          for a in arrays}})
