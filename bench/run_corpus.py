@@ -8,7 +8,7 @@ twice by the library, as `symcert run` does: `verdict.Check` (plain exploration,
 and `inference.InferringCheck` (the default), each in a forked child with a wall-clock deadline
 (`--timeout`, as the CLI's option: a check that has not ended counts as undecided). A row is
 *wrong* when a decided verdict contradicts the expected one: SAFE for an unsafe program, or BUG
-for a safe one. Printed: a Markdown table, the totals per mode and, with `--reasons`, why each
+for a safe one; *ERROR* when the check raised (an internal error of symcert). Printed: a Markdown table, the totals per mode and, with `--reasons`, why each
 undecided check with inference stopped.
 """
 
@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT / "src"))
 from symcert.checking.inference import InferringCheck  # noqa: E402
 from symcert.engine.verdict import Budget, Check, Kind  # noqa: E402
 from symcert.lang.parser import parse_file  # noqa: E402
-from symcert.solver.deadline import within  # noqa: E402
+from symcert.solver.deadline import ChildFailed, within  # noqa: E402
 
 WANTED = {"safe": Kind.SAFE, "unsafe": Kind.BUG}
 
@@ -69,14 +69,20 @@ def main() -> None:
                 cells += ["–", "–"]
                 continue
             start = time.perf_counter()
-            got = within(args.timeout, lambda: check(path, mode, args.max_states))
+            try:
+                got = within(args.timeout, lambda: check(path, mode, args.max_states))
+            except ChildFailed as err:  # an internal error of symcert: its own row
+                got, failure = None, str(err)
+            else:
+                failure = None
             seconds = time.perf_counter() - start
             kind, why = got if got is not None else (Kind.UNDECIDED, f"timeout {args.timeout} s")
-            said = outcome(kind, expected)
+            said = outcome(kind, expected) if failure is None else "ERROR"
+            why = why if failure is None else failure
             totals[mode][said] = totals[mode].get(said, 0) + 1
             seconds_total[mode] += seconds
             cells += [said, f"{seconds:.2f}"]
-            if mode == "inferred" and kind is Kind.UNDECIDED:
+            if mode == "inferred" and said in ("undecided", "ERROR"):
                 reasons.append(f"- {path.stem}: {why}")
         print(f"| {path.stem} | {expected} | " + " | ".join(cells) + " |", flush=True)
     for mode, counts in totals.items():

@@ -46,3 +46,14 @@ def test_a_failing_sampled_run_stops_the_guessing():
     samples = sample(p)
     assert samples.failing is not None and samples.failing("n") == 7
     assert guess(p, samples) is None
+
+
+def test_a_loop_no_sampled_run_reaches_gets_no_candidate():
+    """The second loop lies beyond the steps a sampled run may take: it has no samples, no
+    candidates and no entry in the proposal (the check then gives it `true`)."""
+    p = parse("i = 0; while i < 100000 do i = i + 1 od; j = 0; while j < n do j = j + 1 od; "
+              "assert i == 100000")
+    samples = sample(p)
+    assert samples.states[0] and not samples.states[1]
+    found = guess(p, samples)
+    assert found is not None and 1 not in found

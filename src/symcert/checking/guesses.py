@@ -116,7 +116,7 @@ def guess(p: Stmt, samples: Samples, seconds: float = 10.0) -> dict[int, BExpr] 
     if samples.failing is not None or not any(samples.states):
         return None
     candidates = {k: _equalities(list(rows), names) + _octagon(list(rows), names)
-                  for k, rows in enumerate(samples.states)}
+                  for k, rows in enumerate(samples.states) if rows}  # a loop not reached: true
     while time.perf_counter() - start < seconds:
         invariants = {k: _conj(cs) for k, cs in candidates.items()}
         try:
