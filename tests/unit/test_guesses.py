@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from symcert.checking import guesses
 from symcert.checking.guesses import _equalities, guess, sample
 from symcert.checking.inductive import check_invariants
 from symcert.lang.parser import parse
@@ -48,9 +49,10 @@ def test_a_failing_sampled_run_stops_the_guessing():
     assert guess(p, samples) is None
 
 
-def test_a_loop_no_sampled_run_reaches_gets_no_candidate():
+def test_a_loop_no_sampled_run_reaches_gets_no_candidate(monkeypatch):
     """The second loop lies beyond the steps a sampled run may take: it has no samples, no
     candidates and no entry in the proposal (the check then gives it `true`)."""
+    monkeypatch.setattr(guesses, "STEPS", 300)
     p = parse("i = 0; while i < 100000 do i = i + 1 od; j = 0; while j < n do j = j + 1 od; "
               "assert i == 100000")
     samples = sample(p)
