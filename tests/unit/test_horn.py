@@ -122,9 +122,44 @@ def test_division_by_a_variable_is_floor_division():
     assert check_invariants(p, {}).accepted
 
 
+ZERO = "i = 0; while i < n do a[i] = 0; i = i + 1 od; assert n <= 1 or a[1] == 0"
+CHOICES = "i = 0; x = 0; while c[i] != 0 do x = x + 2; i = i + 1 od; assert x % 2 == 0"
+
+
+@pytest.mark.parametrize("source", [ZERO, CHOICES])
+def test_array_invariants_read_cells_and_pass_both_provers(source):
+    """Arrays are arguments of the loop predicates (sort `Int → Int`); an invariant that reads
+    a cell comes back as IMP (`a[1]`) and both provers accept it. An input array read once per
+    iteration stands for a nondeterministic choice (CHOICES)."""
+    p, answer = inferred(source)
+    check = check_invariants(p, {i.index: i.invariant for i in answer.invariants})
+    assert check.accepted, check.failed()
+
+
+@pytest.mark.parametrize("planted", ["i >= 0", "i < 2 or a[1] == 1", "a[1] == 0"])
+def test_a_planted_wrong_array_invariant_is_rejected(planted):
+    """An invariant that forgets the written cell, names the wrong value, or does not hold on
+    entry (the input's `a[1]` is arbitrary) fails some obligation."""
+    check = check_invariants(parse(ZERO), {0: cond(planted)})
+    assert not check.accepted and check.failed()
+
+
+@pytest.mark.parametrize("source", [
+    CHOICES.replace("x % 2 == 0", "x != 4"),
+    "a[j] = 1; i = 0; while i < 3 do a[i] = 0; i = i + 1 od; assert a[j] == 1",
+])
+def test_an_array_counterexample_replays_to_the_failure(source):
+    """Spacer's counterexample over arrays becomes an input with cells (`Cells`) that the
+    concrete interpreter replays to the failing assert."""
+    answer = infer(parse(source), timeout_ms=BUDGET)
+    assert isinstance(answer, Unsafe), answer
+    final = run_to_end(answer.input, parse(source), 100_000)
+    assert final is not None and final.ending is Ending.FAIL
+
+
 def test_unsupported_constructs_give_a_reason():
-    """Arrays and procedures are outside the encoding: an answer with a reason, no z3 call."""
-    for source in ["a[0] = 1; assert a[0] == 1",
+    """Objects and procedures are outside the encoding: an answer with a reason, no z3 call."""
+    for source in ["class C(f) x = new C; x.f = 1; assert x.f == 1",
                    "proc f(x) begin return x end y = f(1); assert y == 1"]:
         answer = infer(parse(source))
         assert isinstance(answer, Unknown) and "not supported" in answer.reason

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from symcert.checking import inference
+from symcert.checking import guesses, inference
 from symcert.checking.inference import InferringCheck, annotate, applies
 from symcert.engine.verdict import Budget, Cause, Kind
 from symcert.lang.annotations import loops
@@ -43,10 +43,12 @@ def test_without_inference_the_same_loop_stays_undecided():
 
 def test_a_wrong_proposal_is_rejected_by_both_provers(monkeypatch):
     monkeypatch.setattr(horn, "infer", _planted(WRONG))
+    monkeypatch.setattr(guesses, "guess", lambda p, samples, seconds: {0: WRONG})
     check = InferringCheck(COUNT, Budget(3_000))
     verdict = check.run()
     assert verdict.kind is Kind.UNDECIDED and check.inferred is None
     assert "the inferred loop invariants were rejected" in verdict.reason.message
+    assert "the guessed loop invariants were rejected" in verdict.reason.message
 
 
 def test_a_wrong_proposal_that_slips_past_the_provers_is_caught_by_the_transition(monkeypatch):
@@ -58,6 +60,7 @@ def test_a_wrong_proposal_that_slips_past_the_provers_is_caught_by_the_transitio
         accepted = True
 
     monkeypatch.setattr(horn, "infer", _planted(WRONG))
+    monkeypatch.setattr(guesses, "guess", lambda p, samples, seconds: None)
     monkeypatch.setattr(inductive, "check_invariants", lambda p, invariants: Accepted())
     check = InferringCheck(COUNT, Budget(3_000))
     verdict = check.run()
@@ -85,3 +88,41 @@ def test_annotate_names_loops_in_preorder():
     assert [tuple(map(str, w.invariants)) for w in loops(marked)] == [
         (), ("j >= 0",), ("k >= 0",)]
     assert str(annotate(NESTED, {})) == str(NESTED)
+
+
+def test_outside_the_encoding_exploration_gets_the_whole_budget():
+    """A loop with a call is outside the CHC encoding: after the probe, exploration goes on with
+    the whole budget (it used to stop at the probe's 2,000 states) and finds the deep bug."""
+    deep = parse("proc inc(v) begin return v + 1 end x = 0; while x < 800 do x = inc(x) od; "
+                 "assert x != 800")
+    assert not applies(deep, Budget())
+    verdict = InferringCheck(deep, Budget(20_000)).run()
+    assert verdict.kind is Kind.BUG and verdict.stats.states > inference.PROBE_STATES
+
+
+ZEROS = parse("assume n >= 2; i = 0; while i < n do a[i] = 0; i = i + 1 od; assert a[1] == 0")
+
+
+def test_an_array_loop_is_proved_with_an_invariant_over_its_cells():
+    check = InferringCheck(ZEROS, Budget(300))
+    assert check.run().kind is Kind.SAFE
+    assert check.inferred is not None and "a[" in check.inferred.lines()[0]
+
+
+def test_a_planted_array_invariant_that_forgets_the_cell_is_caught_twice(monkeypatch):
+    """An inductive invariant too weak for the assert (it says nothing of `a[1]`) is rejected
+    by the provers, and, with the provers planted to accept it, by the invariant transition."""
+    from symcert.checking import inductive
+
+    class Accepted:
+        accepted = True
+
+    weak = parse("assert i >= 0").cond
+    monkeypatch.setattr(horn, "infer", _planted(weak))
+    monkeypatch.setattr(guesses, "guess", lambda p, samples, seconds: {0: weak})
+    first = InferringCheck(ZEROS, Budget(300)).run()
+    assert first.kind is Kind.UNDECIDED and "were rejected" in first.reason.message
+    monkeypatch.setattr(inductive, "check_invariants", lambda p, invariants: Accepted())
+    second = InferringCheck(ZEROS, Budget(300)).run()
+    assert second.kind is Kind.UNDECIDED
+    assert "with the inferred loop invariants" in second.reason.message

@@ -49,6 +49,8 @@ class Obligation:
     name: str
     hypotheses: tuple[BExpr, ...]
     goal: BExpr
+    part: tuple[int, int] | None = None
+    """For a goal split into candidate conjuncts (`obligations`' `parts`): (loop, conjunct)."""
 
     def smtlib(self) -> str:
         """The SMT-LIB script whose UNSAT answer proves the obligation."""
@@ -110,10 +112,13 @@ class _Segment:
     todo: tuple[_Item, ...]
 
 
-def obligations(p: Stmt, invariants: Mapping[int, BExpr],
-                max_paths: int = MAX_PATHS) -> list[Obligation]:
+def obligations(p: Stmt, invariants: Mapping[int, BExpr], max_paths: int = MAX_PATHS,
+                parts: Mapping[int, tuple[BExpr, ...]] | None = None) -> list[Obligation]:
     """The initiation, consecution and safety obligations of `p` under `invariants` (loop
     index → formula; a loop without one has `true`).
+
+    :param parts: loop index → conjuncts of its invariant: then the obligations at that loop's
+        head are one per conjunct (`Obligation.part`), for a Houdini-style search.
 
     :raises ValueError: when the segments have more than `max_paths` paths.
     """
@@ -137,10 +142,13 @@ def obligations(p: Stmt, invariants: Mapping[int, BExpr],
             if isinstance(s, _Back) or isinstance(s, While):
                 w = s.loop if isinstance(s, _Back) else s
                 k = index[id(w)]
-                inv, ok = _eval(store, invariants.get(k, TRUE))
                 kind = "preserved" if isinstance(s, _Back) else "holds on entry"
-                out.append(Obligation(f"invariant of loop {k} {kind} (from {label})", path,
-                                      terms.conj(ok, inv)))
+                goals = (((None, invariants.get(k, TRUE)),) if parts is None or k not in parts
+                         else tuple(((k, j), c) for j, c in enumerate(parts[k])))
+                for part, goal in goals:
+                    inv, ok = _eval(store, goal)
+                    out.append(Obligation(f"invariant of loop {k} {kind} (from {label})", path,
+                                          terms.conj(ok, inv), part))
                 if isinstance(s, While) and k not in started:
                     started.add(k)
                     queue += _loop_segments(w, k, names, invariants, tuple(todo))

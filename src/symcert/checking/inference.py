@@ -14,8 +14,13 @@ of every loop, and counts the answer only after two checks of a different formul
    the invariants is run by the one engine, which must end SAFE (every path ended, every check
    UNSAT); a failure it finds there is a bug only when a concrete run replays it.
 
-Only then is the verdict SAFE, and the invariants are shown to the user (who may write them into
-the program). A rejected or missing answer is never turned into a verdict: exploration goes on
+Before any solver is asked, the program runs on random small inputs (`checking.guesses.sample`):
+a run that fails sends the check straight back to exploration, which finds the bug's path and
+replays it. When Spacer finds no invariant that passes both checks (its arithmetic is linear: a sum's
+closed form escapes it), invariants guessed from concrete runs (`checking.guesses`: polynomial
+equalities and octagon bounds that every sampled state satisfies, pruned by Houdini) go through
+the same two checks. Only then is the verdict SAFE, and the invariants are shown to the user
+(who may write them into the program). A rejected or missing answer is never turned into a verdict: exploration goes on
 with the whole budget, and an undecided verdict says what inference found. A failing input the
 CHC solver proposes is not reported either: exploration reports bugs with their symbolic path
 and replay (it names the input in the reason if exploration does not reach it).
@@ -48,6 +53,10 @@ REPLAY_STEPS = 100_000
 INFER_MS = 10_000
 """The CHC solver's default share of the time, in milliseconds."""
 
+GUESS_SECONDS = 10.0
+"""The share of the time for guessing invariants from concrete runs when the CHC solver
+found none that checks (`checking.guesses`)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Inferred:
@@ -55,10 +64,14 @@ class Inferred:
 
     invariants: tuple[tuple[While, BExpr], ...]
     seconds: float
+    how: str = "inferred"
+    """`inferred` by the CHC solver or `guessed` from concrete runs (`checking.guesses`)."""
 
     def lines(self) -> list[str]:
-        """One line per loop: where it is and its invariant, as IMP."""
-        return [f"the loop at {_at(w)}: invariant {inv}" for w, inv in self.invariants]
+        """One line per loop: where it is and its invariant, as IMP (and, for a guessed one,
+        where it comes from)."""
+        source = " (guessed from concrete runs)" if self.how == "guessed" else ""
+        return [f"the loop at {_at(w)}{source}: invariant {inv}" for w, inv in self.invariants]
 
 
 def _at(w: While) -> str:
@@ -109,12 +122,14 @@ class InferringCheck:
     :param budget: what the whole check may spend (the probe's states count in it).
     :param start: when the check began (`time.perf_counter()`).
     :param infer_ms: the CHC solver's time.
+    :param guess_seconds: the time for guessing from concrete runs.
     """
 
     program: Stmt
     budget: Budget = Budget()
     start: float = field(default_factory=time.perf_counter)
     infer_ms: int = INFER_MS
+    guess_seconds: float = GUESS_SECONDS
     inferred: Inferred | None = field(default=None, init=False)
     """The accepted invariants, when they proved the program."""
     finding: str | None = field(default=None, init=False)
@@ -135,12 +150,13 @@ class InferringCheck:
         probe = replace(self.budget, max_states=min(self.budget.max_states, PROBE_STATES))
         verdict = self._explore(self.program, probe, observer)
         if not (verdict.kind is Kind.UNDECIDED and verdict.reason is not None
-                and verdict.reason.cause is Cause.STATES and applies(self.program, self.budget)):
+                and verdict.reason.cause is Cause.STATES):
             return verdict
-        observer.phase("inferring loop invariants")
-        proved = self._infer(observer)
-        if proved is not None:
-            return proved
+        if applies(self.program, self.budget):
+            observer.phase("inferring loop invariants")
+            proved = self._infer(observer)
+            if proved is not None:
+                return proved
         if probe.max_states < self.budget.max_states:
             verdict = self._explore(self.program, self.budget, observer)
         return self._noted(verdict)
@@ -163,16 +179,19 @@ class InferringCheck:
                                               states=verdict.stats.states + self.earlier))
 
     def _infer(self, observer: Observer) -> Verdict | None:
-        """Ask, check, and run the annotated program; the verdict if it proved the program or
-        found a replayed bug, else None with `finding` set."""
-        from symcert.checking.inductive import check_invariants  # z3 and cvc5, when asked
+        """Ask Spacer, else guess from concrete runs; check each proposal and run the
+        annotated program. The verdict if it proved the program or found a replayed bug, else
+        None with `finding` set."""
+        from symcert.checking import guesses  # z3, when asked
         from symcert.solver import horn
 
         began = time.perf_counter()
-        answer = horn.infer(self.program, timeout_ms=self.infer_ms)
-        if isinstance(answer, horn.Unknown):
-            self.finding = f"no loop invariant inferred ({answer.reason})"
+        observer.phase("sampling concrete runs")
+        samples = guesses.sample(self.program)
+        if samples.failing is not None:  # a bug: exploration finds its path and replays it
+            self.finding = f"the concrete run from {samples.failing} fails"
             return None
+        answer = horn.infer(self.program, timeout_ms=self.infer_ms)
         if isinstance(answer, horn.Unsafe):
             final = run_to_end(answer.input, self.program, REPLAY_STEPS)
             replayed = ("replays to a failure" if final is not None and final.ending is Ending.FAIL
@@ -180,24 +199,46 @@ class InferringCheck:
             self.finding = (f"the CHC solver proposes the failing input {answer.input}, which "
                             f"{replayed}")
             return None
-        invariants = {i.index: i.invariant for i in answer.invariants}
+        if isinstance(answer, horn.Safe):
+            verdict = self._use({i.index: i.invariant for i in answer.invariants}, "inferred",
+                                observer, began)
+            if verdict is not None:
+                return verdict
+        else:
+            self.finding = f"no loop invariant inferred ({answer.reason})"
+        observer.phase("guessing loop invariants")
+        guessed = guesses.guess(self.program, samples, self.guess_seconds)
+        if guessed is None:
+            self._found("no loop invariant guessed from concrete runs")
+            return None
+        return self._use(guessed, "guessed", observer, began)
+
+    def _use(self, invariants: dict[int, BExpr], how: str, observer: Observer,
+             began: float) -> Verdict | None:
+        """Check a proposal (`how` it was found: inferred or guessed) with both provers, then
+        by the invariant transition on the annotated program."""
+        from symcert.checking.inductive import check_invariants  # z3 and cvc5, when asked
+
         accepted = check_invariants(self.program, invariants)
         if not accepted.accepted:
-            self.finding = ("the inferred loop invariants were rejected (not proved by z3 and "
-                            f"cvc5: {', '.join(accepted.failed())})")
+            self._found(f"the {how} loop invariants were rejected (not proved by z3 and "
+                        f"cvc5: {', '.join(accepted.failed())})")
             return None
         annotated = annotate(self.program, invariants)
         observer.phase("exploring")
         verdict = self._explore(annotated, self.budget, observer)
         if verdict.kind is Kind.UNDECIDED:
-            self.finding = f"with the inferred loop invariants: {verdict.reason}"
+            self._found(f"with the {how} loop invariants: {verdict.reason}")
             return None
         if verdict.kind is Kind.SAFE:
             whiles = list(loops(self.program))
             self.inferred = Inferred(tuple((whiles[k], inv) for k, inv in
                                            sorted(invariants.items())),
-                                     time.perf_counter() - began)
+                                     time.perf_counter() - began, how)
         return verdict
+
+    def _found(self, what: str) -> None:
+        self.finding = what if self.finding is None else f"{self.finding}; {what}"
 
     def _noted(self, verdict: Verdict) -> Verdict:
         """`verdict` with what inference found added to its reason."""

@@ -38,11 +38,10 @@ from symcert.lang.structure import levels, variables
 from symcert.lang.syntax import (
     Add, AExpr, And, ArrayVar, Assert, Assign, Assume, Await, BExpr, Bool, Call, Cmp, Div, Fail, If,
     Get, Int, Mod, Mul, Neg, New, Nil, Not, Or, Pos, Return, Select, Seq, Skip, Spawn, Stmt, Sub,
-    Update,
-    Var, While, spine,
+    Var, While, is_field, spine,
 )
 from symcert.solver.interrupts import Z3_CALLS
-from symcert.solver.z3terms import Z3, Z3Terms
+from symcert.solver.z3terms import Z3, Z3Terms, cells
 
 DEFAULT_TIMEOUT_MS = 10_000
 DEFAULT_RLIMIT = 50_000_000
@@ -83,9 +82,8 @@ class Unknown:
 
 Answer = Union[Safe, Unsafe, Unknown]
 
-_UNSUPPORTED = {Call: "procedure calls", Return: "return", New: "objects", Select: "arrays",
-                Update: "arrays", ArrayVar: "arrays", Nil: "objects", Spawn: "threads",
-                Get: "threads", Await: "threads"}
+_UNSUPPORTED = {Call: "procedure calls", Return: "return", New: "objects", Nil: "objects",
+                Spawn: "threads", Get: "threads", Await: "threads"}
 
 
 def loops(p: Stmt) -> list[While]:
@@ -99,9 +97,17 @@ def unsupported(p: Stmt) -> str | None:
     for level in levels(p):
         for node in level:
             what = _UNSUPPORTED.get(type(node))
+            if what is None and isinstance(node, ArrayVar) and is_field(node.name):
+                what = "objects"
             if what is not None:
                 return f"{what} are not supported by the CHC encoding"
     return None
+
+
+def _arrays(p: Stmt) -> frozenset[str]:
+    """The names `p` uses as arrays."""
+    return frozenset(node.name for level in levels(p) for node in level
+                     if isinstance(node, ArrayVar))
 
 
 @dataclass
@@ -120,19 +126,28 @@ class _Encoder:
 
     names: tuple[str, ...]
     loop_ids: dict[int, int]
+    arrays: frozenset[str] = frozenset()
     rules: list[tuple[Any, list[Any], tuple[str, tuple[str, ...]] | None]] = field(
         default_factory=list)
     preds: dict[str, Any] = field(default_factory=dict)
     fresh: int = 0
 
+    def sort(self, x: str) -> Any:
+        """The sort of variable `x`: an array `Int → Int` or an integer."""
+        return z3.ArraySort(z3.IntSort(), z3.IntSort()) if x in self.arrays else z3.IntSort()
+
+    def const(self, x: str, name: str) -> Any:
+        """The z3 constant `name` (an SSA name of variable `x`), of `x`'s sort."""
+        return z3.Const(name, self.sort(x))
+
     def pred(self, name: str) -> Any:
         if name not in self.preds:
-            arity = 0 if name == "Err" else len(self.names)
-            self.preds[name] = z3.Function(name, *([z3.IntSort()] * arity), z3.BoolSort())
+            sorts = [] if name == "Err" else [self.sort(x) for x in self.names]
+            self.preds[name] = z3.Function(name, *sorts, z3.BoolSort())
         return self.preds[name]
 
     def app(self, name: str, args: tuple[str, ...]) -> Any:
-        return self.pred(name)(*map(z3.Int, args))
+        return self.pred(name)(*(self.const(x, a) for x, a in zip(self.names, args)))
 
     def body(self, ctx: _Ctx) -> list[Any]:
         return ([] if ctx.head is None else [self.app(*ctx.head)]) + ctx.facts
@@ -185,7 +200,7 @@ class _Encoder:
                     self.emit(None, ctx, z3.Not(ok))
                 self.fresh += 1
                 new = f"{x}!{self.fresh}"
-                return _Ctx(ctx.head, ctx.facts + [ok, z3.Int(new) == t],
+                return _Ctx(ctx.head, ctx.facts + [ok, self.const(x, new) == t],
                             {**ctx.names, x: new})
             case Assert(b):
                 f, ok = self.test(ctx, b)
@@ -222,8 +237,8 @@ class _Encoder:
                 if left.names[x] != right.names[x]:
                     self.fresh += 1
                     names[x] = f"{x}!{self.fresh}"
-                    eqs_l.append(z3.Int(names[x]) == z3.Int(left.names[x]))
-                    eqs_r.append(z3.Int(names[x]) == z3.Int(right.names[x]))
+                    eqs_l.append(self.const(x, names[x]) == self.const(x, left.names[x]))
+                    eqs_r.append(self.const(x, names[x]) == self.const(x, right.names[x]))
             either = z3.Or(z3.And(left.facts[shared:] + eqs_l),
                            z3.And(right.facts[shared:] + eqs_r))
             return _Ctx(left.head, left.facts[:shared] + [either], names)
@@ -283,7 +298,7 @@ def infer(p: Stmt, *, timeout_ms: int = DEFAULT_TIMEOUT_MS, rlimit: int = DEFAUL
 def _infer(p: Stmt, timeout_ms: int, rlimit: int, seed: int, start: float) -> Answer:
     names = tuple(sorted(variables(p)))
     whiles = loops(p)
-    enc = _Encoder(names, {id(w): i for i, w in enumerate(whiles)})
+    enc = _Encoder(names, {id(w): i for i, w in enumerate(whiles)}, _arrays(p))
     enc.pred("Err")
     enc.run(p, _Ctx(None, [], {x: x for x in names}))
     fp = z3.Fixedpoint()
@@ -332,7 +347,8 @@ def _infer(p: Stmt, timeout_ms: int, rlimit: int, seed: int, start: float) -> An
 
 
 def _collect(e: Any, out: dict[str, Any]) -> None:
-    if z3.is_const(e) and e.decl().kind() == z3.Z3_OP_UNINTERPRETED and e.sort() == z3.IntSort():
+    if (z3.is_const(e) and e.decl().kind() == z3.Z3_OP_UNINTERPRETED
+            and e.sort() in (z3.IntSort(), z3.ArraySort(z3.IntSort(), z3.IntSort()))):
         out[e.decl().name()] = e
         return
     for c in e.children():
@@ -356,9 +372,17 @@ def _input(proof: Any, enc: _Encoder, names: tuple[str, ...]) -> Env | None:
             s.add(*body, *[a == b for a, b in zip(head.children(), fact.children())])
             if s.check() == z3.sat:
                 m = s.model()
-                return Env.of({x: m.eval(z3.Int(x), model_completion=True).as_long()
-                               for x in names})
+                try:
+                    return Env.of({x: _value(m.eval(enc.const(x, x), model_completion=True))
+                                   for x in names})
+                except (AssertionError, z3.Z3Exception):  # an array model of another shape
+                    return None
     return None
+
+
+def _value(v: Any) -> Any:
+    """An integer or an array (`Cells`) of a model."""
+    return v.as_long() if z3.is_int_value(v) else cells(v)
 
 
 def _first_facts(p: Any, out: list[Any]) -> None:
@@ -411,12 +435,17 @@ def _to_imp(e: Any, names: tuple[str, ...]) -> BExpr:
 
 
 def _term(e: Any, names: tuple[str, ...]) -> AExpr:
-    if z3.is_var(e):
+    if z3.is_var(e) and e.sort() == z3.IntSort():
         return Var(names[z3.get_var_index(e)])
+    if z3.is_select(e) and z3.is_var(e.arg(0)):  # a cell of an array argument: `a[i]`
+        return Select(ArrayVar(names[z3.get_var_index(e.arg(0))]), _term(e.arg(1), names))
     if z3.is_int_value(e):
         return Int(e.as_long())
     k = e.decl().kind() if z3.is_app(e) else None
-    args = [_term(a, names) for a in e.children()] if k != z3.Z3_OP_ITE else []
+    if k not in (z3.Z3_OP_UMINUS, z3.Z3_OP_ADD, z3.Z3_OP_MUL, z3.Z3_OP_SUB, z3.Z3_OP_IDIV,
+                 z3.Z3_OP_MOD):
+        raise _Untranslatable(str(e))
+    args = [_term(a, names) for a in e.children()]
     if k == z3.Z3_OP_UMINUS:
         return Neg(args[0])
     if k in (z3.Z3_OP_ADD, z3.Z3_OP_MUL) and args:

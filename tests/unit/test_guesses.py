@@ -1,0 +1,61 @@
+"""Invariants guessed from concrete runs and pruned by Houdini (`checking.guesses`): proposals
+for T-I2, accepted only by the same checks as Spacer's."""
+
+from __future__ import annotations
+
+import re
+
+from symcert.checking import guesses
+from symcert.checking.guesses import _equalities, guess, sample
+from symcert.checking.inductive import check_invariants
+from symcert.lang.parser import parse
+
+SUM = ("assume n >= 0; i = 0; s = 0; while i < n do s = s + i; i = i + 1 od; "
+       "assert 2 * s == n * (n - 1)")
+
+
+def test_the_null_space_gives_the_sum_s_closed_form():
+    """Rows (i, s) of the triangular numbers satisfy exactly one quadratic equality."""
+    rows = [(i, i * (i - 1) // 2) for i in range(8)]
+    [equality] = _equalities(rows, ["i", "s"])
+    assert str(equality) == "i * i == i + 2 * s"
+
+
+def test_a_quadratic_invariant_is_guessed_and_passes_both_provers():
+    """The summation Spacer's linear arithmetic misses: the guessed invariant holds the closed
+    form, and z3 and cvc5 prove every obligation with it."""
+    p = parse(SUM)
+    found = guess(p, sample(p), seconds=30)
+    assert found is not None and "i * i" in str(found[0])
+    assert check_invariants(p, found).accepted
+
+
+def test_houdini_drops_a_bound_the_samples_suggest_but_no_induction_gives():
+    """Every sampled run stops with x at most 24 (inputs are small), but no bound `x <= c` holds
+    for an unbounded n: Houdini removes them, and keeps `n - x >= 0`."""
+    p = parse("assume n >= 0; x = 0; while x < n do x = x + 1 od; assert x == n")
+    found = guess(p, sample(p), seconds=30)
+    assert found is not None
+    text = str(found[0])
+    assert re.search(r"\bx <= \d", text) is None and "n - x >= 0" in text
+    assert check_invariants(p, found).accepted
+
+
+def test_a_failing_sampled_run_stops_the_guessing():
+    """A run that fails is a bug: sampling stops with its input, and nothing is guessed."""
+    p = parse("assume n >= 0; x = 0; while x < n do x = x + 1 od; assert x != 7")
+    samples = sample(p)
+    assert samples.failing is not None and samples.failing("n") == 7
+    assert guess(p, samples) is None
+
+
+def test_a_loop_no_sampled_run_reaches_gets_no_candidate(monkeypatch):
+    """The second loop lies beyond the steps a sampled run may take: it has no samples, no
+    candidates and no entry in the proposal (the check then gives it `true`)."""
+    monkeypatch.setattr(guesses, "STEPS", 300)
+    p = parse("i = 0; while i < 100000 do i = i + 1 od; j = 0; while j < n do j = j + 1 od; "
+              "assert i == 100000")
+    samples = sample(p)
+    assert samples.states[0] and not samples.states[1]
+    found = guess(p, samples)
+    assert found is not None and 1 not in found
