@@ -344,8 +344,9 @@ def _run(args: argparse.Namespace) -> int:
     elif verdict.kind is Kind.SAFE:
         print(f"{name}: no bug: every assertion holds for all inputs")
         print(f"  exhaustive: {summary}{used(verdict.summaries)}")
-        for line in ["proved with loop invariants inferred by z3's Spacer, checked by z3, cvc5 "
-                     "and the invariant transition:"][:len(inferred)] + inferred:
+        for line in ["proved with inferred loop invariants (z3's Spacer, or guessed from "
+                     "concrete runs), checked by z3, cvc5 and the invariant transition:"
+                     ][:len(inferred)] + inferred:
             print(f"  {line}")
     else:
         print(f"{name}: undecided: {reason}")
