@@ -132,3 +132,37 @@ def test_cli_campaign_on_a_scheduler(scheduler, tmp_path: Path, capsys):
     assert len(log.read_text().splitlines()) == 1
     assert main(["campaign", "--workers", "0"]) == 2
     assert main(["campaign", "--resume", str(tmp_path / "none")]) == 2
+
+
+WIDE = """x = 0;
+if a > 0 then x = x + 1 else skip fi; if b > 0 then x = x + 2 else skip fi;
+if c > 0 then x = x + 4 else skip fi; if d > 0 then x = x + 8 else skip fi;
+if e > 0 then x = x + 16 else skip fi; if f > 0 then x = x + 32 else skip fi;
+if g > 0 then x = x + 64 else skip fi;
+assert x != 77; assert x != 12
+"""
+
+
+def test_cli_run_partitioned_on_a_scheduler(scheduler, tmp_path: Path, capsys):
+    """`symcert run --scheduler ADDRESS --all-bugs`: levels of 128 states are stepped on the
+    workers; the verdict, its bugs and the states explored are the plain run's."""
+    from symcert.checking import explore_dask
+    from symcert.cli.main import main
+
+    source = tmp_path / "wide.imp"
+    source.write_text(WIDE)
+
+    def shown(extra: list[str]) -> tuple[int, list[str]]:
+        code = main(["run", str(source), "--all-bugs", "--json"] + extra)
+        lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        for line in lines:
+            for key in ("seconds", "solver_queries", "solver_seconds"):
+                line.pop(key, None)
+        return code, lines
+
+    assert explore_dask.LOCAL < 128
+    plain = shown([])
+    assert plain[0] == 1 and len([e for e in plain[1] if e.get("event") == "bug"]) == 2
+    assert shown(["--scheduler", scheduler]) == plain
+    assert main(["run", str(source), "--workers", "0"]) == 2
+    assert main(["run", str(source), "--workers", "2", "--strategy", "dfs"]) == 2

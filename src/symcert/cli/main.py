@@ -33,6 +33,7 @@ from typing import Any, Sequence
 from symcert.cli.commands.budget import EXIT_INTERNAL, BudgetExceeded, Deadline, positive
 from symcert.cli.commands.programs import add_program, read_program, source_name, with_alias
 from symcert.cli.commands.values import json_int, show_int, text
+from symcert.cli.commands.workers import add_workers
 from symcert.lang.errors import EXIT_UNDECIDED  # errors.py has no contracts: safe to import early
 
 EXIT_PIPE = 141  # as a process killed by SIGPIPE: the output pipe was closed early
@@ -108,6 +109,7 @@ def _configure_run(r: argparse.ArgumentParser) -> None:
                    help="FILE is a program of this language defined by rewrite rules (seed 002; "
                         "`imp` or `gcl` for the shipped ones): run the bug finder on its "
                         "derived symbolic semantics")
+    add_workers(r)
 
 
 def _configure_exec(e: argparse.ArgumentParser) -> None:
@@ -266,6 +268,7 @@ def _run(args: argparse.Namespace) -> int:
     from symcert.checking.inference import InferringCheck
     from symcert.engine.verdict import Budget, Check, Kind, Stats, Verdict
     from symcert.lang.procedures import references
+    from symcert.cli.commands.workers import explorer_for
 
     deadline: Deadline = args.budget
     name = source_name(args.file)
@@ -275,8 +278,9 @@ def _run(args: argparse.Namespace) -> int:
     check: Check | InferringCheck | None = None
     try:
         program = read_program(args)
-        check = (InferringCheck(program, budget, start) if args.infer else
-                 Check(program, budget, start=start))
+        explore = explorer_for(args)
+        check = (InferringCheck(program, budget, start, explorer=explore) if args.infer else
+                 Check(program, budget, start=start, explorer=explore))
         verdict = check.run(_Reporter(deadline, progress, name, args.json,
                                       check.solver.references, args.witness_dot))
     except (BudgetExceeded, MemoryError) as stop:
