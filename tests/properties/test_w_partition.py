@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import replace
 from itertools import islice
 
-from hypothesis import given, settings
+import pytest
+from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 import symcert.engine.partition as partition
@@ -21,8 +22,8 @@ from symcert.lang.parser import parse
 from symcert.lang.syntax import Stmt
 from symcert.solver.z3backend import Solver
 
-PREFIX = 80
-BUDGET = Budget(max_states=60, all_bugs=True)
+PREFIX = 50
+BUDGET = Budget(max_states=40, all_bugs=True)
 
 
 def _plain(s: SymState | None) -> SymState | None:
@@ -44,12 +45,17 @@ def same_exploration(p: Stmt, parts: int) -> bool:
             and [_plain(b.bug) for b in one.bugs] == [_plain(b.bug) for b in many.bugs])
 
 
-@settings(max_examples=10, deadline=None)
-@given(programs, st.integers(2, 3))
-def test_partitioned_exploration_is_runs(p, parts):
+def partitioned_is_run(p: Stmt, parts: int) -> None:
     """W-L3.1, W-T3.3, W-T3.4 for the partitioned strategy: the same states in the same order,
     the same end, and the same bugs and verdict as `run`, for 2 and 3 partitions."""
     assert same_exploration(p, parts)
+
+
+@settings(max_examples=8, deadline=None)
+@given(programs, st.integers(2, 3))
+def test_partitioned_exploration_is_runs(p, parts):
+    """`partitioned_is_run` on generated programs."""
+    partitioned_is_run(p, parts)
 
 
 def test_a_state_lost_on_hand_off_is_caught(monkeypatch):
@@ -65,3 +71,8 @@ def test_a_state_lost_on_hand_off_is_caught(monkeypatch):
     assert same_exploration(p, 2)
     monkeypatch.setattr(partition, "split", lossy)
     assert not same_exploration(p, 2)
+    finding = settings(max_examples=8, deadline=None, database=None,
+                       phases=(Phase.generate,))(  # no shrinking: finding one is enough
+        given(programs, st.integers(2, 3))(partitioned_is_run))
+    with pytest.raises(AssertionError):  # and the property finds such a program itself
+        finding()
