@@ -250,8 +250,10 @@ def test_every_command_has_a_timeout_that_names_the_phase(capsys, tmp_path, argv
 
 
 def test_campaign_timeout(capsys):
-    run_cli(capsys, "campaign", "--programs", "1")  # its imports, before the budget below
-    code, _, err = run_cli(capsys, "campaign", "--programs", "100000", "--timeout", "2")
+    # In this process (`--workers 1`): a local cluster's start-up is test_distributed.py's.
+    run_cli(capsys, "campaign", "--programs", "1", "--workers", "1")  # its imports first
+    code, _, err = run_cli(capsys, "campaign", "--programs", "100000", "--timeout", "2",
+                           "--workers", "1")
     assert code == 3
     assert "undecided: the time budget (--timeout 2 s) ran out while checking programs" in err
 

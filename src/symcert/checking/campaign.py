@@ -15,7 +15,8 @@ For each generated program `p` and random inputs `σ`:
 - **bug verdicts**: when both symbolic engines are exhaustive, one reports a feasible failing
   path iff the other does.
 
-Programs come from the one generator (`generate.py`, drawn from `random.Random(seed)`), with
+Programs come from the one generator (`generate.py`; program `i` drawn from a generator seeded
+by `(seed, i)` alone, `numbered`), with
 loops bounded by construction (a counter no body assigns, compared with a constant below the
 interpreter's loop limit), so both engines are exhaustive unless a shrinking step removes the
 bound. A disagreement is reported with the program and input minimised by a greedy
@@ -99,6 +100,15 @@ OBJECT_SOLVER_REFERENCES = frozenset({"r", "s", "t", ".next"})
 def random_input(c: Choices, p: Stmt, shape: Shape = SHAPE) -> Env:
     """A valuation of `p`'s inputs, values in [-5, 5] (with objects, a heap: `generate.heap`)."""
     return env(c, shape, sorted(inputs(p)))
+
+
+def numbered(seed: int, index: int, shape: Shape = SHAPE,
+             inputs_per_program: int = 3) -> tuple[Stmt, list[Env]]:
+    """Program `index` of the campaign of `seed` and its inputs, drawn from a generator seeded
+    by `(seed, index)` alone: any process makes any program (checking/distributed.py)."""
+    choices = RandomChoices(random.Random(f"{seed}:{index}"))
+    p = program(choices, shape)
+    return p, [random_input(choices, p, shape) for _ in range(inputs_per_program)]
 
 
 # --- the checks -------------------------------------------------------------------------------
@@ -446,7 +456,6 @@ def campaign(programs: int | None, seed: int, seconds: float | None,
         many seconds (`check_within`); such a program is counted in `over_budget`, not checked.
     :param objects: generate programs with objects (`OBJECT_SHAPE`).
     """
-    choices = RandomChoices(random.Random(seed))
     shape = OBJECT_SHAPE if objects else SHAPE
     solver = Solver(references=OBJECT_SOLVER_REFERENCES if objects else frozenset())
     counts: dict[str, int] = {}
@@ -457,8 +466,7 @@ def campaign(programs: int | None, seed: int, seconds: float | None,
     done = over = 0
     while (programs is None or done < programs) and (
             seconds is None or time.perf_counter() - start - shrinking < seconds):
-        p = program(choices, shape)
-        sigmas = [random_input(choices, p, shape) for _ in range(inputs_per_program)]
+        p, sigmas = numbered(seed, done, shape, inputs_per_program)
         outcome = (check_program(p, sigmas, solver, checks) if program_seconds is None
                    else check_within(p, sigmas, solver, checks, program_seconds))
         done += 1

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Mapping
 
 from symcert.core.concrete import Ending, run_to_end
+from symcert.engine.explore import Explorer, run
 from symcert.engine.verdict import Budget, Cause, Check, Kind, Observer, Quiet, Reason, Verdict
 from symcert.lang.annotations import loops
 from symcert.lang.syntax import BExpr, If, Seq, Stmt, While, seq_of, spine
@@ -130,6 +131,8 @@ class InferringCheck:
     start: float = field(default_factory=time.perf_counter)
     infer_ms: int = INFER_MS
     guess_seconds: float = GUESS_SECONDS
+    explorer: Explorer = run
+    """What each check explores with (`Check.explorer`)."""
     inferred: Inferred | None = field(default=None, init=False)
     """The accepted invariants, when they proved the program."""
     finding: str | None = field(default=None, init=False)
@@ -170,7 +173,7 @@ class InferringCheck:
     def _explore(self, p: Stmt, budget: Budget, observer: Observer) -> Verdict:
         if self.current is not None:
             self.earlier += self.current.states
-        self.current = Check(p, budget, self.solver, self.start)
+        self.current = Check(p, budget, self.solver, self.start, self.explorer)
         return self._counted(self.current.run(observer))
 
     def _counted(self, verdict: Verdict) -> Verdict:

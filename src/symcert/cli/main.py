@@ -34,6 +34,7 @@ from symcert.cli.commands.budget import EXIT_INTERNAL, BudgetExceeded, Deadline,
 from symcert.cli.commands.progress import count, heartbeat
 from symcert.cli.commands.programs import add_program, read_program, source_name, with_alias
 from symcert.cli.commands.values import json_int, show_int
+from symcert.cli.commands.workers import add_workers
 from symcert.lang.errors import EXIT_UNDECIDED  # errors.py has no contracts: safe to import early
 
 EXIT_PIPE = 141  # as a process killed by SIGPIPE: the output pipe was closed early
@@ -116,6 +117,7 @@ def _configure_run(r: argparse.ArgumentParser) -> None:
                         "`imp` or `gcl` for the shipped ones): run the bug finder on its "
                         "derived symbolic semantics")
     batch.configure(r)  # several programs, SARIF, JUnit
+    add_workers(r)
 
 
 def _configure_exec(e: argparse.ArgumentParser) -> None:
@@ -303,6 +305,7 @@ def _run(args: argparse.Namespace) -> int:
     from symcert.checking.inference import InferringCheck
     from symcert.engine.verdict import Budget, Check, Kind, Stats, Verdict
     from symcert.lang.procedures import references
+    from symcert.cli.commands.workers import explorer_for
 
     deadline: Deadline = args.budget
     name = source_name(args.file)
@@ -313,8 +316,9 @@ def _run(args: argparse.Namespace) -> int:
     check: Check | InferringCheck | None = None
     try:
         program = read_program(args)
-        check = (InferringCheck(program, budget, start) if args.infer else
-                 Check(program, budget, start=start))
+        explore = explorer_for(args)
+        check = (InferringCheck(program, budget, start, explorer=explore) if args.infer else
+                 Check(program, budget, start=start, explorer=explore))
         verdict = check.run(_Reporter(deadline, progress, name, args.json,
                                       check.solver.references, args.witness_dot, args.trace))
     except (BudgetExceeded, MemoryError) as stop:

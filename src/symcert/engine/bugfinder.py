@@ -16,7 +16,7 @@ from typing import Iterator
 from symcert.core.concrete import Env, State, head, is_stuck, run_concrete
 from symcert.core.state import SymState, valid_heap, witness_input
 from symcert.engine.contracts import roots
-from symcert.engine.explore import RunStats, Strategy, run
+from symcert.engine.explore import Explorer, RunStats, Strategy, run
 from symcert.engine.invariants import unrolled
 from symcert.engine.threads import replay_schedule, same_failure
 from symcert.engine.status import BugFound, Finished, Pending, Status
@@ -61,6 +61,7 @@ def find_bugs(
     solver: Solver | None = None,
     stats: RunStats | None = None,
     max_call_depth: int | None = None,
+    explorer: Explorer = run,
 ) -> Iterator[Status]:
     """The stream of status messages for program `p` (Fig. 8): infinite, `Finished` at the end.
     With T-S1 on, the worklist also verifies the bodies of the contracted procedures (`roots`).
@@ -70,8 +71,9 @@ def find_bugs(
     :param solver: prunes UNSAT states; None explores the unpruned symbolic semantics.
     :param stats: counters updated as the stream advances.
     :param max_call_depth: `run`'s bound on the stack of calls (None: unbounded).
+    :param explorer: `run`, or a strategy with its signature (`partition.partitioned`).
     """
-    for s in run(roots(p), strategy, solver, stats, max_call_depth=max_call_depth):
+    for s in explorer(roots(p), strategy, solver, stats, max_call_depth=max_call_depth):
         yield display(s)
 
 

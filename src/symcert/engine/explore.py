@@ -323,6 +323,10 @@ Watch = Callable[[SymState, SymState, Sat], None]
 """Told of every successor `run` generates: the parent, the successor, and whether its path
 condition is SAT (kept), UNKNOWN (kept) or UNSAT (pruned). `symcert tree` draws from it."""
 
+Explorer = Callable[..., Iterator["SymState | None"]]
+"""What `find_bugs` and `Check` explore with: `run`, or a strategy with its signature
+`(l, strategy, solver, stats, max_call_depth=...)` such as `partition.partitioned`."""
+
 LoopCounts = tuple[tuple[int, int], ...]
 """How many times the path has entered each loop it is inside (the loop's `id`, the count)."""
 

@@ -25,7 +25,7 @@ from typing import Protocol
 
 from symcert.core.frames import MAX_CALL_DEPTH
 from symcert.engine.bugfinder import Witness, find_bugs, witness
-from symcert.engine.explore import RunStats, Strategy
+from symcert.engine.explore import Explorer, RunStats, Strategy, run
 from symcert.core.concrete import head
 from symcert.core.state import SymState
 from symcert.engine.contracts import blame, summarised
@@ -288,6 +288,8 @@ class Check:
     budget: Budget = Budget()
     solver: Solver = None  # type: ignore[assignment]
     start: float = field(default_factory=time.perf_counter)
+    explorer: Explorer = run
+    """`run`, or a strategy with its signature (`partition.partitioned`)."""
     progress: RunStats = field(default_factory=RunStats, init=False)
     states: int = field(default=0, init=False)
     bugs: list[Witness] = field(default_factory=list, init=False)
@@ -310,7 +312,7 @@ class Check:
         reported: set[tuple[int, int]] = set()
         observer.phase("exploring")
         for status in find_bugs(self.program, self.budget.strategy, self.solver, self.progress,
-                                self.budget.max_call_depth):
+                                self.budget.max_call_depth, self.explorer):
             if isinstance(status, Finished) and self.progress.too_deep:
                 return self._verdict(exhaustive=False, stopped=call_depth_ran_out(
                     self.budget, self.progress.too_deep))

@@ -9,8 +9,12 @@ the first disagreement minimised to a small program and input (exit 1); exit 0 o
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from symcert.cli.commands.budget import add_timeout
+
+if TYPE_CHECKING:
+    from symcert.checking.campaign import Report
 
 HELP = "differential testing: random programs on which the engines must agree"
 
@@ -36,6 +40,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "of class Node(val, next), input heaps that alias)")
     parser.add_argument("--keep-going", action="store_true",
                         help="count every disagreement instead of stopping at the first")
+    parser.add_argument("--workers", type=int, default=None, metavar="K",
+                        help="worker processes on a local Dask cluster (default: one per core; "
+                             "1: in this process, no Dask)")
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help="run the chunks on the Dask cluster of this scheduler")
+    parser.add_argument("--log", default=None, metavar="FILE",
+                        help="append one JSON line per chunk of programs to FILE")
+    parser.add_argument("--resume", default=None, metavar="FILE",
+                        help="continue the campaign of this log: its chunks are not rechecked")
     add_timeout(parser)
 
 
@@ -57,8 +70,11 @@ def main(args: argparse.Namespace) -> int:
                          f"{args.program_timeout}")
     programs = args.programs if args.programs is not None or args.seconds else 1000
     args.budget.enter("checking programs")
-    report = campaign(programs, args.seed, args.seconds, checks, args.keep_going,
-                      program_seconds=args.program_timeout, objects=args.objects)
+    if args.seconds is not None:  # a time budget: the one-process campaign
+        report = campaign(programs, args.seed, args.seconds, checks, args.keep_going,
+                          program_seconds=args.program_timeout, objects=args.objects)
+    else:
+        report = chunked(args, programs, checks)
     print(f"checked {report.programs:,} programs in {report.seconds:.1f} s "
           f"({report.rate:,.1f} programs/s, seed {args.seed}, checks {','.join(checks)})")
     if args.program_timeout is not None:
@@ -72,3 +88,34 @@ def main(args: argparse.Namespace) -> int:
               f"(shrinking took {report.shrink_seconds:.1f} s in all):")
         print(report.minimised[kind])
     return 1
+
+
+def chunked(args: argparse.Namespace, programs: int, checks: tuple[str, ...]) -> Report:
+    """The campaign in chunks (checking/distributed.py): here with `--workers 1`, else on Dask;
+    progress on stderr, one JSON line per chunk in `--log`."""
+    import os
+    import sys
+    from pathlib import Path
+
+    from symcert.checking.distributed import Checked, Chunk, run_campaign
+    from symcert.lang.errors import InputError
+
+    workers = args.workers if args.workers is not None else os.cpu_count() or 1
+    if workers <= 0:
+        raise InputError(f"symcert campaign: --workers must be positive: {workers}")
+    resume = Path(args.resume) if args.resume is not None else None
+    if resume is not None and not resume.is_file():
+        raise InputError(f"symcert campaign: no log to resume: {resume}")
+    done = [0]
+
+    def progress(checked: Checked, lost: int) -> None:
+        done[0] += checked.stop - checked.start
+        note = f" (rerun after {lost} worker(s) died)" if lost else ""
+        print(f"{done[0]:,}/{programs:,} programs: chunk {checked.start} on {checked.worker}"
+              f"{note}", file=sys.stderr)
+
+    template = Chunk(args.seed, 0, 0, checks, args.objects, 3, args.program_timeout,
+                     args.keep_going)
+    path = args.log if args.log is not None else args.resume
+    with open(path, "a", encoding="utf-8") if path is not None else open(os.devnull, "w") as log:
+        return run_campaign(programs, template, workers, args.scheduler, log, resume, progress)

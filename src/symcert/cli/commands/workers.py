@@ -1,0 +1,33 @@
+"""`symcert run --workers K | --scheduler ADDRESS`: the breadth-first exploration partitioned
+across Dask workers (engine/partition.py, checking/explore_dask.py); one worker is the plain
+process, with no Dask."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from symcert.engine.explore import Explorer
+
+
+def add_workers(parser: argparse.ArgumentParser) -> None:
+    """The options that spread one exploration over workers."""
+    parser.add_argument("--workers", type=int, default=1, metavar="K",
+                        help="partition each breadth-first level across K worker processes of "
+                             "a local Dask cluster (default: 1, this process alone)")
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help="partition across the workers of this Dask scheduler")
+
+
+def explorer_for(args: argparse.Namespace) -> Explorer:
+    """The explorer the options ask for (`run` by default)."""
+    from symcert.checking.explore_dask import explorer
+    from symcert.lang.errors import InputError
+
+    if args.workers <= 0:
+        raise InputError(f"symcert run: --workers must be positive: {args.workers}")
+    if args.strategy != "bfs" and (args.workers > 1 or args.scheduler is not None):
+        raise InputError("symcert run: --workers and --scheduler partition breadth-first "
+                         "levels: not with --strategy dfs")
+    return explorer(args.workers, args.scheduler)

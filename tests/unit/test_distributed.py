@@ -1,0 +1,168 @@
+"""The campaign in chunks on Dask: the same outcome whatever the workers, resumed from its log,
+and a worker that dies loses no chunk. One local cluster of two worker processes for the file;
+the checks are cheap (a planted check that disagrees on programs of odd printed length, so
+there are disagreements to compare), and the campaigns small."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from symcert.checking import campaign as c
+from symcert.checking.campaign import Disagreement, numbered
+from symcert.checking.distributed import Chunk, check_chunk, run_campaign
+
+
+def odd(p, sigmas, solver):  # type: ignore[no-untyped-def]
+    """A check that disagrees on the programs whose printed form has odd length."""
+    return Disagreement("odd", p, sigmas[0], "") if len(str(p)) % 2 else None
+
+
+def planted(chunk: Chunk):  # type: ignore[no-untyped-def]
+    """`check_chunk` with the check `odd` in the worker's process."""
+    from symcert.checking import campaign as here
+    here.CHECKS["odd"] = odd
+    return check_chunk(chunk)
+
+
+@pytest.fixture(scope="module")
+def scheduler():  # type: ignore[no-untyped-def]
+    import sys
+
+    import cloudpickle
+    from distributed import LocalCluster
+    # The workers need not import this file: its functions travel by value.
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=":0") as cluster:
+        yield cluster.scheduler_address
+
+
+@pytest.fixture(autouse=True)
+def odd_check(monkeypatch):  # type: ignore[no-untyped-def]
+    monkeypatch.setitem(c.CHECKS, "odd", odd)
+
+
+def outcome(report):  # type: ignore[no-untyped-def]
+    return (report.programs, report.over_budget, report.counts,
+            {k: (str(d.program), d.input) for k, d in report.found.items()})
+
+
+def test_programs_depend_on_seed_and_index_alone():
+    """Program i of a seed is the same whichever programs were drawn before it."""
+    assert numbered(5, 7) == numbered(5, 7)
+    assert numbered(5, 7) != numbered(5, 8) and numbered(5, 7) != numbered(6, 7)
+
+
+@pytest.mark.parametrize("keep_going", [True, False])
+def test_one_and_two_workers_give_the_same_campaign(scheduler, keep_going):
+    """Disagreements, counts and programs checked are the same in one process and on two Dask
+    workers, with and without `keep_going` (then both stop at the first disagreement)."""
+    template = Chunk(3, 0, 0, ("odd",), keep_going=keep_going)
+    expected = [len(str(numbered(3, i)[0])) % 2 for i in range(8)]
+    assert 0 < sum(expected) < 8
+    alone = run_campaign(8, template, 1, chunk_size=2, task=planted)
+    on_dask = run_campaign(8, template, 2, scheduler, chunk_size=2, task=planted)
+    assert outcome(alone) == outcome(on_dask)
+    if keep_going:
+        assert alone.programs == 8 and alone.counts == {"odd": sum(expected)}
+    else:
+        assert alone.programs == expected.index(1) + 1 and alone.counts == {"odd": 1}
+
+
+def test_a_resumed_campaign_checks_only_the_missing_chunks(tmp_path: Path):
+    """A campaign resumed from the log of its first chunks ends as the one run at once, and
+    checks only the chunks the log misses."""
+    template = Chunk(3, 0, 0, ("odd",), keep_going=True)
+    log = tmp_path / "log.jsonl"
+    with log.open("w") as out:
+        run_campaign(4, template, 1, log=out, chunk_size=2)
+    seen: list[int] = []
+
+    def counting(chunk: Chunk):  # type: ignore[no-untyped-def]
+        seen.append(chunk.start)
+        return check_chunk(chunk)
+
+    resumed = run_campaign(8, template, 1, resume=log, chunk_size=2, task=counting)
+    assert seen == [4, 6]
+    assert outcome(resumed) == outcome(run_campaign(8, template, 1, chunk_size=2))
+
+
+def test_a_worker_that_dies_loses_no_chunk(scheduler, tmp_path: Path):
+    """A worker process killed in the middle of a chunk: the scheduler reruns the chunk on a
+    worker the nanny restarts, the client is told (`lost_workers` in the log), and the campaign
+    is the one without the crash."""
+    marker = tmp_path / "crashed"
+
+    def crashing(chunk: Chunk):  # type: ignore[no-untyped-def]
+        if chunk.start == 2 and not marker.exists():
+            marker.touch()
+            os._exit(1)
+        return planted(chunk)
+
+    template = Chunk(3, 0, 0, ("odd",), keep_going=True)
+    log = io.StringIO()
+    report = run_campaign(6, template, 2, scheduler, log=log, chunk_size=2, task=crashing)
+    lines = [json.loads(line) for line in log.getvalue().splitlines()]
+    assert marker.exists()
+    assert sorted(r["chunk"] for r in lines) == [0, 2, 4]
+    assert [r["lost_workers"] for r in lines if r["chunk"] == 2] == [1]
+    assert outcome(report) == outcome(run_campaign(6, template, 1, chunk_size=2, task=planted))
+
+
+def test_cli_campaign_on_a_scheduler(scheduler, tmp_path: Path, capsys):
+    """`symcert campaign --scheduler ADDRESS --log FILE`: the chunks run on the cluster, the log
+    has a line per chunk, and a resumed campaign with every chunk logged checks nothing new."""
+    from symcert.cli.main import main
+
+    log = tmp_path / "log.jsonl"
+    args = ["campaign", "--programs", "3", "--seed", "2", "--checks", "main",
+            "--scheduler", scheduler]
+    assert main(args + ["--log", str(log)]) == 0
+    out = capsys.readouterr()
+    assert out.out.splitlines() == [out.out.splitlines()[0], "no disagreement"]
+    assert out.out.startswith("checked 3 programs in ") and "3/3 programs" in out.err
+    assert len(log.read_text().splitlines()) == 1
+    assert main(args + ["--resume", str(log)]) == 0
+    assert capsys.readouterr().out.startswith("checked 3 programs in ")
+    assert len(log.read_text().splitlines()) == 1
+    assert main(["campaign", "--workers", "0"]) == 2
+    assert main(["campaign", "--resume", str(tmp_path / "none")]) == 2
+
+
+WIDE = """x = 0;
+if a > 0 then x = x + 1 else skip fi; if b > 0 then x = x + 2 else skip fi;
+if c > 0 then x = x + 4 else skip fi; if d > 0 then x = x + 8 else skip fi;
+if e > 0 then x = x + 16 else skip fi; if f > 0 then x = x + 32 else skip fi;
+if g > 0 then x = x + 64 else skip fi;
+assert x != 77; assert x != 12
+"""
+
+
+def test_cli_run_partitioned_on_a_scheduler(scheduler, tmp_path: Path, capsys):
+    """`symcert run --scheduler ADDRESS --all-bugs`: levels of 128 states are stepped on the
+    workers; the verdict, its bugs and the states explored are the plain run's."""
+    from symcert.checking import explore_dask
+    from symcert.cli.main import main
+
+    source = tmp_path / "wide.imp"
+    source.write_text(WIDE)
+
+    def shown(extra: list[str]) -> tuple[int, list[str]]:
+        code = main(["run", str(source), "--all-bugs", "--json"] + extra)
+        lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        for line in lines:
+            for key in ("seconds", "solver_queries", "solver_seconds"):
+                line.pop(key, None)
+        return code, lines
+
+    assert explore_dask.LOCAL < 128
+    plain = shown([])
+    assert plain[0] == 1 and len([e for e in plain[1] if e.get("event") == "bug"]) == 2
+    assert shown(["--scheduler", scheduler]) == plain
+    assert main(["run", str(source), "--workers", "0"]) == 2
+    assert main(["run", str(source), "--workers", "2", "--strategy", "dfs"]) == 2
