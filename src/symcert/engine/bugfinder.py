@@ -17,6 +17,7 @@ from symcert.core.concrete import Env, State, head, is_stuck, run_concrete
 from symcert.core.state import SymState, initial, valid_heap, witness_input
 from symcert.engine.explore import RunStats, Strategy, run
 from symcert.engine.invariants import unrolled
+from symcert.engine.merge import merged, replay_merged, without_symbols
 from symcert.engine.status import BugFound, Finished, Pending, Status
 from symcert.lang.procedures import references
 from symcert.lang.syntax import Fail, Stmt
@@ -140,9 +141,15 @@ def witness(p: Stmt, bug: BugFound, solver: Solver) -> Witness | None:
         if answer is not Sat.SAT or model is None:
             return None
         model = witness_input(model, bug.state.pc)
-    final = replay(p, bug.state, model)
-    if not (final.steps == bug.state.depth and final.prog == bug.state.prog
-            and is_stuck(final.prog)):
+    if merged(bug.state):  # T-M1: the run takes one of the merged paths, of its own length
+        model = without_symbols(model)
+        final = replay_merged(p, bug.state, model)
+        same = is_stuck(final.prog) and final.prog == bug.state.prog
+    else:
+        final = replay(p, bug.state, model)
+        same = (final.steps == bug.state.depth and final.prog == bug.state.prog
+                and is_stuck(final.prog))
+    if not same:
         raise ReplayMismatch(
             f"input {model} reaches `{head(final.prog)}` after {final.steps} steps, but the "
             f"symbolic state at depth {bug.state.depth} is stuck at `fail`"

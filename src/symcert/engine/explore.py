@@ -37,6 +37,7 @@ from symcert.core.symbolic import sym_aeval, sym_beval, sym_guard, sym_update
 from symcert.core.terms import conj, negate
 from symcert.engine.alias import ALIAS, Alias, resolve_reads, split
 from symcert.engine.invariants import INVARIANTS, applies, expand_invariant, unrolled
+from symcert.engine.merge import MERGE, Frontier
 from symcert.lang.syntax import (
     ALLOC, AExpr, Assert, Assign, Assume, BExpr, Bool, Call, Fail, If, Int, New, Return, Seq, Skip,
     Stmt, While, allocation,
@@ -75,6 +76,8 @@ class RunStats:
     model_reuse: int = 0
     too_deep: int = 0
     """Successors dropped because their stack is deeper than `run`'s `max_call_depth`."""
+    merged: int = 0
+    """Successors merged into a waiting state (`--merge`, merge.py)."""
 
 
 @icontract.ensure(expand_sound, "W-T3.1 correct expansion", enabled=CONTRACTS)
@@ -330,9 +333,14 @@ def run(
     :param watch: told of every successor and the solver's answer on it.
     :param max_call_depth: when given, a successor whose stack of calls is deeper is dropped
         (a budget: counted in `stats.too_deep`, so the run is not exhaustive).
+
+    Under `--merge` (`merge.MERGE`, not with `unroll`) the frontier is merge.py's `Frontier`,
+    which orders the states its own way and merges a successor into a waiting state at the
+    same program and frames (T-M1).
     """
     stats = stats if stats is not None else RunStats()
-    frontier: deque[SymState] = deque()
+    merging = MERGE.get() and unroll is None
+    frontier: deque[SymState] | Frontier = Frontier() if merging else deque()
     for s in l:
         checked = _initial_check(s, solver) if solver is not None else s
         if checked is not None:
@@ -341,7 +349,8 @@ def run(
             stats.pruned += 1
     loops: dict[int, LoopCounts] = {}  # with `unroll`: each frontier state's counts, by id
     values = Valuations()  # the parents' models' values, each node's computed once per model
-    take = frontier.popleft if strategy is Strategy.BFS else frontier.pop
+    take = (frontier.take if isinstance(frontier, Frontier)
+            else frontier.popleft if strategy is Strategy.BFS else frontier.pop)
     step = successors(invariants=unroll is None)  # unrolling is the other loop transition
     while frontier:
         state = take()
@@ -371,6 +380,8 @@ def run(
             if counts is not None:
                 loops[id(kept)] = counts[i]  # type: ignore[assignment]
             frontier.append(kept)
+        if isinstance(frontier, Frontier):
+            stats.merged = frontier.merges
     stats.frontier = 0
     while True:
         yield None

@@ -20,9 +20,11 @@ STDIN_NAME = "<stdin>"
 CHUNK = 1024 * 1024  # read in pieces, so that the deadline can interrupt a slow reader
 
 
-def add_program(parser: argparse.ArgumentParser, alias: bool = False) -> None:
+def add_program(parser: argparse.ArgumentParser, alias: bool = False,
+                merge: bool | None = None) -> None:
     """The FILE argument, `--max-input-bytes`, `--max-program-size` and `--timeout` of a
-    command that reads a program; with `alias`, `--alias` too (a command that explores)."""
+    command that reads a program; with `alias`, `--alias` too (a command that explores), and
+    `--merge` unless `merge` is False (`tests` wants one input per path, not per merge)."""
     from symcert.lang.errors import MAX_INPUT_BYTES, MAX_PROGRAM_SIZE  # not the parser: its
     # import would read SYMCERT_CONTRACTS before `--contracts` sets it
 
@@ -39,11 +41,24 @@ def add_program(parser: argparse.ArgumentParser, alias: bool = False) -> None:
                             help="reads over array and field updates: conditional terms the "
                                  "solver decides (default), or a case split per alias question "
                                  "i == j (more states, plain terms)")
+    if alias and merge is not False:
+        parser.add_argument("--merge", action="store_true",
+                            help="merge states that reach the same point of the program with "
+                                 "the same continuation (T-M1: same verdicts, fewer paths)")
 
 
 def with_alias(args: argparse.Namespace, body: Callable[[argparse.Namespace], int]) -> int:
-    """`body(args)` with the aliasing strategy `args.alias` (engine/alias.py) set for its
-    runs, in the thread that runs it."""
+    """`body(args)` with the aliasing strategy `args.alias` (engine/alias.py) and state merging
+    `args.merge` (engine/merge.py) set for its runs, in the thread that runs it."""
+    if getattr(args, "merge", False):
+        from symcert.engine.merge import merging
+
+        with merging():
+            return _with_alias(args, body)
+    return _with_alias(args, body)
+
+
+def _with_alias(args: argparse.Namespace, body: Callable[[argparse.Namespace], int]) -> int:
     if getattr(args, "alias", "terms") == "terms":
         return body(args)
     from symcert.engine.alias import Alias, aliasing
