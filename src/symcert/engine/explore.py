@@ -37,7 +37,7 @@ from symcert.core.symbolic import sym_aeval, sym_beval, sym_guard, sym_update
 from symcert.core.terms import conj, negate
 from symcert.engine.alias import ALIAS, Alias, resolve_reads, split
 from symcert.engine.invariants import INVARIANTS, applies, expand_invariant, unrolled
-from symcert.engine.merge import MERGE, Frontier
+from symcert.engine.merge import MERGE, Frontier, Merging
 from symcert.lang.syntax import (
     ALLOC, AExpr, Assert, Assign, Assume, BExpr, Bool, Call, Fail, If, Int, New, Return, Seq, Skip,
     Stmt, While, allocation,
@@ -339,8 +339,9 @@ def run(
     same program and frames (T-M1).
     """
     stats = stats if stats is not None else RunStats()
-    merging = MERGE.get() and unroll is None
-    frontier: deque[SymState] | Frontier = Frontier() if merging else deque()
+    how = MERGE.get() if unroll is None else Merging.OFF
+    frontier: deque[SymState] | Frontier = (deque() if how is Merging.OFF
+                                            else Frontier(eager=how is Merging.ALL))
     for s in l:
         checked = _initial_check(s, solver) if solver is not None else s
         if checked is not None:

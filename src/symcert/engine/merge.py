@@ -27,6 +27,7 @@ program left (the one behind); across windows it is breadth-first, so no path wa
 
 from __future__ import annotations
 
+import enum
 import heapq
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -44,8 +45,17 @@ from symcert.lang.syntax import (
     New, Or, Return, Seq, Skip, Stmt, Update, Var, While, is_field,
 )
 
-MERGE: ContextVar[bool] = ContextVar("symcert_merge", default=False)
-"""Whether `run` merges states (T-M1)."""
+class Merging(enum.Enum):
+    """Whether `run` merges states: not at all, where QCE allows (`--merge`), or wherever the
+    rule applies (the checks' setting: it exercises the rule on more states)."""
+
+    OFF = "off"
+    QCE = "qce"
+    ALL = "all"
+
+
+MERGE: ContextVar[Merging] = ContextVar("symcert_merge", default=Merging.OFF)
+"""Which merging `run` does (T-M1)."""
 
 MERGES = "#merge"
 """The store's count of the merges on the path (no program variable has a `#`)."""
@@ -57,9 +67,9 @@ WINDOW = 64
 
 
 @contextmanager
-def merging(on: bool = True) -> Iterator[None]:
-    """Within: `run` merges states at join points (`--merge`)."""
-    token = MERGE.set(on)
+def merging(how: Merging = Merging.QCE) -> Iterator[None]:
+    """Within: `run` merges states at join points as `how` says (`--merge`: QCE)."""
+    token = MERGE.set(how)
     try:
         yield
     finally:
@@ -247,7 +257,8 @@ class Frontier:
     program left, then arrival) whose waiting states are found by program and frames, so a
     successor that meets one merges into it (`mergeable`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, eager: bool = False) -> None:
+        self._eager = eager
         self._heap: list[tuple[int, int, int, list[SymState | None]]] = []
         self._waiting: dict[tuple[Stmt, object], list[SymState | None]] = {}
         self._sizes = Sizes()
@@ -266,7 +277,7 @@ class Frontier:
         if holder is not None:
             waiting = holder[0]
             assert waiting is not None
-            if mergeable(waiting, s, hot):
+            if mergeable(waiting, s, frozenset() if self._eager else hot):
                 holder[0] = merge(waiting, s)
                 self.merges += 1
                 return
