@@ -165,3 +165,32 @@ def test_cli_merge(tmp_path, capsys):
     assert "x11 = 12" in out and "#" not in out
     with pytest.raises(SystemExit):
         main(["tests", str(safe), "--merge"])
+
+
+def test_a_planted_wrong_merge_rule_is_refuted_by_its_obligations(monkeypatch):
+    """The T-M1 obligations (checking/obligations/merging.py) are valid for the rule, and a
+    merge that keeps the first state's store (forgets the second's terms) is refuted by the
+    soundness and the second state's completeness obligations (z3 alone here; the record has
+    both provers)."""
+    from symcert.checking.obligations import merging as obligations
+    from symcert.checking.obligations.record import PROVERS, replay
+
+    def statuses() -> dict[str, set[str]]:
+        obs = [o for o in obligations.t_m1() if "/add-int+term/" in o.name]
+        entries, _ = replay(obs, PROVERS[:1])
+        out: dict[str, set[str]] = {}
+        for e in entries:
+            out.setdefault(str(e["obligation"]).split("/")[1], set()).add(str(e["status"]))
+        return out
+
+    assert statuses() == {"sound": {"valid"}, "complete-a": {"valid"}, "complete-b": {"valid"}}
+
+    def keeps_the_first(a, b):
+        s = merge(a, b)
+        return replace(s, store=Store(tuple((k, a.store(k) if "#" not in k else v)
+                                            for k, v in s.store.bindings)))
+
+    monkeypatch.setattr(obligations, "merge", keeps_the_first)
+    wrong = statuses()
+    assert wrong["complete-a"] == {"valid"}
+    assert "invalid" in wrong["sound"] and "invalid" in wrong["complete-b"]

@@ -305,7 +305,7 @@ class Frontier:
 # --- a bug on a merged path ------------------------------------------------------------------
 
 
-@lemma("T-M1", "W-T3.5")
+@lemma("T-M1")
 def replay_reaches_merged_bug(bug_state: SymState, input_env: Env, result: State) -> bool:
     """The concrete run from the witness input of a merged state's bug reaches, within the
     deepest merged path's steps, a stuck state with the bug's program, and the input extended
