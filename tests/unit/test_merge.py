@@ -5,6 +5,7 @@ transition (and a planted wrong merge they refute), ghosts under merging, `--mer
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -25,6 +26,8 @@ from symcert.engine.verdict import Kind
 from symcert.lang.parser import parse
 from symcert.lang.syntax import Add, Cmp, Int, Skip, Var
 from symcert.solver.z3backend import solver_for
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def ifs(n: int, bound: str = "<=") -> str:
@@ -194,3 +197,13 @@ def test_a_planted_wrong_merge_rule_is_refuted_by_its_obligations(monkeypatch):
     wrong = statuses()
     assert wrong["complete-a"] == {"valid"}
     assert "invalid" in wrong["sound"] and "invalid" in wrong["complete-b"]
+
+
+@pytest.mark.parametrize("name, kind", [("flags", Kind.SAFE), ("flags_buggy", Kind.BUG)])
+def test_the_merge_case_study_needs_merging(name, kind):
+    """examples/merging/flags*.imp (20 flags, 2^20 paths): merged, the verdict within 100 states;
+    unmerged, undecided within 250 (it would need 3 · 2^21 − 2)."""
+    p = parse((EXAMPLES / "merging" / f"{name}.imp").read_text())
+    with merging():
+        assert check(p, Budget(max_states=100)).kind is kind
+    assert check(p, Budget(max_states=250)).kind is Kind.UNDECIDED
