@@ -39,11 +39,12 @@ from symcert.core.state import PathCondition, Store, SymState, frames, rules_of
 from symcert.core.terms import conj, disj
 from symcert.engine.invariants import HAVOC
 from symcert.lang.structure import children, variables
-from symcert.spec.switch import CONTRACTS, icontract, lemma
 from symcert.lang.syntax import (
     ALLOC, AExpr, And, ArrayVar, Assert, Assign, Assume, BExpr, Bool, Call, Cmp, Fail, If, Int,
     New, Or, Return, Seq, Skip, Stmt, Update, Var, While, is_field,
 )
+from symcert.spec.switch import CONTRACTS, icontract, lemma
+
 
 class Merging(enum.Enum):
     """Whether `run` merges states: not at all, where QCE allows (`--merge`), or wherever the
@@ -128,8 +129,8 @@ def differing(a: Store, b: Store) -> list[str]:
 
 def merge(a: SymState, b: SymState) -> SymState:
     """The T-M1 merge of two states with the same program and frames (module docstring):
-    `⟨π ∧ (δa ∨ δb), S, p⟩`, one step as deep as the deeper of the two, with `a`'s model and
-    the ghost of whichever carries one, each extended with the fresh symbols' values.
+    `⟨π ∧ (δa ∨ δb), S, p⟩`, as deep as the deeper of the two, with the model and the ghost
+    of whichever carries one (`a`'s first), each extended with the fresh symbols' values.
 
     :param a: a state.
     :param b: a state with `b.prog == a.prog` and `b.frame == a.frame`.
@@ -144,9 +145,10 @@ def merge(a: SymState, b: SymState) -> SymState:
         db.append(Cmp("==", v, b.store(x)))
         store = store.update(x, v)
     pc = prefix.extend(disj(_conj(da), _conj(db)))
+    model = _extended(a.model, pc) or _extended(b.model, pc)
     ghost = a.ghost if a.ghost is not None else b.ghost
-    return SymState(pc, store, a.prog, max(a.depth, b.depth),
-                    _extended(a.model, pc), _extended(ghost, pc), a.frame)
+    return SymState(pc, store, a.prog, max(a.depth, b.depth), model, _extended(ghost, pc),
+                    a.frame)
 
 
 def _extended(env: Env | None, pc: PathCondition) -> Env | None:
