@@ -207,3 +207,13 @@ def test_the_merge_case_study_needs_merging(name, kind):
     with merging():
         assert check(p, Budget(max_states=100)).kind is kind
     assert check(p, Budget(max_states=250)).kind is Kind.UNDECIDED
+
+
+def test_equal_statements_at_different_places_are_not_merged():
+    """Positions take no part in equality, so the two `assert not true` below are equal
+    programs; merged, the second's failure was reported at the first's line (found by
+    `campaign --checks merge`). Each failing statement is reported where its runs fail."""
+    p = parse("if 0 == z then\n  assert not true\nelse\n  assert not true\nfi")
+    with merging(Merging.ALL):
+        v = check(p, Budget(all_bugs=True))
+    assert sorted(b.failing.pos.line for b in v.bugs) == [2, 4]

@@ -131,7 +131,9 @@ expand_step = Transition("expand (one step)", _expand_outputs)
 def run_outputs(inputs_: tuple[SymState, ...], max_states: int,
                 solver: Solver | None = None) -> tuple[tuple[SymState, ...], bool]:
     """The configuration the stream `run` reaches from `inputs_` within `max_states` states:
-    the leaves, plus the unexplored frontier when cut; and whether the stream ended."""
+    the leaves, plus the unexplored frontier when cut; and whether the stream ended. Under
+    merging (T-M1) a cut run's frontier may hold a successor beside the merged state that
+    absorbed it: the configuration stays exhaustive and precise, with a run represented twice."""
     seen: list[SymState] = []
     ended = False
     with unrolled():  # loops unrolled: a havoc's symbols are no input this concretization reads

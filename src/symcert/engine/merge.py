@@ -237,11 +237,30 @@ class Sizes:
         return size, hot
 
 
+def same_places(p: object, q: object) -> bool:
+    """Whether two equal programs are the same statements of the source too: positions take no
+    part in equality (`assert b` at two lines are equal), but the statement a merged path
+    fails at must be the one each of its runs reaches."""
+    todo = [(p, q)]
+    while todo:
+        x, y = todo.pop()
+        if x is y:
+            continue
+        if getattr(x, "pos", None) != getattr(y, "pos", None):
+            return False
+        todo.extend(zip(children(x), children(y)))  # type: ignore[arg-type]
+    return True
+
+
 def mergeable(a: SymState, b: SymState, hot: frozenset[str]) -> bool:
-    """Whether the frontier merges `b` into the waiting `a` (same program and frames): not a
-    leaf, no havoc on either path, stores that differ only on integer variables, none of them
-    read by a loop condition left (`hot`: QCE, module docstring)."""
+    """Whether the frontier merges `b` into the waiting `a` (same program and frames, and the
+    same places in the source: `same_places`): not a leaf, no havoc on either path, stores
+    that differ only on integer variables, none of them read by a loop condition left (`hot`:
+    QCE, module docstring)."""
     if rules_of(a) == 0 or a.store(HAVOC) != Var(HAVOC) or b.store(HAVOC) != Var(HAVOC):
+        return False
+    if not (same_places(a.prog, b.prog) and all(
+            same_places(f.caller, g.caller) for f, g in zip(frames(a.frame), frames(b.frame)))):
         return False
     for x in differing(a.store, b.store):
         if x == ALLOC or is_field(x) or x in hot or _is_array(a.store(x)) \
