@@ -52,12 +52,15 @@ crosshair: install-test
 	  -m crosshair_backend tests/properties
 
 # symcert against PyWiSE, and a run of a million states: bench/results.json, docs/bench.md; then
-# the scaling on Dask (1 and 2 workers): bench/results-scaling.json, docs/bench.md, docs/scaling.md.
+# state merging on n independent ifs (bench/results-merge.json), partial-order reduction on
+# independent threads, and the scaling on Dask (1 and 2 workers): bench/results-scaling.json,
+# docs/bench.md, docs/scaling.md.
 # Not part of `make test`. PyWiSE gets its own environment; BENCH_ARGS=--quick for a short run.
 bench: install
 	test -x bench/.wisevenv/bin/python || { $(PYTHON) -m venv bench/.wisevenv && \
 	  bench/.wisevenv/bin/python -m pip install --quiet wise-se==0.0.7; }
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
+	$(BIN)/python bench/merge.py
 	$(BIN)/python bench/threads_por.py
 	$(BIN)/python bench/scaling.py
 

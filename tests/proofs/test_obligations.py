@@ -111,9 +111,11 @@ def test_missing_names_every_gap() -> None:
     # in a procedure x 3 lemmas, skip and fail x 2; B-L1 and X-A2 per case; G-M1 per operation
     # of IMP and of a defined language; X-A1 (5); W-L2.1, M-S1 (2), M-Q1 (2); B-A1 (update,
     # congruence) and B-H3 (resolve, resolve-pc) of arrays; B-H2 (fresh-read); B-H1's field
-    # rules (4); G-L2 and G-L3 per rule of imp.sem and gcl.sem
+    # rules (4); G-L2 and G-L3 per rule of imp.sem and gcl.sem; T-M1's merge rule (sound,
+    # complete-a, complete-b)
     assert len(gaps) == 3 * (22 + 4) + 2 * 2 + 2 * len(EXPR_CASES) + len(OPERATIONS) \
-        + len(DEFINABLE) + 5 + 5 + 4 + 1 + 4 + 2 * len(rules_needed())
+        + len(DEFINABLE) + 5 + 5 + 4 + 1 + 4 + 2 * len(rules_needed()) + 3
+    assert "T-M1 sound" in gaps and "T-M1 complete-b" in gaps
     ob = Obligation("W-L2.3/assign/demo", "W-L2.3", "assign", "", "")
     assert "W-L2.3 assign" not in missing([ob])
     assert "W-L2.3 assign" in missing([ob], vacuous=frozenset({ob.name}))  # proves nothing

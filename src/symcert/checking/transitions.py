@@ -13,6 +13,8 @@ The transitions given here, each a function from the input states `I` to the out
 - `stream(max_states)`: the transitive closure by the stream `run` (Fig. 6), cut after at most
   `max_states` states; its outputs are the leaves and the unexplored frontier, so it is
   exhaustive and precise even when cut.
+- `merged_stream(max_states)`: the same stream with state merging (T-M1), and `merge_rule`,
+  the m-to-1 merge of two states itself: exhaustive and precise.
 - `unroll(k)`: the stream `run` bounded to enter each `while` at most `k` times in a row; it
   *drops* the paths that would iterate again: precise, not exhaustive (T-X1).
 """
@@ -34,6 +36,7 @@ from symcert.core.guards import GUARDS
 from symcert.core.terms import TERMS, disj, negate
 from symcert.engine.explore import run, successors
 from symcert.engine.invariants import unrolled
+from symcert.engine.merge import Merging, define, merge, merged, merging, without_symbols
 from symcert.lang.procedures import arrays
 from symcert.lang.structure import inputs, reads
 from symcert.lang.syntax import (
@@ -90,12 +93,22 @@ def concr(s: SymState, sigma: Env, fuel: int = DEFAULT_FUEL) -> Meaning:
     :param sigma: the concrete initial store (the symbolic inputs' values).
     :param fuel: the step budget of the concrete run of `p`.
     :return: `{}` when `σ ⊭ φ` or an `assume` blocks the run (X-U1: it has no final state),
-        `{final}` otherwise, None when the run exceeds `fuel`.
+        `{final}` otherwise, None when the run exceeds `fuel`. On a merged path (T-M1) `σ` is
+        first extended to the merges' fresh symbols (`merge.define`), which the final state
+        does not show.
     """
-    if not satisfies(sigma, s.pc):
-        return frozenset()
-    start = concretize(sigma, s.store, state_names(s) | frozenset(sigma.as_dict()))
-    final = run_to_end(start, s.prog, fuel, concretize_frames(sigma, s.frame))
+    if merged(s):
+        extended = define(without_symbols(sigma), s.pc)
+        if extended is None:
+            return frozenset()
+        names = state_names(s) | frozenset(sigma.as_dict())
+        start = without_symbols(concretize(extended, s.store, names))
+        final = run_to_end(start, s.prog, fuel, concretize_frames(extended, s.frame))
+    else:
+        if not satisfies(sigma, s.pc):
+            return frozenset()
+        start = concretize(sigma, s.store, state_names(s) | frozenset(sigma.as_dict()))
+        final = run_to_end(start, s.prog, fuel, concretize_frames(sigma, s.frame))
     if final is None:
         return None
     return frozenset() if final.ending is Ending.BLOCKED else frozenset({final})
@@ -118,7 +131,9 @@ expand_step = Transition("expand (one step)", _expand_outputs)
 def run_outputs(inputs_: tuple[SymState, ...], max_states: int,
                 solver: Solver | None = None) -> tuple[tuple[SymState, ...], bool]:
     """The configuration the stream `run` reaches from `inputs_` within `max_states` states:
-    the leaves, plus the unexplored frontier when cut; and whether the stream ended."""
+    the leaves, plus the unexplored frontier when cut; and whether the stream ended. Under
+    merging (T-M1) a cut run's frontier may hold a successor beside the merged state that
+    absorbed it: the configuration stays exhaustive and precise, with a run represented twice."""
     seen: list[SymState] = []
     ended = False
     with unrolled():  # loops unrolled: a havoc's symbols are no input this concretization reads
@@ -146,6 +161,24 @@ def stream(max_states: int, solver: Solver | None = None) -> Transition:
     """
     return Transition(f"run (stream, at most {max_states:,} states)",
                       lambda inputs_: run_outputs(inputs_, max_states, solver)[0])
+
+
+def merged_stream(max_states: int, solver: Solver | None = None) -> Transition:
+    """The stream `run` with state merging wherever the rule applies (T-M1, merge.py), cut as
+    `stream` is: exhaustive and precise, the merged states meaning what `concr` extends `σ` to.
+
+    :param max_states: how many stream elements to take at most.
+    :param solver: prunes UNSAT states.
+    """
+    def outputs(inputs_: tuple[SymState, ...]) -> tuple[SymState, ...]:
+        with merging(Merging.ALL):
+            return run_outputs(inputs_, max_states, solver)[0]
+
+    return Transition(f"run with state merging (T-M1, at most {max_states:,} states)", outputs)
+
+
+merge_rule = Transition("merge (T-M1, m-to-1)", lambda inputs_: (merge(*inputs_),))
+"""The merge of two states with the same program and frames, an m-to-1 transition (T-M1)."""
 
 
 def unroll(k: int, solver: Solver | None = None) -> Transition:

@@ -19,6 +19,7 @@ from symcert.engine.contracts import roots
 from symcert.engine.explore import Explorer, RunStats, Strategy, run
 from symcert.engine.invariants import unrolled
 from symcert.engine.threads import replay_schedule, same_failure
+from symcert.engine.merge import merged, replay_merged, without_symbols
 from symcert.engine.status import BugFound, Finished, Pending, Status
 from symcert.lang.procedures import references
 from symcert.lang.syntax import Fail, Stmt
@@ -157,9 +158,15 @@ def witness(p: Stmt, bug: BugFound, solver: Solver) -> Witness | None:
             raise ReplayMismatch(f"input {model} and schedule {bug.state.config.schedule} do "
                                  f"not reach `{bug.state.prog.what()}`")  # type: ignore[union-attr]
         return Witness(bug.state, model, reached, None, steps)  # type: ignore[arg-type]
-    final = replay(p, bug.state, model)
-    if not (final.steps == bug.state.depth and final.prog == bug.state.prog
-            and is_stuck(final.prog)):
+    if merged(bug.state):  # T-M1: the run takes one of the merged paths, of its own length
+        model = without_symbols(model)
+        final = replay_merged(p, bug.state, model)
+        same = is_stuck(final.prog) and final.prog == bug.state.prog
+    else:
+        final = replay(p, bug.state, model)
+        same = (final.steps == bug.state.depth and final.prog == bug.state.prog
+                and is_stuck(final.prog))
+    if not same:
         raise ReplayMismatch(
             f"input {model} reaches `{head(final.prog)}` after {final.steps} steps, but the "
             f"symbolic state at depth {bug.state.depth} is stuck at `fail`"

@@ -38,6 +38,7 @@ from symcert.core.terms import conj, negate
 from symcert.engine.alias import ALIAS, Alias, resolve_reads, split
 from symcert.engine import contracts
 from symcert.engine.invariants import INVARIANTS, applies, expand_invariant, unrolled
+from symcert.engine.merge import MERGE, Frontier, Merging
 from symcert.engine.threads import expand_config
 from symcert.lang.syntax import (
     ALLOC, AExpr, Assert, Assign, Assume, BExpr, Bool, Call, Fail, If, Int, New, Return, Seq, Skip,
@@ -77,6 +78,8 @@ class RunStats:
     model_reuse: int = 0
     too_deep: int = 0
     """Successors dropped because their stack is deeper than `run`'s `max_call_depth`."""
+    merged: int = 0
+    """Successors merged into a waiting state (`--merge`, merge.py)."""
 
 
 @icontract.ensure(expand_sound, "W-T3.1 correct expansion", enabled=CONTRACTS)
@@ -352,9 +355,15 @@ def run(
     :param watch: told of every successor and the solver's answer on it.
     :param max_call_depth: when given, a successor whose stack of calls is deeper is dropped
         (a budget: counted in `stats.too_deep`, so the run is not exhaustive).
+
+    Under `--merge` (`merge.MERGE`, not with `unroll`) the frontier is merge.py's `Frontier`,
+    which orders the states its own way and merges a successor into a waiting state at the
+    same program and frames (T-M1).
     """
     stats = stats if stats is not None else RunStats()
-    frontier: deque[SymState] = deque()
+    how = MERGE.get() if unroll is None else Merging.OFF
+    frontier: deque[SymState] | Frontier = (deque() if how is Merging.OFF
+                                            else Frontier(eager=how is Merging.ALL))
     for s in l:
         checked = _initial_check(s, solver) if solver is not None else s
         if checked is not None:
@@ -363,7 +372,8 @@ def run(
             stats.pruned += 1
     loops: dict[int, LoopCounts] = {}  # with `unroll`: each frontier state's counts, by id
     values = Valuations()  # the parents' models' values, each node's computed once per model
-    take = frontier.popleft if strategy is Strategy.BFS else frontier.pop
+    take = (frontier.take if isinstance(frontier, Frontier)
+            else frontier.popleft if strategy is Strategy.BFS else frontier.pop)
     step = successors(invariants=unroll is None)  # unrolling is the other loop transition
     while frontier:
         state = take()
@@ -393,6 +403,8 @@ def run(
             if counts is not None:
                 loops[id(kept)] = counts[i]  # type: ignore[assignment]
             frontier.append(kept)
+        if isinstance(frontier, Frontier):
+            stats.merged = frontier.merges
     stats.frontier = 0
     while True:
         yield None

@@ -216,3 +216,40 @@ def check_ghost_run(p: Stmt, rho: Env, limit: int, strategy: Strategy = Strategy
         return ghost_under_approximates(concrete, states, names) or fresh
     return (ghost_under_approximates(concrete, states, names)
             or ghost_over_approximates(concrete, states, names, len(states) < limit) or fresh)
+
+
+def check_ghost_merged(p: Stmt, rho: Env, limit: int, solver: Solver | None = None) -> str | None:
+    """Over- and under-approximation under state merging (T-M1, M-P3, M-P4): the ghost states
+    of a merging `run`, in the order the stream yields them, are exactly the first states of the
+    concrete trace from `ρ`, each with `ρ'∘S = V`, where `ρ'` is `ρ` extended to the merges'
+    fresh symbols (a merged state carries the ghost of the one of its states that had it, so
+    the ghosts of a merged state are the union of the merged ones'). Depths are not compared:
+    a merged state is as deep as the deepest of its paths. None when they match, else the first
+    miss.
+
+    :param limit: how many states of the stream to take.
+    """
+    from symcert.engine.merge import merging, without_symbols
+
+    names = variables(p)
+    start = ghost_initial(p, rho)
+    assert start.ghost is not None
+    with merging():
+        states = [s for s in islice(run([start], solver=solver), limit) if s is not None]
+    ghosts = [g for g in states if g.ghost is not None]
+    concrete = list(trace(State(start.ghost, p), len(ghosts)))
+    for i, g in enumerate(ghosts):
+        assert g.ghost is not None
+        if i >= len(concrete):
+            return f"ghost state {i} after the concrete run ended"
+        c = concrete[i]
+        if not satisfies(g.ghost, g.pc):
+            return f"ghost state {i}: its ghost {g.ghost} does not satisfy {g.pc}"
+        if not (g.prog == c.prog and _concretize(g, names) == _restrict(c.env, names)
+                and concretize_frames(g.ghost, g.frame) == c.frame
+                and without_symbols(g.ghost) == start.ghost):
+            return (f"ghost state {i} concretizes to {_concretize(g, names)}, the concrete "
+                    f"state is {c.env}")
+    if len(states) < limit and len(concrete) > len(ghosts):  # the stream ended: all of it
+        return f"the concrete run goes on after the {len(ghosts)} ghost states"
+    return None

@@ -30,6 +30,7 @@ from symcert.core.concrete import head
 from symcert.core.state import SymState
 from symcert.engine.contracts import blame, summarised
 from symcert.engine.invariants import Unproved, abstract, confirm
+from symcert.engine.merge import MERGE, Merging
 from symcert.engine.shrink import shrink
 from symcert.engine.status import Answer, BugFound, Finished
 from symcert.lang.errors import EXIT_BUG, EXIT_OK, EXIT_UNDECIDED, plural
@@ -356,7 +357,8 @@ class Check:
         reason = verdict.reason
         if (reason is None or reason.cause not in (Cause.STATES, Cause.TIME)
                 or self.budget.strategy is not Strategy.BFS or self.unconfirmed
-                or self.progress.too_deep or self.abstracted or self.depth < 1):
+                or self.progress.too_deep or self.abstracted or self.depth < 1
+                or MERGE.get() is not Merging.OFF):  # merging explores out of depth order
             return verdict
         top = sorted(self.spent.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
         return replace(verdict, bound=Bound(self.depth - 1, tuple(top)))

@@ -6,7 +6,7 @@ heaps included, seed 003 §4-5; the solver takes the program's valid heaps): one
 stream `run` (cut after --max-states states; leaves and frontier), the seed-004 interpreter
 (results at its loop limit have no known meaning and are skipped), and with --unroll K the
 big-step execution that unrolls each loop K times and drops the rest (precise, not exhaustive:
-T-X1). Exit 1 when a counterexample is found; 3 (undecided) when some check held on no input at
+T-X1), and with --merge the stream with state merging (T-M1). Exit 1 when a counterexample is found; 3 (undecided) when some check held on no input at
 all (every run was skipped) or the time budget ran out; 0 otherwise.
 """
 
@@ -28,6 +28,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_program(parser)
     parser.add_argument("--unroll", type=int, default=None, metavar="K",
                         help="also check loop unrolling with threshold K (K >= 0)")
+    parser.add_argument("--merge", action="store_true",
+                        help="also check the stream with state merging (T-M1)")
     parser.add_argument("--runs", type=int, default=100, metavar="N",
                         help="random inputs per check (default: 100)")
     parser.add_argument("--seed", type=int, default=0, metavar="S",
@@ -45,7 +47,9 @@ def main(args: argparse.Namespace) -> int:
     from symcert.checking.oracles import is_probably_exhaustive, is_probably_precise
     from symcert.solver.z3backend import solver_for
     from symcert.lang.structure import inputs
-    from symcert.checking.transitions import expand_step, interpreter, stream, unroll
+    from symcert.checking.transitions import (
+        expand_step, interpreter, merged_stream, stream, unroll,
+    )
 
     for flag, value, least in (("--runs", args.runs, 1), ("--max-states", args.max_states, 1),
                                ("--unroll", args.unroll, 0), ("--loop-limit", args.loop_limit, 0)):
@@ -60,6 +64,8 @@ def main(args: argparse.Namespace) -> int:
                    interpreter(args.loop_limit, solver_for(program))]
     if args.unroll is not None:
         transitions.append(unroll(args.unroll, solver_for(program)))
+    if args.merge:
+        transitions.append(merged_stream(args.max_states, solver_for(program)))
     names = ", ".join(sorted(inputs(program))) or "none"
     say = (lambda line: None) if args.json else print
     say(f"{name}: {plural(args.runs, 'random input')} per check (seed {args.seed}); "

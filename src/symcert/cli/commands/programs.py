@@ -20,9 +20,11 @@ STDIN_NAME = "<stdin>"
 CHUNK = 1024 * 1024  # read in pieces, so that the deadline can interrupt a slow reader
 
 
-def add_program(parser: argparse.ArgumentParser, alias: bool = False) -> None:
+def add_program(parser: argparse.ArgumentParser, alias: bool = False,
+                merge: bool | None = None) -> None:
     """The FILE argument, `--max-input-bytes`, `--max-program-size` and `--timeout` of a
-    command that reads a program; with `alias`, `--alias` too (a command that explores)."""
+    command that reads a program; with `alias`, `--alias` too (a command that explores), and
+    `--merge` unless `merge` is False (`tests` wants one input per path, not per merge)."""
     from symcert.lang.errors import MAX_INPUT_BYTES, MAX_PROGRAM_SIZE  # not the parser: its
     # import would read SYMCERT_CONTRACTS before `--contracts` sets it
 
@@ -46,35 +48,36 @@ def add_program(parser: argparse.ArgumentParser, alias: bool = False) -> None:
                             help="a call of a procedure with a contract uses the contract, its "
                                  "body verified once (T-S1, default); --no-summaries inlines "
                                  "every call")
+    if alias and merge is not False:
+        parser.add_argument("--merge", action="store_true",
+                            help="merge states that reach the same point of the program with "
+                                 "the same continuation (T-M1: same verdicts, fewer paths)")
 
 
 def with_alias(args: argparse.Namespace, body: Callable[[argparse.Namespace], int]) -> int:
-    """`body(args)` with the aliasing strategy `args.alias` (engine/alias.py), the contract
-    transition `args.summaries` (engine/contracts.py) and the partial-order reduction
-    `args.por` (engine/por.py) set for its runs, in the thread that runs it."""
-    if not getattr(args, "summaries", True):
-        from symcert.engine.contracts import summaries
+    """`body(args)` with the strategies its options choose set for its runs, in the thread that
+    runs it: the contract transition `args.summaries` (engine/contracts.py), the partial-order
+    reduction `args.por` (engine/por.py), state merging `args.merge` (engine/merge.py) and the
+    aliasing strategy `args.alias` (engine/alias.py)."""
+    from contextlib import ExitStack
 
-        with summaries(False):
-            return _reduced(args, body)
-    return _reduced(args, body)
+    with ExitStack() as chosen:
+        if not getattr(args, "summaries", True):
+            from symcert.engine.contracts import summaries
 
+            chosen.enter_context(summaries(False))
+        if getattr(args, "por", "on") == "off":
+            from symcert.engine.por import reducing
 
-def _reduced(args: argparse.Namespace, body: Callable[[argparse.Namespace], int]) -> int:
-    if getattr(args, "por", "on") == "off":
-        from symcert.engine.por import reducing
+            chosen.enter_context(reducing(False))
+        if getattr(args, "merge", False):
+            from symcert.engine.merge import merging
 
-        with reducing(False):
-            return _aliased(args, body)
-    return _aliased(args, body)
+            chosen.enter_context(merging())
+        if getattr(args, "alias", "terms") != "terms":
+            from symcert.engine.alias import Alias, aliasing
 
-
-def _aliased(args: argparse.Namespace, body: Callable[[argparse.Namespace], int]) -> int:
-    if getattr(args, "alias", "terms") == "terms":
-        return body(args)
-    from symcert.engine.alias import Alias, aliasing
-
-    with aliasing(Alias(args.alias)):
+            chosen.enter_context(aliasing(Alias(args.alias)))
         return body(args)
 
 

@@ -30,7 +30,7 @@ DEFAULT_MAX_STATES = 100_000
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    add_program(parser, alias=True)
+    add_program(parser, alias=True, merge=False)
     parser.add_argument("--max-states", type=positive, default=DEFAULT_MAX_STATES, metavar="N",
                         help=f"state budget (default: {DEFAULT_MAX_STATES:,})")
     parser.add_argument("--format", choices=("json", "pytest"), default="json",
