@@ -100,6 +100,14 @@ def test_outside_the_encoding_exploration_gets_the_whole_budget():
     assert verdict.kind is Kind.BUG and verdict.stats.states > inference.PROBE_STATES
 
 
+def test_with_all_bugs_the_probe_is_the_whole_budget():
+    """`--all-bugs` asks for every failing statement within the budget: a bug found by the probe
+    does not end the check at the probe's 2,000 states, so the deep one is found too."""
+    two = parse("if x == 1 then fail else skip fi; i = 0; while i < 800 do i = i + 1 od; assert i != 800")
+    verdict = InferringCheck(two, Budget(20_000, all_bugs=True)).run()
+    assert verdict.kind is Kind.BUG and len({b.failing.pos for b in verdict.bugs}) == 2
+
+
 ZEROS = parse("assume n >= 2; i = 0; while i < n do a[i] = 0; i = i + 1 od; assert a[1] == 0")
 
 

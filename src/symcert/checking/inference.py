@@ -150,7 +150,10 @@ class InferringCheck:
     def run(self, observer: Observer = Quiet()) -> Verdict:
         """The verdict: the probe's if it decided, else the annotated program's if it is SAFE
         (or a replayed bug), else that of the exploration with the whole budget."""
-        probe = replace(self.budget, max_states=min(self.budget.max_states, PROBE_STATES))
+        if self.budget.all_bugs:  # every bug within the budget: the probe is the whole run
+            probe = self.budget
+        else:
+            probe = replace(self.budget, max_states=min(self.budget.max_states, PROBE_STATES))
         verdict = self._explore(self.program, probe, observer)
         if not (verdict.kind is Kind.UNDECIDED and verdict.reason is not None
                 and verdict.reason.cause is Cause.STATES):
