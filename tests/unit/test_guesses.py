@@ -59,3 +59,32 @@ def test_a_loop_no_sampled_run_reaches_gets_no_candidate(monkeypatch):
     assert samples.states[0] and not samples.states[1]
     found = guess(p, samples)
     assert found is not None and 1 not in found
+
+
+def test_pruning_stops_at_its_deadline_between_any_two_queries(monkeypatch):
+    """A prover that never decides (each query `unknown`, as z3 on a hard array obligation) and
+    a clock that advances one second a query: pruning gives up once its 3 s have passed, after
+    a handful of queries, not after one query per candidate."""
+    from symcert.checking.inductive import obligations
+    from symcert.checking.provers import UNKNOWN, ProverAnswer
+
+    p = parse("assume n >= 0; x = 0; while x < n do x = x + 1 od; assert x == n")
+    rows = [(n, x) for n in range(6) for x in range(n + 1)]
+    candidates = guesses._octagon(rows, ["n", "x"])
+    split = obligations(p, {0: guesses._conj(candidates)}, parts={0: tuple(candidates)})
+    clock, asked = [0.0], []
+
+    def tick() -> float:
+        clock[0] += 1.0
+        return clock[0]
+
+    def unknown(text: str, rlimit: int) -> ProverAnswer:
+        asked.append(text)
+        tick()
+        return ProverAnswer(UNKNOWN, 1.0)
+
+    monkeypatch.setattr(guesses.time, "perf_counter", tick)
+    monkeypatch.setattr(guesses, "prove_z3", unknown)
+    assert len(candidates) > 6
+    assert guesses._refuted(split, deadline=3.0) is None
+    assert len(asked) <= 3

@@ -154,8 +154,11 @@ def _refuted(split: list[Obligation], deadline: float) -> set[tuple[int, int]] |
                 break
             falsified = [o for o in group if _false_in(o.goal, answer.model)]
             if not falsified:  # no model to read (unknown, arrays): one query a part
-                bad.update(o.part for o in group  # type: ignore[misc]
-                           if prove_z3(o.smtlib(), RLIMIT).status != VALID)
+                for o in group:
+                    if time.perf_counter() > deadline:  # every query counts against it
+                        return None
+                    if prove_z3(o.smtlib(), RLIMIT).status != VALID:
+                        bad.add(o.part)  # type: ignore[arg-type]
                 break
             bad.update(o.part for o in falsified)  # type: ignore[misc]
             group = [o for o in group if o not in falsified]
