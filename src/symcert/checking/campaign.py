@@ -77,9 +77,6 @@ class Disagreement:
                 + "\n".join("    " + line for line in show_program(self.program).splitlines()))
 
 
-# --- random programs -------------------------------------------------------------------------
-
-
 SHAPE = Shape(names=NAMES, literal=3, value=5, aexpr_depth=2, bexpr_depth=1, operand_depth=1,
               stmt_depth=7, leaves=8, loop_depth=2, loop_bound=LOOP_LIMIT - 1, procedures=2,
               arrays=ARRAYS)
@@ -110,9 +107,6 @@ def numbered(seed: int, index: int, shape: Shape = SHAPE,
     choices = RandomChoices(random.Random(f"{seed}:{index}"))
     p = program(choices, shape)
     return p, [random_input(choices, p, shape) for _ in range(inputs_per_program)]
-
-
-# --- the checks -------------------------------------------------------------------------------
 
 
 _memo: dict[tuple[str, Stmt, Env, int], object] = {}
@@ -367,9 +361,6 @@ def check_within(p: Stmt, sigmas: list[Env], solver: Solver, checks: tuple[str, 
     return OVER_BUDGET if answered is None else answered[0]
 
 
-# --- shrinking --------------------------------------------------------------------------------
-
-
 SIMPLEST: tuple[tuple[object, tuple[Node, ...]], ...] = (
     (Stmt, (Skip(),)), (AExpr, (Int(0), Int(1))), (BExpr, (Bool(True), Bool(False))),
     (Update, ()), (ArrayVar, ()))
@@ -422,9 +413,6 @@ def shrink(found: Disagreement, solver: Solver, seconds: float = 10.0,
                 progress = True
                 break
     return current
-
-
-# --- the campaign -----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)

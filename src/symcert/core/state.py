@@ -303,7 +303,7 @@ def rule_count(p: Stmt, in_procedure: bool = False) -> int:
             return 0
         case Seq():
             return 1
-        case Call() if p.procs[p.name].requires is not None:  # and `fail` where it breaks `P`
+        case Call() if p.name in p.procs and p.procs[p.name].requires is not None:  # `P` broken
             return 2 + may_fail_at(p)
         case Assign() | Assume() | Call() | Return() | New():
             return 1 + may_fail_at(p)  # X-A2: and `fail` where a divisor may be 0

@@ -22,6 +22,7 @@ from symcert.core.state import PathCondition, valid_heap, witness_input
 from symcert.core.state import Store
 from symcert.core.symbolic import sym_guard
 from symcert.core.terms import cmp, conj, disj, free_vars, negate
+from symcert.engine.merge import merged
 from symcert.engine.bugfinder import Witness
 from symcert.lang.procedures import references
 from symcert.lang.structure import reads
@@ -191,7 +192,7 @@ def shrink(found: Witness, solver: Solver, budget: ShrinkBudget = ShrinkBudget()
     :param solver: the solver that confirmed it (its references range over valid heaps).
     """
     p, pc = found.program, found.bug.pc
-    if p is None:
+    if p is None or merged(found.bug):  # a merged path has no one depth to replay to (T-M1)
         return found
     refs = references(p)
     terms = inputs_of(pc)
