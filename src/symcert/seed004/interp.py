@@ -75,6 +75,7 @@ from symcert.core.algebra import fold, fold_a, fold_b
 from symcert.core.concrete import Env
 from symcert.core.guards import GUARDS, may_fail
 from symcert.core.state import TRUE_PC, PathCondition, satisfies
+from symcert.core.threads import is_threaded
 from symcert.engine.ghost import Interpretation
 from symcert.lang.procedures import Proc
 from symcert.lang.structure import inputs
@@ -434,6 +435,8 @@ def under_approximation(p: Stmt, n: int, ghost: Env | None, declared: frozenset[
 
 
 @icontract.require(lambda n: n >= 0, enabled=CONTRACTS)
+@icontract.require(lambda p: not is_threaded(p), "seed 004 runs one thread (docs/threads.md)",
+                   enabled=CONTRACTS)
 @icontract.ensure(results_interpreted, "M-I1 ghost state invariant", enabled=CONTRACTS)
 @icontract.ensure(interpretations_extend, "M-E1 interpretations extend", enabled=CONTRACTS)
 @icontract.ensure(over_approximation, "M-P3 ghost over-approximation", enabled=CONTRACTS)
