@@ -43,6 +43,13 @@ def is_threaded(p: Stmt) -> bool:
                table_of(p).values())] for s in statements(root))
 
 
+def gets_futures(p: Stmt) -> bool:
+    """Whether every `get` of the program of `p` reads one of its futures, as the parser's
+    static rules ensure: a future then always holds a thread's number (0 before its spawn)."""
+    return all(s.future in futures(p) for root in [p, *(q.body for q in table_of(p).values())]
+               for s in statements(root) if isinstance(s, Get))
+
+
 def futures(p: Stmt) -> frozenset[str]:
     """The future variables of the program of `p` (the targets of its spawns): each starts as 0,
     not as an input."""

@@ -18,6 +18,7 @@ from symcert.core.state import SymState, valid_heap, witness_input
 from symcert.engine.contracts import roots
 from symcert.engine.explore import Explorer, RunStats, Strategy, run
 from symcert.engine.invariants import unrolled
+from symcert.core.threads import gets_futures
 from symcert.engine.threads import replay_schedule, same_failure
 from symcert.engine.merge import merged, replay_merged, without_symbols
 from symcert.engine.status import BugFound, Finished, Pending, Status
@@ -79,6 +80,8 @@ def find_bugs(
 
 
 @icontract.require(lambda n: n >= 0, enabled=CONTRACTS)
+@icontract.require(lambda p: gets_futures(p), "a `get` reads a future (the parser's rule)",
+                   enabled=CONTRACTS)
 @icontract.ensure(lambda n, result: len(result) == n, enabled=CONTRACTS)
 @icontract.ensure(find_bugs_terminates_soundly, "W-T3.7 sound termination of the bug finder",
                   enabled=CONTRACTS)
