@@ -252,9 +252,11 @@ def test_macro_arguments_are_expressions_and_macros_can_call_earlier_macros():
 
 
 MACRO_ERRORS = [
-    ("macro f(a) begin a = b end\nskip", 1, 7,
+    ("macro f(a) begin a = b end\nskip", 1, 22,
      "macro `f` uses `b`, which is not one of its parameters (a)"),
-    ("macro f(a) begin a = 1 end\nf(1 + x)", 2, 1,
+    ("macro f(a) begin q[a] = 1; a = b end\nskip", 1, 18,
+     "macro `f` uses `q`, which is not one of its parameters (a)"),
+    ("macro f(a) begin a = 1 end\nf(1 + x)", 2, 3,
      "macro `f` assigns its parameter `a`, so its argument must be a variable, not `1 + x`"),
     ("g(x)", 1, 1, "unknown procedure `g` (procedures declared: none; macros are defined before use)"),
     ("macro f(a) begin skip end\nf(x, y)", 2, 1, "macro `f` takes 1 argument, 2 given"),
@@ -274,6 +276,19 @@ def test_macro_misuse_is_a_syntax_error(source, line, column, message):
     with pytest.raises(ParseError) as info:
         parse(source, "t.imp")
     assert (info.value.line, info.value.column, info.value.message) == (line, column, message)
+
+
+@pytest.mark.parametrize("source, kind", [
+    ("macro f(a) begin a = b end\nskip", "name error"),
+    ("macro f(a) begin a = 1 end\nf(y - 2 * 3)", "type error"),
+    ("macro f(a) begin a[0] = 1 end\nf(3)", "type error"),
+])
+def test_macro_misuse_says_what_kind_of_error_it_is(source, kind):
+    """A stray variable is a name that means nothing there; an argument that must be a
+    variable and is not is a value of the wrong kind."""
+    with pytest.raises(ParseError) as info:
+        parse(source, "t.imp")
+    assert info.value.kind == kind
 
 
 def test_expanded_macros_round_trip():

@@ -79,14 +79,15 @@ class LimitError(ParseError):
 
 class NamingError(ParseError):
     """A name used where it means nothing, or declared twice: an unknown procedure, class or
-    field, a second declaration."""
+    field, a second declaration, a macro's variable that is not its parameter."""
 
     kind = "name error"
 
 
 class KindError(ParseError):
     """A value used as what it is not: an array as an integer, a reference as an integer, a
-    macro as a value, a call with the wrong number of arguments."""
+    macro as a value, a call with the wrong number of arguments, an expression as a macro's
+    argument where it must be a variable."""
 
     kind = "type error"
 
