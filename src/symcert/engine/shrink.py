@@ -8,7 +8,8 @@ bound in turn, the others held: a lexicographic minimum of the absolute values, 
 budget of queries and seconds allows. Input objects are then renumbered `@1, @2, …` in the
 order the input variables reach them. The smaller input counts only if its concrete run
 reaches the same stuck state after as many steps (`bugfinder.replay`'s check); otherwise, or
-if no smaller model is found, the original witness stands. So shrinking never makes a report
+if no smaller model is found, the original witness stands. With threads the smaller input is
+replayed with the witness's schedule and must fail at the same statement (or deadlock). So shrinking never makes a report
 less sure, only its input smaller; it needs no new solver code, only `Solver.check`.
 """
 
@@ -23,10 +24,13 @@ from symcert.core.state import Store
 from symcert.core.symbolic import sym_guard
 from symcert.core.terms import cmp, conj, disj, free_vars, negate
 from symcert.engine.merge import merged
+from symcert.engine.threads import replay_schedule, same_failure
 from symcert.engine.bugfinder import Witness
 from symcert.lang.procedures import references
 from symcert.lang.structure import reads
-from symcert.lang.syntax import AExpr, ArrayVar, BExpr, Bool, Int, Select, Var, is_field
+from symcert.lang.syntax import (
+    AExpr, ArrayVar, BExpr, Bool, Int, Select, Stmt, Var, is_field,
+)
 from symcert.solver.answers import Sat
 from symcert.solver.z3backend import Solver
 
@@ -184,14 +188,17 @@ MAX_BITS = 64
 for such a value usually asks for exactly it (`assert x != 10**700`)."""
 
 
-def shrink(found: Witness, solver: Solver, budget: ShrinkBudget = ShrinkBudget()) -> Witness:
+def shrink(found: Witness, solver: Solver, budget: ShrinkBudget = ShrinkBudget(),
+           program: Stmt | None = None) -> Witness:
     """The witness with the smallest input found that replays to the same bug, its objects
     renumbered; `found` itself when nothing smaller replays.
 
     :param found: a confirmed bug on a concrete path (its path condition is the path's).
     :param solver: the solver that confirmed it (its references range over valid heaps).
+    :param program: the program, for a witness that does not carry it (with threads: the
+        smaller input is replayed with the same schedule).
     """
-    p, pc = found.program, found.bug.pc
+    p, pc = found.program or program, found.bug.pc
     if p is None or merged(found.bug):  # a merged path has no one depth to replay to (T-M1)
         return found
     refs = references(p)
@@ -204,6 +211,10 @@ def shrink(found: Witness, solver: Solver, budget: ShrinkBudget = ShrinkBudget()
     candidate = renumbered(candidate, refs) if refs else candidate
     if candidate == found.input or not valid_heap(candidate, refs):
         return found
+    if found.bug.config is not None:  # threads: the same schedule from the smaller input
+        reached, steps = replay_schedule(p, found.bug, candidate)
+        return (Witness(found.bug, candidate, reached, None, steps)  # type: ignore[arg-type]
+                if same_failure(reached, found.bug) else found)
     final = run_concrete(State(candidate, p), found.bug.depth)  # the replay, unasserted
     if final.steps != found.bug.depth or final.prog != found.bug.prog or \
             not is_stuck(final.prog):

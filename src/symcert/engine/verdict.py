@@ -368,7 +368,8 @@ class Check:
         invariant's fault recorded in `unproved` (None either way when not a bug)."""
         if not abstract(bug.state):
             found = witness(self.program, bug, self.solver)
-            return shrink(found, self.solver) if found and self.budget.shrink else found
+            return (shrink(found, self.solver, program=self.program)
+                    if found and self.budget.shrink else found)
         found = confirm(self.program, bug.state, self.solver)
         if isinstance(found, Unproved):
             self.unproved = weightier(self.unproved, blamed(bug.state, found, self.solver))
