@@ -96,3 +96,14 @@ def test_exec_runs_a_schedule(schedule, code, words):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == code, done.stdout + done.stderr
     assert words in done.stdout
+
+
+def test_a_thread_s_last_step_is_shown_as_its_end():
+    """The step from a thread's finished program `skip` (no place in the source) ends it."""
+    from symcert.cli.commands.threads import interleaving
+    from symcert.core.concrete import head
+    from symcert.lang.syntax import Skip
+    p = parse("proc w() begin y = 1 end\nspawn w()")
+    first = head(p)
+    assert interleaving([(0, first), (1, Skip())]) == [
+        f"  thread 0 at 2:1: {first}", "  thread 1 ends"]

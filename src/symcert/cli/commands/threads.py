@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, Callable
 
+from symcert.lang.syntax import Skip
 
 
 def schedule(text: str) -> tuple[int, ...]:
@@ -24,8 +25,10 @@ def schedule(text: str) -> tuple[int, ...]:
 
 def interleaving(steps: list[tuple[int, Any]]) -> list[str]:
     """One line a step: the thread, the line and column of the statement it ran (`head` of its
-    program before the step) and the statement."""
+    program before the step) and the statement; a thread's last step, from its finished
+    program `skip`, ends it."""
     return [f"  thread {i} at {s.pos.line}:{s.pos.column}: {_shown(s)}" if s.pos
+            else f"  thread {i} ends" if isinstance(s, Skip)
             else f"  thread {i}: {_shown(s)}" for i, s in steps]
 
 
