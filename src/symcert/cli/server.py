@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import shutil
 import signal
@@ -23,7 +24,7 @@ from pygls.lsp.server import LanguageServer
 
 from symcert.cli.commands import batch
 from symcert.cli.findings import (
-    VERDICTS, Finding, Settings, Span, child_args, configured, findings, lines_of, stopped,
+    VERDICTS, WARNING, Finding, Settings, Span, child_args, configured, findings, lines_of, stopped,
 )
 
 GRACE = 5.0
@@ -118,7 +119,12 @@ class Server:
         await asyncio.sleep(delay)
         document = self.ls.workspace.get_text_document(uri)
         text, version = document.source, document.version
-        found = await check(text, self.settings, self.directory)
+        try:
+            found = await check(text, self.settings, self.directory)
+        except Exception as err:  # a bug of the server (or no process to be had): say so
+            logging.exception("symcert lsp: the check of %s failed", uri)
+            found = [Finding(Span(0, 0, 0), WARNING, "internal error",
+                             f"symcert lsp: internal error: {type(err).__name__}: {err}")]
         self.running.pop(uri, None)
         self.found[uri] = (text, found)
         lines = lines_of(text)
