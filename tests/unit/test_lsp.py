@@ -206,6 +206,7 @@ def test_options_are_checked():
                        "option `timeout`: not a valid value: -1",
                        "option `allBugs`: not a valid value: 1"]
     assert configured(base, None) == (base, [])
+    assert configured(base, {"symcert": {"command": ["symcert", "lsp"]}}) == (base, [])
 
 
 def test_spans():

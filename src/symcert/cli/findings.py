@@ -39,6 +39,9 @@ class Settings:
 OPTIONS = {"timeout": "timeout", "maxStates": "max_states", "allBugs": "all_bugs",
            "debounce": "debounce"}
 """The client's option names and the Settings field each sets."""
+CLIENT_SIDE = ("command",)
+"""Settings of the `symcert` section that the client itself reads (the VS Code extension's
+command that starts the server), passed on with the others and left alone."""
 
 
 def configured(settings: Settings, options: Any) -> tuple[Settings, list[str]]:
@@ -54,6 +57,8 @@ def configured(settings: Settings, options: Any) -> tuple[Settings, list[str]]:
         name = OPTIONS.get(key)
         number = (isinstance(value, (int, float)) and not isinstance(value, bool)
                   and math.isfinite(value))
+        if key in CLIENT_SIDE:
+            continue
         if name is None:
             refused.append(f"unknown option `{key}` (known: {', '.join(OPTIONS)})")
         elif name == "all_bugs" and isinstance(value, bool):
