@@ -23,6 +23,17 @@ assert y != 6;
 assert y % 2 == 0
 """
 SYNTAX = "x = 1;\nif x > then skip fi\n"
+THREADS = """proc inc() begin
+  var t = c;
+  c = t + 1
+end
+c = 0;
+f = spawn inc();
+g = spawn inc();
+a = get f;
+b = get g;
+assert c == 2
+"""
 LOOP = "while x > 0 do x = x - 1 od;\nassert x <= 0\n"
 
 
@@ -139,6 +150,23 @@ def test_a_bug_with_its_witness_and_a_proved_assertion(session):
     assert "**symcert: proved**" in hover["contents"]["value"]
     assert client.request("textDocument/hover", {"textDocument": {"uri": uri},
                                                  "position": {"line": 1, "character": 2}}) is None
+
+
+def test_a_bug_of_threads_with_its_schedule(session):
+    """A bug of threads comes with the schedule that replays it and its interleaving."""
+    client, root, _ = session
+    uri = (root / "threads.imp").as_uri()
+    client.open(uri, THREADS)
+    [bug] = client.diagnostics(uri)["diagnostics"]
+    assert bug["range"]["start"] == {"line": 9, "character": 0}
+    lines = bug["message"].splitlines()
+    assert lines[:2] == ["bug: assertion `c == 2` fails", "input: any"]
+    assert lines[2].startswith("schedule: 0,0,0,") and lines[2].endswith(
+        "(replay it with exec --schedule)")
+    steps = [s["message"] for s in bug["relatedInformation"]]
+    assert steps[:3] == ["thread 0: c = 0", "thread 0: f = spawn inc()",
+                         "thread 0: g = spawn inc()"]
+    assert steps.count("thread 1: c = t + 1") == steps.count("thread 2: c = t + 1") == 1
 
 
 def test_a_syntax_error_and_its_range(session):

@@ -204,7 +204,8 @@ def _bounded(done: dict[str, Any]) -> str:
 
 def _bug(bug: dict[str, Any], lines: list[str]) -> Finding:
     """A bug event as a finding: `run`'s report of it (the call stack, the witness, the
-    schedule of threads, the replay) and its trace as related steps."""
+    schedule of threads, the replay) and its trace, or its interleaving of threads, as related
+    steps."""
     from symcert.cli.commands.reports import witness
     from symcert.cli.commands.traces import effect, stack_note
 
@@ -212,6 +213,9 @@ def _bug(bug: dict[str, Any], lines: list[str]) -> Finding:
     steps = tuple(Related(statement_span(lines, s["line"], s["column"] or 1),
                           f"{s['statement']}  -> {effect(_step(s))}")
                   for s in bug.get("trace", ()) if s.get("line"))
+    steps += tuple(Related(statement_span(lines, s["line"], s["column"]),
+                           f"thread {s['thread']}: {s['statement']}")
+                   for s in bug.get("interleaving", ()) if s["line"])
     schedule = ("" if "schedule" not in bug else
                 f"\nschedule: {','.join(map(str, bug['schedule'])) or 'none'} "
                 "(replay it with exec --schedule)")
