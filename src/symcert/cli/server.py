@@ -64,7 +64,7 @@ class Server:
         @ls.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
         def change_configuration(params: types.DidChangeConfigurationParams) -> None:
             self.configure(params.settings)
-            for uri in list(self.found):
+            for uri in {*self.found, *self.running}:
                 self.schedule(uri, 0.0)
 
         @ls.feature(types.TEXT_DOCUMENT_DID_OPEN)
