@@ -34,6 +34,8 @@ a = get f;
 b = get g;
 assert c == 2
 """
+SLOW = ("i = 0; while i < n do j = 0; while j < n do j = j + 1 od; i = i + 1 od;\n"
+        "assert i == n or n < 0\n")
 LOOP = "while x > 0 do x = x - 1 od;\nassert x <= 0\n"
 
 
@@ -170,8 +172,9 @@ def test_a_bug_of_threads_with_its_schedule(session):
 
 
 def test_a_syntax_error_and_its_range(session):
-    """A syntax error is published at its token, and an edit that fixes it while a check runs
-    replaces that check: only the new version's diagnostics come."""
+    """A syntax error is published at its token, and an edit while a check runs replaces
+    that check (a long one: it could not end first): only the new version's diagnostics
+    come."""
     client, root, _ = session
     uri = (root / "syntax.imp").as_uri()
     client.open(uri, SYNTAX)
@@ -183,7 +186,7 @@ def test_a_syntax_error_and_its_range(session):
 
     client.send("textDocument/didChange", {
         "textDocument": {"uri": uri, "version": 2},
-        "contentChanges": [{"text": "x = 1;\nif x > 0 then skip else fail fi\n"}]})
+        "contentChanges": [{"text": SLOW}]})
     client.send("textDocument/didChange", {
         "textDocument": {"uri": uri, "version": 3},
         "contentChanges": [{"text": "x = 1;\nif x > 0 then skip else skip fi\n"}]})
