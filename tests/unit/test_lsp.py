@@ -4,6 +4,7 @@ shutdown, exit), and the findings it publishes are read off `symcert run`'s even
 
 from __future__ import annotations
 
+import asyncio
 import json
 import queue
 import subprocess
@@ -13,6 +14,7 @@ from typing import Any, Callable
 
 import pytest
 
+from symcert.cli import server
 from symcert.cli.findings import Settings, configured, statement_span, token_span
 
 WAIT = 30.0  # seconds at most for any one message: a bound, not a measurement
@@ -223,6 +225,17 @@ def test_exit_without_shutdown_is_code_1():
     client.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
     client.send("exit", None)
     assert client.proc.wait(timeout=WAIT) == 1
+
+
+def test_a_check_past_its_budget_is_stopped(tmp_path, monkeypatch):
+    """A check that has not ended GRACE seconds past its timeout is killed and reported
+    undecided, and its copy of the document is removed (GRACE made negative here, so the
+    long check cannot end first)."""
+    monkeypatch.setattr(server, "GRACE", 0.05 - 10.0)
+    [finding] = asyncio.run(server.check(SLOW, Settings(timeout=10.0), str(tmp_path)))
+    assert (finding.severity, finding.code, finding.verdict) == (3, "time", "undecided")
+    assert finding.message.startswith("undecided: the check did not end within 0.05 s")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_options_are_checked():
