@@ -56,6 +56,7 @@ COMMANDS: dict[str, str] = {
     "tests": "symcert.cli.commands.tests",
     "campaign": "symcert.cli.commands.campaign",
     "derive": "symcert.cli.commands.derive",
+    "lsp": "symcert.cli.commands.lsp",
 }
 
 

@@ -98,15 +98,18 @@ def check(args: argparse.Namespace, file: str) -> Outcome:
     quiet = {**os.environ, "SYMCERT_PROGRESS_SECONDS": "0"}  # this process reports progress
     given = {"input": sys.stdin.buffer.read()} if file == "-" else {"stdin": subprocess.DEVNULL}
     done = subprocess.run(child_argv(args, file), capture_output=True, env=quiet, **given)
-    stdout = done.stdout.decode("utf-8", errors="replace")
+    return outcome(source_name(file), done.returncode, done.stdout, done.stderr)
+
+
+def outcome(file: str, exit_code: int, stdout: bytes, stderr: bytes) -> Outcome:
+    """The outcome of a child `symcert run FILE --json` from its exit code and output."""
     events = []
-    for line in stdout.splitlines():
+    for line in stdout.decode("utf-8", errors="replace").splitlines():
         try:
             events.append(json.loads(line))
         except json.JSONDecodeError:
             pass  # not an event: the child failed; its stderr says how
-    return Outcome(source_name(file), done.returncode, tuple(events),
-                   done.stderr.decode("utf-8", errors="replace"))
+    return Outcome(file, exit_code, tuple(events), stderr.decode("utf-8", errors="replace"))
 
 
 def run_all(args: argparse.Namespace, files: list[str]) -> Iterator[Outcome]:

@@ -77,9 +77,10 @@ def every_seconds() -> float:
 
 def heartbeat(command: str, deadline: Deadline, process: bool) -> Callable[[], None]:
     """Start the heartbeat of `command` when it is due (the process is symcert's and stderr
-    no terminal); return what stops it."""
+    no terminal, and the command no server, whose stderr is an editor's log); return what
+    stops it."""
     every = every_seconds()
-    if not process or every <= 0 or sys.stderr.isatty():
+    if not process or every <= 0 or sys.stderr.isatty() or command == "lsp":
         return lambda: None
     beat = Heartbeat(command, deadline, every)
     CURRENT.append(beat)

@@ -25,7 +25,8 @@ class Told:
 
     @staticmethod
     def of(found: Witness, references: frozenset[str], trace: bool) -> Told:
-        return Told(stack_of(found), steps_of(found, references) if trace else None)
+        return Told(stack_of(found), steps_of(found, references)  # threads: the interleaving
+                    if trace and found.program is not None else None)
 
     def note(self) -> str:
         """The stack for the report's first line (`stack_note`)."""
