@@ -107,3 +107,13 @@ def test_a_thread_s_last_step_is_shown_as_its_end():
     first = head(p)
     assert interleaving([(0, first), (1, Skip())]) == [
         f"  thread 0 at 2:1: {first}", "  thread 1 ends"]
+
+
+def test_run_trace_on_a_thread_bug_shows_its_interleaving():
+    """`run --trace` on a bug of threads: the interleaving is its trace (an internal error,
+    exit 70, before)."""
+    done = subprocess.run([sys.executable, "-m", "symcert", "run", "--trace",
+                           str(EXAMPLE.parent / "counter_buggy.imp")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "interleaving:" in done.stdout and "thread 2 ends" in done.stdout
