@@ -1,0 +1,64 @@
+"""The documentation site builds with `mkdocs build --strict` (mkdocs.yml; `make docs`): a broken
+link, a missing anchor or a page outside the nav fails the build, and so this test. Its home and
+language pages are the README's text, and the lemma map's `file#Lnn` links land on a line of a
+generated source page (tools/docsite.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
+                           "--site-dir", str(out)], cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def hooks():
+    spec = importlib.util.spec_from_file_location("docsite", ROOT / "tools" / "docsite.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_home_and_language_pages_are_the_readme(site):
+    home, language = hooks().readme_parts()
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "## A two-minute tour" in home and "## The language" not in home
+    assert "Recursive procedures" in language and "A two-minute tour" not in language
+    assert len(home) + len(language) > len(readme) - 100
+    page = (site / "index.html").read_text(encoding="utf-8")
+    assert "A two-minute tour" in page and 'href="lemmas/#the-sources"' in page
+    assert "Recursive procedures" in (site / "language" / "index.html").read_text(encoding="utf-8")
+
+
+def test_lemma_links_land_on_a_source_line(site):
+    page = (site / "lemmas" / "index.html").read_text(encoding="utf-8")
+    links = re.findall(r'href="\.\./source/(src/symcert/[\w/]+\.py)/#L(\d+)"', page)
+    assert len(links) > 100
+    path, line = links[0]
+    source = (site / "source" / path / "index.html").read_text(encoding="utf-8")
+    assert f'id="L{line}"' in source
+
+
+def test_links_outside_docs_go_to_source_pages():
+    docsite = hooks()
+    text = "[a](../src/symcert/core/concrete.py#L3) [b](cli.md#x) [c](https://e.org/a.py)"
+    assert docsite.rewrite(text, "docs") == ("[a](source/src/symcert/core/concrete.py.md#L3) "
+                                             "[b](cli.md#x) [c](https://e.org/a.py)")
+    assert docsite.rewrite("[d](docs/cli.md) [e](contracts/README.md)", ".") == \
+        "[d](cli.md) [e](source/contracts/README.md.md)"
+    assert docsite.rewrite("[f](../nothere.py)", "docs") == "[f](../nothere.py)"
