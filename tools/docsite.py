@@ -3,6 +3,8 @@ repository's own files, so that nothing on the site is written twice.
 
 - `index.md` is README.md without its two language sections, and `language.md` is those
   sections: the README stays the one text of the tour and of the language reference.
+- The JSON events page gets a table of the fields of each event, read from
+  `docs/schema/events.json`.
 - A link from a page to a file of the repository outside `docs/` (the lemma map's
   `../src/symcert/engine/explore.py#L42`, the README's `contracts/README.md`) works on GitHub as it
   is; on the site it goes to a page `source/<path>.md` generated here, the file's text with one
@@ -15,6 +17,7 @@ link to a file that does not exist.
 from __future__ import annotations
 
 import html
+import json
 import posixpath
 import re
 from pathlib import Path
@@ -96,9 +99,65 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     """Point a docs page's links to files outside `docs/` at their source pages."""
     if page.file.abs_src_path is None:  # generated here, already rewritten
         return markdown
+    if page.file.src_uri == "json.md":
+        head, line, _ = markdown.partition(FIELDS)
+        markdown = head + line + "-->\n\n" + schema_tables() if line else markdown
     return rewrite(markdown, docs_dir(page.file))
 
 
 def docs_dir(file: File) -> str:
     """The repository directory of a page of `docs/`: `docs`, `docs/schema`."""
     return posixpath.join("docs", posixpath.dirname(file.src_uri)).rstrip("/")
+
+
+SCHEMA = "docs/schema/events.json"
+FIELDS = "<!-- fields: "
+"""The line of docs/json.md after which the tables of the schema's fields go."""
+
+
+def kind(spec: object, defs: dict) -> str:
+    """A field's type in words: `integer`, `string or null`, one of the values, a `$defs` name."""
+    if spec is True:
+        return "any"
+    if not isinstance(spec, dict):
+        return "?"
+    if "$ref" in spec:
+        return spec["$ref"].rpartition("/")[2]
+    if "const" in spec:
+        return f"`{json.dumps(spec['const'])}`"
+    if "enum" in spec:
+        return " \\| ".join(f"`{json.dumps(v)}`" for v in spec["enum"])
+    for key in ("anyOf", "oneOf"):
+        if key in spec:
+            return " or ".join(kind(s, defs) for s in spec[key])
+    types = spec.get("type", "object")
+    words = " or ".join(types) if isinstance(types, list) else types
+    if words == "array" and "items" in spec:
+        words = f"array of {kind(spec['items'], defs)}"
+    if words == "object" and isinstance(spec.get("additionalProperties"), dict):
+        words = f"object of {kind(spec['additionalProperties'], defs)}"
+    return words
+
+
+def schema_tables() -> str:
+    """A table per object of the schema's `$defs` that has properties: field, type, required."""
+    schema = json.loads((ROOT / SCHEMA).read_text(encoding="utf-8"))
+    defs = schema["$defs"]
+    cell = lambda spec: (spec.get("description", "") if isinstance(spec, dict) else ""
+                         ).replace("|", "\\|")
+    out = []
+    for name, spec in defs.items():
+        props = {k: v for k, v in spec.get("properties", {}).items()
+                 if k not in ("schema", "event")}
+        if not props:
+            continue
+        required = set(spec.get("required", ()))
+        out.append(f"### `{name}`\n\n{spec.get('description', '')}\n\n"
+                   "| field | type | always there | description |\n|---|---|---|---|")
+        out += [f"| `{field}` | {kind(sub, defs)} | {'yes' if field in required else 'no'} | "
+                f"{cell(sub)} |" for field, sub in props.items()]
+        out.append("")
+    out.append("### The types named above\n\n| type | is | description |\n|---|---|---|")
+    out += [f"| {name} | {kind(spec, defs)} | "
+            f"{cell(spec)} |" for name, spec in defs.items() if "properties" not in spec]
+    return "\n".join(out) + "\n"
