@@ -62,3 +62,27 @@ def test_links_outside_docs_go_to_source_pages():
     assert docsite.rewrite("[d](docs/cli.md) [e](contracts/README.md)", ".") == \
         "[d](cli.md) [e](source/contracts/README.md.md)"
     assert docsite.rewrite("[f](../nothere.py)", "docs") == "[f](../nothere.py)"
+
+
+def test_the_bibliography_names_each_family_and_only_catalogued_ids():
+    """docs/bibliography.md: one row per paper with its family letter, as the lemma map's
+    sources say; every ID it cites is in the catalogue of docs/lemmas.md."""
+    text = (ROOT / "docs" / "bibliography.md").read_text(encoding="utf-8")
+    for seed, family in (("000", "W"), ("001", "T"), ("002", "G"), ("003", "B"), ("004", "M")):
+        assert re.search(rf"^\| {seed} \| {family} \| ", text, re.M), (seed, family)
+    catalogue = (ROOT / "docs" / "lemmas.md").read_text(encoding="utf-8").partition(
+        "\n## The catalogue\n")[2]
+    ids = set()
+    for row in re.findall(r"^\| ([WTGBMX]-[^ |]+) \|", catalogue, re.M):
+        family, _, rest = row.partition("-")
+        letters = re.match(r"[A-Z]*", rest).group(0)
+        if ".." in rest:  # W-D2.7..2.11
+            first, last = rest.split("..")
+            stem, _, lo = first.rpartition(".")
+            singles = [f"{stem}.{k}" for k in range(int(lo), int(last.rpartition(".")[2]) + 1)]
+        else:  # M-P3/P4, W-T2.4/2.5/2.6
+            first, *others = rest.split("/")
+            singles = [first, *(o if o[0].isalpha() else letters + o for o in others)]
+        ids |= {f"{family}-{single}" for single in singles}
+    cited = set(re.findall(r"\b[WTGBMX]-[A-Z]+\d+(?:\.\d+)?\b", text))
+    assert len(cited) > 20 and not cited - ids, sorted(cited - ids)
