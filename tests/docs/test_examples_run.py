@@ -12,11 +12,14 @@ stands for any number of lines. Seconds and rates vary from run to run: any numb
 `time="..."` match any other; the progress lines that a command writes every few seconds when
 standard error is not a terminal (`symcert run: 5.0 s elapsed, ...`) are left out. The blocks of
 one page run in order in one directory, so a later command reads the files an earlier one wrote.
+The `symcert` commands of ```sh blocks are not run (they take long or depend on the machine);
+they must still parse, and name programs that exist.
 """
 
 from __future__ import annotations
 
 import os
+import shlex
 import re
 import subprocess
 import sys
@@ -129,3 +132,48 @@ def test_the_convention_reads_commands_output_and_status():
     assert normalised('{"seconds": 0.125, "states": 3} 1,234.5 states/s') == \
         '{"seconds": <n>, "states": 3} <n> states/s'
     assert page in RUN
+
+
+SH_BLOCK = re.compile(r"^```sh\n(.*?)^```", re.M | re.S)
+
+
+def sh_commands() -> list[tuple[str, list[str]]]:
+    """The `symcert` commands of the ```sh blocks, which are not run: (where, arguments)."""
+    out = []
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        for block in SH_BLOCK.finditer(text):
+            first = text.count("\n", 0, block.start(1)) + 1
+            for offset, line in enumerate(block.group(1).splitlines()):
+                words = shlex.split(line, comments=True)
+                segment: list[str] = []
+                for word in [*words, "|"]:
+                    if word in ("|", "||", "&&", ">", "<") or word.startswith(">"):
+                        if segment[:1] == ["symcert"] and not any(
+                                re.fullmatch(r"[A-Z]+", w) for w in segment):  # `--seed S`
+                            out.append((f"{page.relative_to(ROOT)}:{first + offset}",
+                                        segment[1:]))
+                        segment = [] if word != ">" else ["(redirect)"]
+                    else:
+                        segment.append(word)
+    return out
+
+
+def test_commands_not_run_still_parse_and_name_files_that_exist():
+    """A ```sh block is not run (too long, or machine-dependent), but each `symcert` command in
+    it must be one that `symcert` accepts, naming programs that the repository has."""
+    from symcert.cli.main import parse_args
+
+    commands = sh_commands()
+    assert len(commands) > 20
+    problems = []
+    for where, argv in commands:
+        try:
+            parse_args(argv)
+        except SystemExit as stop:  # `--version` and `--help` exit 0
+            if stop.code:
+                problems.append(f"{where}: symcert {' '.join(argv)}: not accepted")
+        for word in argv:
+            if word.startswith("examples/") and not (ROOT / word).exists():
+                problems.append(f"{where}: no file {word}")
+    assert not problems, "\n".join(problems)
