@@ -68,11 +68,13 @@ def rewrite(markdown: str, base: str) -> str:
 
 
 def source_page(path: str) -> str:
-    """The text of `path` as a page, line `n` anchored `L<n>`."""
+    """The text of `path` as a page, line `n` anchored `L<n>` (highlighted when it is the
+    link's target: docs/stylesheets/source.css), left out of the site's search."""
     lines = (ROOT / path).read_text(encoding="utf-8").splitlines()
     body = "\n".join(f'<span id="L{n}">{html.escape(line)}</span>'
                      for n, line in enumerate(lines, 1))
-    return f"# `{path}`\n\n<pre class=\"source\">{body}</pre>\n"
+    return (f"---\nsearch:\n  exclude: true\n---\n\n# `{path}`\n\n"
+            f"<pre class=\"source\">{body}</pre>\n")
 
 
 def linked_files(texts: list[tuple[str, str]]) -> set[str]:
