@@ -12,19 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("site")
-    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict",
-                           "--site-dir", str(out)], cwd=ROOT, capture_output=True, text=True,
-                          env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
-    assert done.returncode == 0, done.stderr  # (`--quiet` would hide the warnings from --strict)
-    return out
 
 
 def hooks():
@@ -34,23 +23,27 @@ def hooks():
     return module
 
 
-def test_home_and_language_pages_are_the_readme(site):
+def test_the_site_builds_strict_with_the_readme_and_source_lines(tmp_path):
+    """One build (a test of its own, so that pytest-xdist builds it once): `--strict` passes
+    (`--quiet` would hide its warnings); the home and language pages are the README's two parts;
+    a lemma link lands on its line of a source page."""
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict",
+                           "--site-dir", str(tmp_path)], cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert done.returncode == 0, done.stderr
     home, language = hooks().readme_parts()
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "## A two-minute tour" in home and "## The language" not in home
     assert "Recursive procedures" in language and "A two-minute tour" not in language
     assert len(home) + len(language) > len(readme) - 100
-    page = (site / "index.html").read_text(encoding="utf-8")
+    page = (tmp_path / "index.html").read_text(encoding="utf-8")
     assert "A two-minute tour" in page and 'href="lemmas/#the-sources"' in page
-    assert "Recursive procedures" in (site / "language" / "index.html").read_text(encoding="utf-8")
-
-
-def test_lemma_links_land_on_a_source_line(site):
-    page = (site / "lemmas" / "index.html").read_text(encoding="utf-8")
-    links = re.findall(r'href="\.\./source/(src/symcert/[\w/]+\.py)/#L(\d+)"', page)
+    assert "Recursive procedures" in (tmp_path / "language" / "index.html").read_text("utf-8")
+    lemmas = (tmp_path / "lemmas" / "index.html").read_text(encoding="utf-8")
+    links = re.findall(r'href="\.\./source/(src/symcert/[\w/]+\.py)/#L(\d+)"', lemmas)
     assert len(links) > 100
     path, line = links[0]
-    source = (site / "source" / path / "index.html").read_text(encoding="utf-8")
+    source = (tmp_path / "source" / path / "index.html").read_text(encoding="utf-8")
     assert f'id="L{line}"' in source
 
 
