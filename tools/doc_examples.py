@@ -162,6 +162,19 @@ def sh_commands() -> list[tuple[str, list[str]]]:
     return out
 
 
+def unmarked_commands() -> list[str]:
+    """Code blocks that are neither ```console nor ```sh but hold a command line (`$ ...`,
+    `symcert ...`, `make ...`): each shell example must be run or at least parsed."""
+    out = []
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        for block in re.finditer(r"^```(\w*)\n(.*?)^```", text, re.M | re.S):
+            if block.group(1) not in ("console", "sh") and re.search(
+                    r"^(\$ |symcert |make |python -m symcert )", block.group(2), re.M):
+                out.append(f"{page.relative_to(ROOT)}:{text.count(chr(10), 0, block.start()) + 1}")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("pages", nargs="*", type=Path, help="the pages (default: all of them)")

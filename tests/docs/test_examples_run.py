@@ -62,3 +62,9 @@ def test_commands_not_run_still_parse_and_name_files_that_exist():
         problems += [f"{where}: no file {word}" for word in argv
                      if word.startswith("examples/") and not (ROOT / word).exists()]
     assert not problems, "\n".join(problems)
+
+
+def test_every_shell_example_is_run_or_parsed():
+    """A block that shows a command is ```console (run) or ```sh (parsed), never unmarked."""
+    unmarked = docs.unmarked_commands()
+    assert not unmarked, "mark these blocks ```console or ```sh: " + ", ".join(unmarked)
