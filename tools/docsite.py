@@ -29,6 +29,9 @@ LANGUAGE = ("The language", "Languages defined by rewrite rules")
 """The README's sections that make the language page; the others make the home page."""
 LINK = re.compile(r"(\]\()([^)\s#]+)(#[^)\s]*)?(\))")
 """A Markdown link's target: `](path#anchor)`."""
+SCHEMA = "docs/schema/events.json"
+FIELDS = "<!-- fields: "
+"""The line of docs/json.md after which the tables of the schema's fields go."""
 
 
 def readme_parts() -> tuple[str, str]:
@@ -112,12 +115,7 @@ def docs_dir(file: File) -> str:
     return posixpath.join("docs", posixpath.dirname(file.src_uri)).rstrip("/")
 
 
-SCHEMA = "docs/schema/events.json"
-FIELDS = "<!-- fields: "
-"""The line of docs/json.md after which the tables of the schema's fields go."""
-
-
-def kind(spec: object, defs: dict) -> str:
+def kind(spec: object) -> str:
     """A field's type in words: `integer`, `string or null`, one of the values, a `$defs` name."""
     if spec is True:
         return "any"
@@ -131,13 +129,13 @@ def kind(spec: object, defs: dict) -> str:
         return " \\| ".join(f"`{json.dumps(v)}`" for v in spec["enum"])
     for key in ("anyOf", "oneOf"):
         if key in spec:
-            return " or ".join(kind(s, defs) for s in spec[key])
+            return " or ".join(kind(s) for s in spec[key])
     types = spec.get("type", "object")
     words = " or ".join(types) if isinstance(types, list) else types
     if words == "array" and "items" in spec:
-        words = f"array of {kind(spec['items'], defs)}"
+        words = f"array of {kind(spec['items'])}"
     if words == "object" and isinstance(spec.get("additionalProperties"), dict):
-        words = f"object of {kind(spec['additionalProperties'], defs)}"
+        words = f"object of {kind(spec['additionalProperties'])}"
     return words
 
 
@@ -156,10 +154,10 @@ def schema_tables() -> str:
         required = set(spec.get("required", ()))
         out.append(f"### `{name}`\n\n{spec.get('description', '')}\n\n"
                    "| field | type | always there | description |\n|---|---|---|---|")
-        out += [f"| `{field}` | {kind(sub, defs)} | {'yes' if field in required else 'no'} | "
+        out += [f"| `{field}` | {kind(sub)} | {'yes' if field in required else 'no'} | "
                 f"{cell(sub)} |" for field, sub in props.items()]
         out.append("")
     out.append("### The types named above\n\n| type | is | description |\n|---|---|---|")
-    out += [f"| {name} | {kind(spec, defs)} | "
+    out += [f"| {name} | {kind(spec)} | "
             f"{cell(spec)} |" for name, spec in defs.items() if "properties" not in spec]
     return "\n".join(out) + "\n"

@@ -45,6 +45,8 @@ def test_the_site_builds_strict_with_the_readme_and_source_lines(tmp_path):
     path, line = links[0]
     source = (tmp_path / "source" / path / "index.html").read_text(encoding="utf-8")
     assert f'id="L{line}"' in source
+    events = (tmp_path / "json" / "index.html").read_text(encoding="utf-8")
+    assert "<code>path_condition</code>" in events and "The types named above" in events
 
 
 def test_links_outside_docs_go_to_source_pages():
