@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 LOCK   := requirements.lock
 PIP_PIN := pip==26.3
 
-.PHONY: demo test test-fast install install-test bench clean proofs crosshair versions
+.PHONY: demo test test-fast install install-test bench clean proofs crosshair versions docs lemma-links
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -69,5 +69,14 @@ bench: install
 proofs: install-test
 	$(BIN)/python -m symcert.checking.obligations
 
+# The documentation site (mkdocs.yml, Material theme) in site/: `--strict` fails on a broken link,
+# a missing anchor or a page left out of the nav. tests/docs/test_site.py builds it in `make test`.
+docs: install-test
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
+# Link the lemma map's names to the lines that define them anew, and copy it into the package.
+lemma-links: install-test
+	$(BIN)/python tools/lemma_links.py
+
 clean:
-	rm -rf $(VENV) build src/*.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) site build src/*.egg-info .pytest_cache .hypothesis

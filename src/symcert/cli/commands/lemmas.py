@@ -81,6 +81,10 @@ def as_markdown(header: tuple[str, ...], rows: tuple[tuple[str, ...], ...]) -> s
 
 
 def as_text(header: tuple[str, ...], rows: tuple[tuple[str, ...], ...]) -> str:
+    """One block per row; a name linked to its source line (`[`n`](../src/...#L42)`, written
+    by tools/lemma_links.py) shows as the name alone."""
+    unlink = re.compile(r"\[(`[^`]+`)\]\([^)]*\)")
+    rows = tuple(tuple(unlink.sub(r"\1", cell) for cell in row) for row in rows)
     blocks = []
     for row in rows:
         width = max(map(len, header[1:]))
