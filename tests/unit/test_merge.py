@@ -88,12 +88,12 @@ def test_merge_rule_is_exhaustive_and_precise_and_a_wrong_one_is_refuted():
 
 @pytest.mark.parametrize("n", [4, 6])
 def test_ifs_go_from_exponential_to_linear_states_with_the_same_verdict(n):
-    """`n` independent ifs: 2^(n+1) + ... states unmerged, at most 4n + 6 merged (one merge per
+    """`n` independent ifs: 2^(n+1) + ... states unmerged, 3n + 4 merged (one merge per
     if), both SAFE; with `assert c < n` both BUG, the merged one replayed."""
     p = parse(ifs(n))
     plain, _ = _states(p, Merging.OFF)
     merged, stats = _states(p)
-    assert len(plain) > 2 ** n and len(merged) <= 4 * n + 6 and stats.merged == n
+    assert len(plain) > 2 ** n and len(merged) == 3 * n + 4 and stats.merged == n
     with merging():
         assert check(p).kind is Kind.SAFE
         bug = check(parse(ifs(n, "<")))

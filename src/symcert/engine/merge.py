@@ -240,13 +240,15 @@ class Sizes:
 def same_places(p: object, q: object) -> bool:
     """Whether two equal programs are the same statements of the source too: positions take no
     part in equality (`assert b` at two lines are equal), but the statement a merged path
-    fails at must be the one each of its runs reaches."""
+    fails at must be the one each of its runs reaches. A `skip` (it never fails, and is the
+    rest of a finished assignment as often as a written `else skip`) and a sequence (its
+    statements carry the places) may come from anywhere."""
     todo = [(p, q)]
     while todo:
         x, y = todo.pop()
         if x is y:
             continue
-        if getattr(x, "pos", None) != getattr(y, "pos", None):
+        if not isinstance(x, (Seq, Skip)) and getattr(x, "pos", None) != getattr(y, "pos", None):
             return False
         todo.extend(zip(children(x), children(y)))  # type: ignore[arg-type]
     return True
