@@ -35,6 +35,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Mapping
 
+from symcert.checking import summaries
 from symcert.core.concrete import Ending, run_to_end
 from symcert.engine.explore import Explorer, run
 from symcert.engine.verdict import Budget, Cause, Check, Kind, Observer, Quiet, Reason, Verdict
@@ -67,12 +68,23 @@ class Inferred:
     seconds: float
     how: str = "inferred"
     """`inferred` by the CHC solver or `guessed` from concrete runs (`checking.guesses`)."""
+    contracts: tuple[str, ...] = ()
+    """The procedures' inferred contracts, one line each (`checking.summaries.shown`)."""
 
     def lines(self) -> list[str]:
         """One line per loop: where it is and its invariant, as IMP (and, for a guessed one,
-        where it comes from)."""
+        where it comes from); then one per procedure with an inferred contract."""
         source = " (guessed from concrete runs)" if self.how == "guessed" else ""
-        return [f"the loop at {_at(w)}{source}: invariant {inv}" for w, inv in self.invariants]
+        return [f"the loop at {_at(w)}{source}: invariant {inv}"
+                for w, inv in self.invariants] + list(self.contracts)
+
+    def heading(self) -> str:
+        """The line before `lines` in a report."""
+        if self.contracts:
+            return ("proved with inferred procedure contracts (z3's Spacer), checked by z3, "
+                    "cvc5 and the contract transition:")
+        return ("proved with inferred loop invariants (z3's Spacer, or guessed from concrete "
+                "runs), checked by z3, cvc5 and the invariant transition:")
 
 
 def _at(w: While) -> str:
@@ -163,6 +175,11 @@ class InferringCheck:
             proved = self._infer(observer)
             if proved is not None:
                 return proved
+        elif summaries.applies(self.program, self.budget.all_bugs):
+            observer.phase("inferring procedure summaries")
+            proved = self._summarise(observer)
+            if proved is not None:
+                return proved
         if probe.max_states < self.budget.max_states:
             verdict = self._explore(self.program, self.budget, observer)
         return self._noted(verdict)
@@ -241,6 +258,36 @@ class InferringCheck:
             self.inferred = Inferred(tuple((whiles[k], inv) for k, inv in
                                            sorted(invariants.items())),
                                      time.perf_counter() - began, how)
+        return verdict
+
+    def _summarise(self, observer: Observer) -> Verdict | None:
+        """Ask Spacer for procedure summaries, check them as contracts with both provers, then
+        run the program annotated with them (T-S1). The verdict if SAFE, else None with
+        `finding` set (a bug of the annotated program, whose contracts the concrete run
+        checks too, is left to exploration of the program as written)."""
+        from symcert.solver import horn_procs
+
+        began = time.perf_counter()
+        answer = horn_procs.infer(self.program, timeout_ms=self.infer_ms)
+        if not isinstance(answer, horn_procs.Summaries):
+            self._found("the CHC solver derives a failure through the calls" if isinstance(
+                answer, horn_procs.Failing) else f"no procedure summary inferred ({answer.reason})")
+            return None
+        contracts = {c.name: (c.requires, c.ensures) for c in answer.contracts}
+        checked = summaries.check_summaries(self.program, contracts)
+        if not checked.accepted:
+            self._found("the inferred procedure contracts were rejected (not proved by z3 and "
+                        f"cvc5: {', '.join(checked.failed())})")
+            return None
+        observer.phase("exploring")
+        verdict = self._explore(summaries.annotate(self.program, contracts), self.budget,
+                                observer)
+        if verdict.kind is not Kind.SAFE:
+            self._found(f"with the inferred procedure contracts: "
+                        f"{verdict.reason or 'a failure the program as written must replay'}")
+            return None
+        self.inferred = Inferred((), time.perf_counter() - began,
+                                 contracts=tuple(summaries.shown(contracts)))
         return verdict
 
     def _found(self, what: str) -> None:
