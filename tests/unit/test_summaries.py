@@ -3,19 +3,23 @@ only after z3, cvc5 (checking/summaries.py) and the contract transition accept t
 
 from __future__ import annotations
 
+import json
+
 from symcert.checking import summaries
 from symcert.checking.inductive import InvariantCheck
 from symcert.checking.inference import InferringCheck
+from symcert.cli.main import main
 from symcert.engine.verdict import Budget, Kind
 from symcert.lang.parser import parse
 from symcert.lang.procedures import table_of
 from symcert.solver import horn_procs
 
-MCCARTHY = parse("""proc f91(x) begin
+MCCARTHY_TEXT = """proc f91(x) begin
   if x > 100 then return x - 10 else var r = f91(x + 11); var s = f91(r); return s fi
 end
 res = f91(x);
-assert res == 91 or x > 101 and res == x - 10""")
+assert res == 91 or x > 101 and res == x - 10"""
+MCCARTHY = parse(MCCARTHY_TEXT)
 HALVE = parse("""proc half(n) begin
   if n <= 1 then return 0 else var h = half(n - 2); return h + 1 fi
 end
@@ -134,3 +138,14 @@ def test_annotate_gives_each_named_procedure_its_contract():
     q = table_of(annotated)["half"]
     assert (q.requires, q.ensures) == HALF["half"]
     assert q.body == table_of(HALVE)["half"].body
+
+
+def test_prove_infer_carries_the_inferred_contract_into_the_certificate(tmp_path, capsys):
+    program, path = tmp_path / "f91.imp", tmp_path / "f91.json"
+    program.write_text(MCCARTHY_TEXT)
+    assert main(["prove", "--infer", "--max-states", "60", str(program), "--certificate",
+                 str(path)]) == 0
+    assert ("with the contract inferred by z3's Spacer, checked by z3 and cvc5: the procedure "
+            "f91: requires true ensures result") in capsys.readouterr().out
+    [contract] = json.loads(path.read_text())["contracts"]
+    assert contract["procedure"] == "f91" and "result" in contract["ensures"]

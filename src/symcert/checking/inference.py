@@ -302,23 +302,26 @@ class InferringCheck:
 
 
 def prove_inferring(p: Stmt, max_states: int,
-                    infer_ms: int = INFER_MS) -> tuple[Proof, dict[int, BExpr]]:
+                    infer_ms: int = INFER_MS) -> tuple[Proof, dict[int, BExpr], Stmt]:
     """`engine.prove`, and, where a probe of `PROBE_STATES` states cannot finish a program whose
     loops carry no written invariant (the CHC encoding's fragment), `prove` of the program
-    annotated with Spacer's invariants once `check_invariants` (z3 and cvc5) accepts them (T-I2).
+    annotated with Spacer's invariants once `check_invariants` (z3 and cvc5) accepts them, or,
+    for procedures without written contracts, with Spacer's summaries as contracts once
+    `summaries.check_summaries` accepts them (T-I2).
 
-    :return: the proof, and the inferred invariants it used by loop index (none when it used
-        none: a rejected or missing answer leaves the plain proof with the whole budget).
+    :return: the proof, the inferred invariants it used by loop index, and the program it
+        proved (`p`, or `p` with inferred contracts); a rejected or missing answer leaves the
+        plain proof of `p` with the whole budget.
     """
     from symcert.checking.inductive import check_invariants
     from symcert.engine.prove import prove
-    from symcert.solver import horn
+    from symcert.solver import horn, horn_procs
 
     probe = min(max_states, PROBE_STATES)
     proof = prove(p, probe)
     reason = proof.verdict.reason
     if not (reason is not None and reason.cause is Cause.STATES):
-        return proof, {}
+        return proof, {}, p
     if applies(p, Budget(max_states)):
         answer = horn.infer(p, timeout_ms=infer_ms)
         if isinstance(answer, horn.Safe):
@@ -326,5 +329,14 @@ def prove_inferring(p: Stmt, max_states: int,
             if check_invariants(p, invariants).accepted:
                 proved = prove(annotate(p, invariants), max_states)
                 if proved.verdict.kind is Kind.SAFE:
-                    return proved, invariants
-    return (prove(p, max_states) if probe < max_states else proof), {}
+                    return proved, invariants, p
+    elif summaries.applies(p):
+        found = horn_procs.infer(p, timeout_ms=infer_ms)
+        if isinstance(found, horn_procs.Summaries):
+            contracts = {c.name: (c.requires, c.ensures) for c in found.contracts}
+            if summaries.check_summaries(p, contracts).accepted:
+                annotated = summaries.annotate(p, contracts)
+                proved = prove(annotated, max_states)
+                if proved.verdict.kind is Kind.SAFE:
+                    return proved, {}, annotated
+    return (prove(p, max_states) if probe < max_states else proof), {}, p
