@@ -83,7 +83,8 @@ Answer = Union[Summaries, Failing, Unknown]
 
 def unsupported(p: Stmt) -> str | None:
     """Why the program whose main statement is `p` is outside the summaries' encoding (no
-    procedure called, objects or threads), or None."""
+    procedure called, objects or threads, a local that hides a global its procedure's callee
+    uses: the encoding passes a callee the caller's variable of the global's name), or None."""
     roots = [p, *(q.body for q in table_of(p).values())]
     for root in roots:
         for level in levels(root):
@@ -93,8 +94,17 @@ def unsupported(p: Stmt) -> str | None:
                     what = "objects"
                 if what is not None:
                     return f"{what} are not supported by the summaries' encoding"
-    if not called(p):
+    procs = called(p)
+    if not procs:
         return "no procedure is called"
+    sigs = _signatures(procs)
+    for q in procs:
+        for s in statements(q.body):
+            hidden = q.locals & set(sigs[s.name].reads + sigs[s.name].writes) \
+                if isinstance(s, Call) else set()
+            if hidden:
+                return (f"a local of {q.name} hides the global {', '.join(sorted(hidden))} "
+                        f"that {s.name} uses")
     return None
 
 
