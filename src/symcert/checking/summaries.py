@@ -75,6 +75,9 @@ def shown(contracts: Contracts) -> list[str]:
 
 @dataclass(frozen=True)
 class _Path:
+    """A path being enumerated: where it runs, the body it is in (None: the main statement),
+    the store, the path condition so far and the statements left."""
+
     label: str
     entry: Proc | None
     store: tuple[tuple[str, AExpr], ...]

@@ -121,6 +121,12 @@ def called(p: Stmt) -> list[Proc]:
     return [q for q in table.values() if q.name in seen]
 
 
+def has_loops(p: Stmt) -> bool:
+    """Whether the main statement `p` or a procedure it may call has a loop."""
+    return any(isinstance(s, While) for root in [p, *(q.body for q in called(p))]
+               for s in statements(root))
+
+
 @dataclass(frozen=True)
 class _Sig:
     """A procedure's predicates' arguments: parameters, globals read only, globals written."""
@@ -161,11 +167,13 @@ class _Scope(_Encoder):
     """In a body: its procedure's signature."""
 
     def call_pred(self, sig: _Sig) -> Any:
+        """`Call_f` over the parameters, the globals read and the globals written."""
         sorts = [self.sort(x) for x in (*sig.proc.params, *sig.reads, *sig.writes)]
         return self.preds.setdefault(f"Call_{sig.proc.name}",
                                      z3.Function(f"Call_{sig.proc.name}", *sorts, z3.BoolSort()))
 
     def sum_pred(self, sig: _Sig) -> Any:
+        """`Sum_f` over those, the written globals after the call and `result`."""
         sorts = [self.sort(x) for x in (*sig.proc.params, *sig.reads, *sig.writes, *sig.writes)]
         return self.preds.setdefault(f"Sum_{sig.proc.name}",
                                      z3.Function(f"Sum_{sig.proc.name}", *sorts, z3.IntSort(),
@@ -303,9 +311,3 @@ def _body(sig: _Sig, sigs: dict[str, _Sig], loop_ids: dict[int, int], arrays: fr
     end = scope.run(q.body, _Ctx(None, [at_entry, *zeros], current))
     if end is not None:
         scope.give(end, None)
-
-
-def has_loops(p: Stmt) -> bool:
-    """Whether the main statement `p` or a procedure it may call has a loop."""
-    return any(isinstance(s, While) for root in [p, *(q.body for q in called(p))]
-               for s in statements(root))
