@@ -4,6 +4,7 @@ only after z3, cvc5 (checking/summaries.py) and the contract transition accept t
 from __future__ import annotations
 
 import json
+import re
 
 from symcert.checking import summaries
 from symcert.checking.inductive import InvariantCheck
@@ -28,6 +29,14 @@ BUGGY = parse("""proc half(n) begin
   if n <= 1 then return 0 else var h = half(n - 2); return h + 1 fi
 end
 assume n >= 0; h = half(n); assert 2 * h < n""")
+LOOPS = parse("""proc sum(n) begin
+  var i = 0; var s = 0;
+  while i < n do s = s + 1 + i; i = i + 1 od;
+  return s
+end
+assume k >= 0; j = 0; t = 0;
+while j < k do v = sum(j); t = t + v; j = j + 1 od;
+assert t >= 0""")
 COUNTER = parse("proc inc() begin g = g + 1 end g0 = g; inc(); assert g == g0 + 1")
 BUDGET = Budget(60)  # the probe, then the annotated program: a dozen states
 
@@ -72,8 +81,8 @@ def test_outside_the_fragment_nothing_is_encoded():
     assert horn_procs.unsupported(parse("x = 1")) == "no procedure is called"
     assert "objects" in str(horn_procs.unsupported(parse(
         "class C(f) proc g(o) begin return o.f end x = new C; y = g(x)")))
-    loop = parse("proc f(n) begin while n > 0 do n = n - 1 od end f(3)")
-    assert not summaries.applies(loop)
+    loop = parse("proc f(n) begin while n > 0 invariant n >= 0 do n = n - 1 od end f(3)")
+    assert not summaries.applies(loop)  # a written invariant is never replaced
 
 
 def test_the_obligations_check_requires_at_each_call_and_ensures_at_each_return():
@@ -99,7 +108,7 @@ def test_recursion_is_proved_with_the_inferred_contract_shown():
     assert verdict.kind is Kind.SAFE and verdict.summaries == ("f91",)
     assert check.inferred is not None and check.inferred.invariants == ()
     [line] = check.inferred.lines()
-    assert line.startswith("the procedure f91: requires true ensures ")
+    assert re.fullmatch(r"the procedure f91: requires .+ ensures .*result.*", line)
     assert "contract transition" in check.inferred.heading()
 
 
@@ -115,7 +124,7 @@ def test_a_wrong_summary_that_slips_past_the_provers_is_caught_by_the_transition
     """The second checker: with the provers planted to accept anything, the body verification
     of T-S1 refuses the wrong `ensures`."""
     monkeypatch.setattr(horn_procs, "infer", _planted(WRONG))
-    monkeypatch.setattr(summaries, "check_summaries", lambda p, c: InvariantCheck(()))
+    monkeypatch.setattr(summaries, "check_summaries", lambda *_: InvariantCheck(()))
     check = InferringCheck(MCCARTHY, BUDGET)
     verdict = check.run()
     assert verdict.kind is not Kind.SAFE and check.inferred is None
@@ -145,8 +154,8 @@ def test_prove_infer_carries_the_inferred_contract_into_the_certificate(tmp_path
     program.write_text(MCCARTHY_TEXT)
     assert main(["prove", "--infer", "--max-states", "60", str(program), "--certificate",
                  str(path)]) == 0
-    assert ("with the contract inferred by z3's Spacer, checked by z3 and cvc5: the procedure "
-            "f91: requires true ensures ") in capsys.readouterr().out
+    assert re.search(r"with the contract inferred by z3's Spacer, checked by z3 and cvc5: the "
+                     r"procedure f91: requires .+ ensures ", capsys.readouterr().out)
     [contract] = json.loads(path.read_text())["contracts"]
     assert contract["procedure"] == "f91" and "result" in contract["ensures"]
 
@@ -156,3 +165,23 @@ def test_a_local_that_hides_a_global_is_outside_the_fragment():
               "x = q(1); assert x == g")
     assert "a local of q hides the global g that r uses" == horn_procs.unsupported(p)
     assert not summaries.applies(p)
+
+
+def test_loops_in_the_main_statement_and_in_a_body_get_invariants_checked_with_the_contracts():
+    check = InferringCheck(LOOPS, BUDGET)
+    verdict = check.run()
+    assert verdict.kind is Kind.SAFE and verdict.summaries == ("sum",)
+    assert check.inferred is not None
+    outer, inner = summaries.loops(LOOPS)
+    assert [w for w, _ in check.inferred.invariants] == [outer, inner]
+    assert re.fullmatch(r"the procedure sum: requires .+ ensures .+", check.inferred.lines()[-1])
+    assert "loop invariants and procedure contracts" in check.inferred.heading()
+
+
+def test_a_body_loop_invariant_that_does_not_hold_on_entry_is_rejected():
+    contracts = {"sum": _contract("true", "result >= 0")}
+    good = {0: _contract("t >= 0", "true")[0], 1: _contract("s >= 0 and i >= 0", "true")[0]}
+    assert summaries.check_summaries(LOOPS, contracts, good).accepted
+    wrong = {**good, 1: _contract("s >= 0 and i > 0", "true")[0]}
+    failed = summaries.check_summaries(LOOPS, contracts, wrong).failed()
+    assert failed == ["invariant of loop 1 holds on entry (the body of sum, 3:3)"]

@@ -39,8 +39,8 @@ from symcert.checking import summaries
 from symcert.core.concrete import Ending, run_to_end
 from symcert.engine.explore import Explorer, run
 from symcert.engine.verdict import Budget, Cause, Check, Kind, Observer, Quiet, Reason, Verdict
-from symcert.lang.annotations import loops
-from symcert.lang.syntax import BExpr, If, Seq, Stmt, While, seq_of, spine
+from symcert.lang.annotations import loops, with_invariants
+from symcert.lang.syntax import BExpr, Stmt, While
 from symcert.solver.z3backend import Solver, solver_for
 
 if TYPE_CHECKING:
@@ -81,8 +81,9 @@ class Inferred:
     def heading(self) -> str:
         """The line before `lines` in a report."""
         if self.contracts:
-            return ("proved with inferred procedure contracts (z3's Spacer), checked by z3, "
-                    "cvc5 and the contract transition:")
+            loops_too = "loop invariants and " if self.invariants else ""
+            return (f"proved with inferred {loops_too}procedure contracts (z3's Spacer), checked "
+                    "by z3, cvc5 and the invariant and contract transitions:")
         return ("proved with inferred loop invariants (z3's Spacer, or guessed from concrete "
                 "runs), checked by z3, cvc5 and the invariant transition:")
 
@@ -109,21 +110,7 @@ def annotate(p: Stmt, invariants: Mapping[int, BExpr]) -> Stmt:
     :param invariants: loop index → invariant; loops not named keep theirs.
     """
     by_node = {id(w): invariants[k] for k, w in enumerate(loops(p)) if k in invariants}
-    return _annotate(p, by_node)
-
-
-def _annotate(s: Stmt, by_node: dict[int, BExpr]) -> Stmt:
-    """The recursion of `annotate`: one level per nesting of statements, a sequence's spine
-    walked in a loop."""
-    if isinstance(s, Seq):
-        return seq_of([_annotate(t, by_node) for t in spine(s)])
-    if isinstance(s, If):
-        return replace(s, then_=_annotate(s.then_, by_node), else_=_annotate(s.else_, by_node))
-    if isinstance(s, While):
-        found = by_node.get(id(s))
-        body = _annotate(s.body, by_node)
-        return replace(s, body=body, invariants=s.invariants if found is None else (found,))
-    return s
+    return with_invariants(p, by_node)
 
 
 @dataclass
@@ -274,19 +261,22 @@ class InferringCheck:
                 answer, horn_procs.Failing) else f"no procedure summary inferred ({answer.reason})")
             return None
         contracts = {c.name: (c.requires, c.ensures) for c in answer.contracts}
-        checked = summaries.check_summaries(self.program, contracts)
+        invariants = {i.index: i.invariant for i in answer.invariants}
+        checked = summaries.check_summaries(self.program, contracts, invariants)
         if not checked.accepted:
             self._found("the inferred procedure contracts were rejected (not proved by z3 and "
                         f"cvc5: {', '.join(checked.failed())})")
             return None
         observer.phase("exploring")
-        verdict = self._explore(summaries.annotate(self.program, contracts), self.budget,
-                                observer)
+        verdict = self._explore(summaries.annotate(self.program, contracts, invariants),
+                                self.budget, observer)
         if verdict.kind is not Kind.SAFE:
             self._found(f"with the inferred procedure contracts: "
                         f"{verdict.reason or 'a failure the program as written must replay'}")
             return None
-        self.inferred = Inferred((), time.perf_counter() - began,
+        whiles = summaries.loops(self.program)
+        self.inferred = Inferred(tuple((whiles[k], inv) for k, inv in sorted(invariants.items())),
+                                 time.perf_counter() - began,
                                  contracts=tuple(summaries.shown(contracts)))
         return verdict
 
@@ -309,9 +299,9 @@ def prove_inferring(p: Stmt, max_states: int,
     for procedures without written contracts, with Spacer's summaries as contracts once
     `summaries.check_summaries` accepts them (T-I2).
 
-    :return: the proof, the inferred invariants it used by loop index, and the program it
-        proved (`p`, or `p` with inferred contracts); a rejected or missing answer leaves the
-        plain proof of `p` with the whole budget.
+    :return: the proof, the inferred invariants it used by index of the main statement's loops,
+        and the program it proved (`p`, or `p` with inferred contracts and invariants); a
+        rejected or missing answer leaves the plain proof of `p` with the whole budget.
     """
     from symcert.checking.inductive import check_invariants
     from symcert.engine.prove import prove
@@ -334,9 +324,11 @@ def prove_inferring(p: Stmt, max_states: int,
         found = horn_procs.infer(p, timeout_ms=infer_ms)
         if isinstance(found, horn_procs.Summaries):
             contracts = {c.name: (c.requires, c.ensures) for c in found.contracts}
-            if summaries.check_summaries(p, contracts).accepted:
-                annotated = summaries.annotate(p, contracts)
+            invariants = {i.index: i.invariant for i in found.invariants}
+            if summaries.check_summaries(p, contracts, invariants).accepted:
+                annotated = summaries.annotate(p, contracts, invariants)
                 proved = prove(annotated, max_states)
-                if proved.verdict.kind is Kind.SAFE:
-                    return proved, {}, annotated
+                if proved.verdict.kind is Kind.SAFE:  # the main statement's loops come first
+                    return proved, {k: invariants[k] for k in range(len(list(loops(p))))}, \
+                        annotated
     return (prove(p, max_states) if probe < max_states else proof), {}, p

@@ -13,11 +13,16 @@ contract transition (T-S1), and counts only after two checks of different formul
    body) establishes the callee's `requires`, every `assert` of the main statement holds, and
    nothing divides by zero; a call is its callee's contract (its `requires` checked, the globals
    it may write and its result havocked, its `ensures` assumed), so recursion needs no unfolding;
-2. the engine (`InferringCheck`): the program annotated with the contracts (`annotate`) is run
-   with T-S1, which verifies each body once from its `requires` and must end SAFE.
+   a loop (in the main statement or a body) is its invariant, proposed with the summaries:
+   initiation, consecution from a state where what the body may write is havocked, and the
+   exit;
+2. the engine (`InferringCheck`): the program annotated with the contracts and invariants
+   (`annotate`) is run with T-S1 and T-I1, which verify each body once from its `requires`
+   and each loop from its invariant, and must end SAFE.
 
-The fragment: procedures called, no loops, no objects or threads, and no contract written by
-the user (a user's contract is never replaced or strengthened: the engine checks it as written).
+The fragment: procedures called, no objects or threads, no contract and no loop invariant
+written by the user (a user's annotation is never replaced or strengthened: the engine checks
+it as written).
 """
 
 from __future__ import annotations
@@ -32,13 +37,14 @@ from symcert.core import terms
 from symcert.core.algebra import fold_a, fold_b, is_formula
 from symcert.core.guards import GUARDS, TRUE
 from symcert.engine.contracts import contracted, writes
+from symcert.lang import annotations
 from symcert.lang.annotations import RESULT
 from symcert.lang.parser import parse
-from symcert.lang.procedures import Proc, arrays, table_of
+from symcert.lang.procedures import Proc, arrays, called, statements, table_of
 from symcert.lang.structure import variables
 from symcert.lang.syntax import (
     AExpr, ArrayVar, Assert, Assign, Assume, BExpr, Bool, Call, Fail, If, Int, Pos, Return, Seq,
-    Skip, Stmt, Var, show_stmt,
+    Skip, Stmt, Var, While, show_stmt,
 )
 
 DEFAULT_RLIMIT = 20_000_000
@@ -49,20 +55,34 @@ Contracts = Mapping[str, tuple[BExpr, BExpr]]
 
 
 def applies(p: Stmt, all_bugs: bool = False) -> bool:
-    """Whether summaries may help `p`: it calls procedures, none has a written contract, and it
-    is in the fragment (no loops, objects or threads); the check looks for the first bug only."""
-    from symcert.solver.horn_procs import has_loops, unsupported
+    """Whether summaries may help `p`: it calls procedures, none has a written contract and no
+    loop a written invariant (a user's annotation is never replaced or strengthened), it is in
+    the fragment (no objects or threads); the check looks for the first bug only."""
+    from symcert.solver.horn_procs import unsupported
 
-    return (not all_bugs and unsupported(p) is None and not has_loops(p)
-            and not any(contracted(q) for q in table_of(p).values()))
+    return (not all_bugs and unsupported(p) is None
+            and not any(contracted(q) for q in table_of(p).values())
+            and not any(w.invariants for w in loops(p)))
 
 
-def annotate(p: Stmt, contracts: Contracts) -> Stmt:
-    """The program of `p` with each named procedure given its contract (printed and parsed
-    again, so the contracts pass the static rules of annotations)."""
+def loops(p: Stmt) -> list[While]:
+    """The loops of the main statement `p`, then of each procedure it may call, each in
+    pre-order (`solver.horn_procs.loops`): a loop's index in this list names its invariant."""
+    return [w for root in [p, *(q.body for q in called(p))] for w in annotations.loops(root)]
+
+
+def annotate(p: Stmt, contracts: Contracts, invariants: Mapping[int, BExpr] | None = None
+             ) -> Stmt:
+    """The program of `p` with each named procedure given its contract and each loop (by its
+    index in `loops`) its invariant (printed and parsed again, so the annotations pass their
+    static rules)."""
     table = table_of(p)
-    procs = [replace(q, requires=contracts[q.name][0], ensures=contracts[q.name][1])
+    by_node = {id(w): (invariants or {})[k] for k, w in enumerate(loops(p))
+               if k in (invariants or {})}
+    procs = [replace(q, requires=contracts[q.name][0], ensures=contracts[q.name][1],
+                     body=annotations.with_invariants(q.body, by_node))
              if q.name in contracts else q for q in table.values()]
+    p = annotations.with_invariants(p, by_node)
     classes = [f"class {name}({', '.join(fields)})" for name, fields in table.classes]
     return parse("\n".join(classes + [str(q) for q in procs] + [show_stmt(p)]))
 
@@ -82,14 +102,19 @@ class _Path:
     entry: Proc | None
     store: tuple[tuple[str, AExpr], ...]
     path: tuple[BExpr, ...]
-    todo: tuple[Stmt, ...]
+    todo: tuple[Stmt | _Back, ...]
 
 
-def obligations(p: Stmt, contracts: Contracts, max_paths: int = MAX_PATHS) -> list[Obligation]:
-    """The obligations of `p` under `contracts` (every procedure it calls must have one).
+def obligations(p: Stmt, contracts: Contracts, invariants: Mapping[int, BExpr] | None = None,
+                max_paths: int = MAX_PATHS) -> list[Obligation]:
+    """The obligations of `p` under `contracts` (every procedure it calls must have one) and
+    loop `invariants` (index in `procedures.called` order, `loops`; `true` where missing): at
+    a loop, the invariant on entry, then the body from it and the condition (what the body may
+    write havocked) back to it, and the exit from it and the negated condition.
 
-    :raises ValueError: when there are more than `max_paths` paths, or a loop.
+    :raises ValueError: when there are more than `max_paths` paths.
     """
+    invariants = invariants or {}
     table = table_of(p)
     names = tuple(sorted(variables(p)))
     queue = [_Path("main", None, tuple((x, Var(x)) for x in names), (), (p,))]
@@ -101,6 +126,8 @@ def obligations(p: Stmt, contracts: Contracts, max_paths: int = MAX_PATHS) -> li
         queue.append(_Path(f"the body of {name}", q, tuple(store.items()), (ok, pre), (q.body,)))
     out: list[Obligation] = []
     fresh = count()
+    index = {id(w): k for k, w in enumerate(loops(p))}
+    started: set[int] = set()
     for _ in range(max_paths):
         if not queue:
             return [o for o in out if o.goal != TRUE]
@@ -108,7 +135,7 @@ def obligations(p: Stmt, contracts: Contracts, max_paths: int = MAX_PATHS) -> li
         store, path, todo = dict(seg.store), seg.path, list(seg.todo)
         while todo:
             s = todo.pop(0)
-            at = f"{seg.label}, {_where(s.pos)}"
+            at = f"{seg.label}, {_where(getattr(s, 'pos', None))}"
             if isinstance(s, Seq):
                 todo[:0] = [s.first, s.second]
             elif isinstance(s, Fail):
@@ -137,12 +164,49 @@ def obligations(p: Stmt, contracts: Contracts, max_paths: int = MAX_PATHS) -> li
                 path += (cond,)
             elif isinstance(s, Call):
                 path = _call(s, store, path, contracts, f"c{next(fresh)}", at, out)
+            elif isinstance(s, (While, _Back)):
+                w = s if isinstance(s, While) else s.loop
+                k = index[id(w)]
+                kind = "holds on entry" if isinstance(s, While) else "is preserved"
+                inv, ok = _eval(store, invariants.get(k, TRUE))
+                out.append(Obligation(f"invariant of loop {k} {kind} ({at})", path,
+                                      terms.conj(ok, inv)))
+                if isinstance(s, While) and k not in started:
+                    started.add(k)
+                    queue += _loop(w, k, seg, store, invariants.get(k, TRUE), tuple(todo))
+                break
             elif not isinstance(s, Skip):
                 raise ValueError(f"not in the summaries' fragment: {s}")
         else:
             if seg.entry is not None:  # the end of a body returns 0
                 _returns(seg, Int(0), TRUE, store, path, contracts, out)
     raise ValueError(f"more than {max_paths} paths")
+
+
+@dataclass(frozen=True)
+class _Back:
+    """The end of a loop's body: the path returns to the loop's head."""
+
+    loop: While
+
+
+def _loop(w: While, k: int, seg: _Path, store: dict[str, AExpr], invariant: BExpr,
+          after: tuple[Stmt | _Back, ...]) -> list[_Path]:
+    """Loop `k`'s body from `invariant ∧ cond` and its exit from `invariant ∧ ¬cond`, what
+    the body may write havocked (T-I1's havoc set, and what its calls may write)."""
+    written = annotations.written(w.body)
+    havocked = set(written.variables | written.arrays)
+    for c in statements(w.body):
+        if isinstance(c, Call):
+            havocked |= writes(c.procs[c.name])
+    head = {x: Var(f"{x}!w{k}") if x in havocked else t for x, t in store.items()}
+    inv, ok_inv = _eval(head, invariant)
+    cond, ok = _eval(head, w.cond)
+    items = tuple(head.items())
+    return [replace(seg, label=f"{seg.label}, loop {k} body", store=items,
+                    path=(ok_inv, inv, ok, cond), todo=(w.body, _Back(w))),
+            replace(seg, label=f"{seg.label}, loop {k} exit", store=items,
+                    path=(ok_inv, inv, ok, terms.negate(cond)), todo=after)]
 
 
 def _returns(seg: _Path, value: AExpr, ok: BExpr, store: dict[str, AExpr],
@@ -197,15 +261,15 @@ def _where(pos: Pos | None) -> str:
     return f"{pos.line}:{pos.column}" if pos else "?"
 
 
-def check_summaries(p: Stmt, contracts: Contracts,
+def check_summaries(p: Stmt, contracts: Contracts, invariants: Mapping[int, BExpr] | None = None,
                     rlimit: int = DEFAULT_RLIMIT) -> InvariantCheck:
-    """Check candidate contracts with z3 and cvc5 (T-I2): every obligation of `obligations`
-    VALID for both.
+    """Check candidate contracts and loop invariants with z3 and cvc5 (T-I2): every obligation
+    of `obligations` VALID for both.
 
     :param rlimit: each prover's resource limit per obligation.
     """
     results = []
-    for o in obligations(p, contracts):
+    for o in obligations(p, contracts, invariants):
         text = o.smtlib()
         results.append(Discharged(o, prove_z3(text, rlimit), prove_cvc5(text, rlimit)))
     return InvariantCheck(tuple(results))

@@ -16,12 +16,16 @@ style of `solver.horn`, with two predicates per procedure `f` the main statement
 A call site is a cut point: the path before it, the arguments' definedness and `Sum_f` of the
 arguments and fresh values give a predicate `R_m` over the scope's variables after the call
 (so a branch with a call joins the other through `solver.horn`'s join predicate, and clause
-bodies hold no disjunction of predicates). In a body, `x@0` and `w@0` are the values at entry:
-they never change, so the return clause can state `Sum_f` of them. Loops are `solver.horn`'s
-loop predicates, failures (`assert`, `fail`, a division by zero) its query `Err`.
+bodies hold no disjunction of predicates). In a body, `x@0` and `w@0` are the values at entry
+of a parameter the body assigns and of a written global: they never change, so the return
+clause can state `Sum_f` of them. Loops, in the main statement and in bodies, are
+`solver.horn`'s loop predicates over their scope's variables; failures (`assert`, `fail`, a
+division by zero) derive its query `Err`.
 
 Spacer's answer: *safe*, with an interpretation of every `Call_f` and `Sum_f`, read back as the
-contract `requires Call_f ensures Sum_f` in IMP (`Summaries`): a proposal, valid as a set of
+contract `requires Call_f ensures Sum_f` in IMP, and of every loop predicate, read back as the
+loop's invariant (`Summaries`; one that speaks of a value at entry, `x@0`, has no IMP form:
+Unknown): a proposal, valid as a set of
 contracts (each body establishes its `ensures` from its `requires`, calls summarised; every call
 site establishes the callee's `requires`) because the clauses say exactly that, but checked
 anyway; *unsafe* (`Failing`: a derivation of `Err`, left to exploration to find and replay);
@@ -38,14 +42,14 @@ from typing import Any, Union
 import z3
 
 from symcert.lang import annotations
-from symcert.lang.procedures import Proc, statements, table_of
+from symcert.lang.procedures import Proc, called, statements, table_of
 from symcert.lang.structure import levels, variables
 from symcert.lang.syntax import (
-    ArrayVar, Await, BExpr, Call, Get, New, Nil, Return, Spawn, Stmt, While, is_field,
+    ArrayVar, Await, BExpr, Bool, Call, Get, New, Nil, Return, Spawn, Stmt, While, is_field,
 )
 from symcert.solver.horn import (
-    DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Unknown, _Ctx, _Encoder, _to_imp, _Untranslatable,
-    spacer,
+    DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, LoopInvariant, Unknown, _Ctx, _Encoder, _to_imp,
+    _Untranslatable, spacer,
 )
 from symcert.solver.interrupts import Z3_CALLS
 
@@ -65,10 +69,12 @@ class Summary:
 
 @dataclass(frozen=True)
 class Summaries:
-    """Spacer found an interpretation of every predicate: a contract per procedure called."""
+    """Spacer found an interpretation of every predicate: a contract per procedure called, and
+    an invariant per loop (numbered by `loops`)."""
 
     contracts: tuple[Summary, ...]
     seconds: float
+    invariants: tuple[LoopInvariant, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -108,23 +114,10 @@ def unsupported(p: Stmt) -> str | None:
     return None
 
 
-def called(p: Stmt) -> list[Proc]:
-    """The procedures the main statement `p` may call, transitively, in the table's order."""
-    table = table_of(p)
-    seen: set[str] = set()
-    todo = [p]
-    while todo:
-        for s in statements(todo.pop()):
-            if isinstance(s, Call) and s.name not in seen:
-                seen.add(s.name)
-                todo.append(table[s.name].body)
-    return [q for q in table.values() if q.name in seen]
-
-
-def has_loops(p: Stmt) -> bool:
-    """Whether the main statement `p` or a procedure it may call has a loop."""
-    return any(isinstance(s, While) for root in [p, *(q.body for q in called(p))]
-               for s in statements(root))
+def loops(p: Stmt) -> list[While]:
+    """The loops of the main statement `p`, then of each procedure it may call (`called`),
+    each in pre-order: a loop's index in this list is its key in `Summaries.invariants`."""
+    return [w for root in [p, *(q.body for q in called(p))] for w in annotations.loops(root)]
 
 
 @dataclass(frozen=True)
@@ -196,8 +189,8 @@ class _Scope(_Encoder):
         if not z3.is_true(ok):
             self.emit(None, ctx, z3.Not(ok))
         q = sig.proc
-        entry = (*(f"{x}@0" for x in q.params), *sig.reads, *(f"{w}@0" for w in sig.writes),
-                 *sig.writes)
+        entry = (*(f"{x}@0" if f"{x}@0" in self.names else x for x in q.params), *sig.reads,
+                 *(f"{w}@0" for w in sig.writes), *sig.writes)
         head = self.sum_pred(sig)(*(self.const(x, ctx.names[x]) for x in entry), value)
         self.rules.append((head, self.body(ctx) + [ok], ctx.head))
 
@@ -260,7 +253,7 @@ def _infer(p: Stmt, timeout_ms: int, rlimit: int, seed: int, start: float) -> An
     sigs = _signatures(procs)
     arrays = frozenset(node.name for root in [p, *(q.body for q in procs)]
                        for level in levels(root) for node in level if isinstance(node, ArrayVar))
-    whiles = [w for root in [p, *(q.body for q in procs)] for w in annotations.loops(root)]
+    whiles = loops(p)
     loop_ids = {id(w): i for i, w in enumerate(whiles)}
     rules: list[Any] = []
     preds: dict[str, Any] = {}
@@ -268,8 +261,10 @@ def _infer(p: Stmt, timeout_ms: int, rlimit: int, seed: int, start: float) -> An
     main = _Scope(tuple(sorted(main_names)), loop_ids, arrays, rules, preds, sigs=sigs)
     main.pred("Err")
     main.run(p, _Ctx(None, [], {x: x for x in main.names}))
+    scopes = {id(w): main.names for w in annotations.loops(p)}
     for sig in sigs.values():
-        _body(sig, sigs, loop_ids, arrays, rules, preds)
+        names = _body(sig, sigs, loop_ids, arrays, rules, preds)
+        scopes.update({id(w): names for w in annotations.loops(sig.proc.body)})
     fp, answer = spacer(main, timeout_ms, rlimit, seed)
     seconds = time.perf_counter() - start
     if answer == z3.unknown:
@@ -289,14 +284,25 @@ def _infer(p: Stmt, timeout_ms: int, rlimit: int, seed: int, start: float) -> An
             return Unknown(f"the summary of {q.name} relates {', '.join(before)} (a global "
                            "before the call) to its value after it", seconds)
         out.append(Summary(q.name, pre, post))
-    return Summaries(tuple(out), seconds)
+    invariants = []
+    for i, w in enumerate(whiles):
+        inv = _to_imp(fp.get_cover_delta(-1, preds[f"P{i}"]), scopes[id(w)]) \
+            if f"P{i}" in preds else Bool(False)  # a loop no path reaches
+        at_call = sorted(x for x in variables(inv) if x.endswith("@0"))
+        if at_call:
+            return Unknown(f"the invariant of loop {i} speaks of {', '.join(at_call)} (a value "
+                           "at the call)", seconds)
+        invariants.append(LoopInvariant(i, w.pos, inv))
+    return Summaries(tuple(out), seconds, tuple(invariants))
 
 
 def _body(sig: _Sig, sigs: dict[str, _Sig], loop_ids: dict[int, int], arrays: frozenset[str],
-          rules: list[Any], preds: dict[str, Any]) -> None:
-    """The clauses of `sig`'s procedure's body, from `Call_f` at its entry to `Sum_f`."""
+          rules: list[Any], preds: dict[str, Any]) -> tuple[str, ...]:
+    """The clauses of `sig`'s procedure's body, from `Call_f` at its entry to `Sum_f`; its
+    scope's variables (a loop predicate's arguments)."""
     q = sig.proc
-    entry = {x: f"{x}@0" for x in (*q.params, *sig.writes)}
+    assigned = annotations.written(q.body).variables
+    entry = {x: f"{x}@0" for x in (*(x for x in q.params if x in assigned), *sig.writes)}
     names = tuple(sorted(q.locals | set(sig.reads) | set(sig.writes) | set(entry.values())))
     scope = _Scope(names, loop_ids, arrays | {f"{a}@0" for a in arrays}, rules, preds,
                    sigs=sigs)
@@ -311,3 +317,4 @@ def _body(sig: _Sig, sigs: dict[str, _Sig], loop_ids: dict[int, int], arrays: fr
     end = scope.run(q.body, _Ctx(None, [at_entry, *zeros], current))
     if end is not None:
         scope.give(end, None)
+    return names
