@@ -24,6 +24,12 @@ the same two checks. Only then is the verdict SAFE, and the invariants are shown
 with the whole budget, and an undecided verdict says what inference found. A failing input the
 CHC solver proposes is not reported either: exploration reports bugs with their symbolic path
 and replay (it names the input in the reason if exploration does not reach it).
+
+A program with procedures (recursive ones included) and no written contract or invariant gets
+Spacer's procedure summaries instead (`solver.horn_procs`, `checking.summaries`): each becomes a
+contract, with an invariant for each loop, counted only when z3 and cvc5 prove their obligations
+(`summaries.check_summaries`) and the annotated program is SAFE under the contract and invariant
+transitions (T-S1, T-I1).
 """
 
 # crosshair: off
