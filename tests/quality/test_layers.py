@@ -39,7 +39,7 @@ LAYERS = (  # bottom to top
     ("symcert",),
 )
 NATIVE = {"z3": {"symcert.solver.z3backend", "symcert.solver.z3terms", "symcert.solver.horn",
-                "symcert.checking.provers"},
+                "symcert.solver.horn_procs", "symcert.checking.provers"},
           "cvc5": {"symcert.checking.provers"}}
 MAX_LINES = 500
 GENERATED = {"symcert.lang.lalr"}

@@ -88,3 +88,16 @@ def test_pruning_stops_at_its_deadline_between_any_two_queries(monkeypatch):
     assert len(candidates) > 6
     assert guesses._refuted(split, deadline=3.0) is None
     assert len(asked) <= 3
+
+
+def test_a_parity_that_changes_at_a_threshold_no_run_reaches_is_guessed():
+    """phases (SV-COMP loop-acceleration): `x` steps by 1 below 65520, by 2 above; runs see
+    only the first phase, yet `x < 65520 or x % 2 == 0` is a candidate, and the only parity
+    Houdini keeps; both provers prove the assert with it."""
+    p = parse("x = 0; while x < 268435455 do if x < 65520 then x = x + 1 else x = x + 2 fi od; "
+              "assert x % 2 == 0")
+    seen = guesses.Samples(("x",), (tuple((x,) for x in range(12)),))
+    found = guess(p, seen, seconds=30)
+    assert found is not None and "x < 65520 or x % 2 == 0" in str(found[0])
+    assert "x % 2 == 1" not in str(found[0])
+    assert check_invariants(p, found).accepted

@@ -11,7 +11,9 @@ reached. The candidates of a loop are
 - the polynomial equalities of degree at most 2 that every recorded state satisfies: the null
   space of the matrix of monomials, in exact rational arithmetic (`2 * s == i * i - i`, which
   Spacer's linear arithmetic does not find);
-- octagon bounds at the extremes observed: `x <= c`, `x >= c`, `x - y <= c`, `x + y >= c`, ...
+- octagon bounds at the extremes observed: `x <= c`, `x >= c`, `x - y <= c`, `x + y >= c`, ...;
+- phases of parity, `x < c or x % m == r`, for the literals `c` the program compares `x` with
+  and the small literal moduli `m` it takes (a step that changes at a threshold).
 
 Houdini then drops each candidate whose initiation or consecution obligation z3 does not prove
 (`inductive.obligations` with the invariant split into its conjuncts), until what is left is
@@ -33,7 +35,9 @@ from symcert.checking.provers import VALID, prove_z3
 from symcert.core.concrete import Cells, Env, State, beval, head, is_stuck, trace
 from symcert.lang.annotations import loops
 from symcert.lang.structure import variables
-from symcert.lang.syntax import Add, AExpr, And, ArrayVar, BExpr, Bool, Cmp, Int, Mul, Stmt, Sub, Var
+from symcert.lang.syntax import (
+    Add, AExpr, And, ArrayVar, BExpr, Bool, Cmp, Int, Mod, Mul, Or, Stmt, Sub, Var,
+)
 
 RUNS = 120
 """Concrete runs sampled."""
@@ -115,7 +119,9 @@ def guess(p: Stmt, samples: Samples, seconds: float = 10.0) -> dict[int, BExpr] 
     names = list(samples.names)
     if samples.failing is not None or not any(samples.states):
         return None
+    phases = _phases(p, names)
     candidates = {k: _equalities(list(rows), names) + _octagon(list(rows), names)
+                  + [c for c in phases if _holds(c, rows, names)]
                   for k, rows in enumerate(samples.states) if rows}  # a loop not reached: true
     while time.perf_counter() - start < seconds:
         invariants = {k: _conj(cs) for k, cs in candidates.items()}
@@ -240,6 +246,26 @@ def _octagon(rows: list[tuple[int, ...]], names: list[str]) -> list[BExpr]:
     for term, values in terms:
         out += [Cmp(">=", term, Int(min(values))), Cmp("<=", term, Int(max(values)))]
     return out
+
+
+def _phases(p: Stmt, names: list[str]) -> list[BExpr]:
+    """`x < c or x % m == r`: for each integer variable `x` the program compares with a literal
+    `c`, each literal modulus `2 <= m <= 4` of the program and each remainder `r`; the parity
+    of a loop whose step changes at a threshold (`x + 1` below `c`, `x + 2` above), which no
+    sampled run may reach."""
+    nodes = _nodes(p)
+    moduli = sorted({n.right.value for n in nodes if isinstance(n, Mod)
+                     and isinstance(n.right, Int) and 2 <= n.right.value <= 4})
+    bounds = sorted({(n.left.name, n.right.value) for n in nodes if isinstance(n, Cmp)
+                     and isinstance(n.left, Var) and isinstance(n.right, Int)
+                     and n.left.name in names})
+    return [Or(Cmp("<", Var(x), Int(c)), Cmp("==", Mod(Var(x), Int(m)), Int(r)))
+            for x, c in bounds for m in moduli for r in range(m)]
+
+
+def _holds(c: BExpr, rows: tuple[tuple[int, ...], ...], names: list[str]) -> bool:
+    """Whether `c` holds in every sampled state."""
+    return all(beval(Env.of(dict(zip(names, row))), c) for row in rows)
 
 
 def _conj(parts: list[BExpr]) -> BExpr:

@@ -24,6 +24,12 @@ the same two checks. Only then is the verdict SAFE, and the invariants are shown
 with the whole budget, and an undecided verdict says what inference found. A failing input the
 CHC solver proposes is not reported either: exploration reports bugs with their symbolic path
 and replay (it names the input in the reason if exploration does not reach it).
+
+A program with procedures (recursive ones included) and no written contract or invariant gets
+Spacer's procedure summaries instead (`solver.horn_procs`, `checking.summaries`): each becomes a
+contract, with an invariant for each loop, counted only when z3 and cvc5 prove their obligations
+(`summaries.check_summaries`) and the annotated program is SAFE under the contract and invariant
+transitions (T-S1, T-I1).
 """
 
 # crosshair: off
@@ -35,11 +41,12 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Mapping
 
+from symcert.checking import summaries
 from symcert.core.concrete import Ending, run_to_end
 from symcert.engine.explore import Explorer, run
 from symcert.engine.verdict import Budget, Cause, Check, Kind, Observer, Quiet, Reason, Verdict
-from symcert.lang.annotations import loops
-from symcert.lang.syntax import BExpr, If, Seq, Stmt, While, seq_of, spine
+from symcert.lang.annotations import loops, with_invariants
+from symcert.lang.syntax import BExpr, Stmt, While
 from symcert.solver.z3backend import Solver, solver_for
 
 if TYPE_CHECKING:
@@ -67,12 +74,24 @@ class Inferred:
     seconds: float
     how: str = "inferred"
     """`inferred` by the CHC solver or `guessed` from concrete runs (`checking.guesses`)."""
+    contracts: tuple[str, ...] = ()
+    """The procedures' inferred contracts, one line each (`checking.summaries.shown`)."""
 
     def lines(self) -> list[str]:
         """One line per loop: where it is and its invariant, as IMP (and, for a guessed one,
-        where it comes from)."""
+        where it comes from); then one per procedure with an inferred contract."""
         source = " (guessed from concrete runs)" if self.how == "guessed" else ""
-        return [f"the loop at {_at(w)}{source}: invariant {inv}" for w, inv in self.invariants]
+        return [f"the loop at {_at(w)}{source}: invariant {inv}"
+                for w, inv in self.invariants] + list(self.contracts)
+
+    def heading(self) -> str:
+        """The line before `lines` in a report."""
+        if self.contracts:
+            loops_too = "loop invariants and " if self.invariants else ""
+            return (f"proved with inferred {loops_too}procedure contracts (z3's Spacer), checked "
+                    "by z3, cvc5 and the invariant and contract transitions:")
+        return ("proved with inferred loop invariants (z3's Spacer, or guessed from concrete "
+                "runs), checked by z3, cvc5 and the invariant transition:")
 
 
 def _at(w: While) -> str:
@@ -97,21 +116,7 @@ def annotate(p: Stmt, invariants: Mapping[int, BExpr]) -> Stmt:
     :param invariants: loop index → invariant; loops not named keep theirs.
     """
     by_node = {id(w): invariants[k] for k, w in enumerate(loops(p)) if k in invariants}
-    return _annotate(p, by_node)
-
-
-def _annotate(s: Stmt, by_node: dict[int, BExpr]) -> Stmt:
-    """The recursion of `annotate`: one level per nesting of statements, a sequence's spine
-    walked in a loop."""
-    if isinstance(s, Seq):
-        return seq_of([_annotate(t, by_node) for t in spine(s)])
-    if isinstance(s, If):
-        return replace(s, then_=_annotate(s.then_, by_node), else_=_annotate(s.else_, by_node))
-    if isinstance(s, While):
-        found = by_node.get(id(s))
-        body = _annotate(s.body, by_node)
-        return replace(s, body=body, invariants=s.invariants if found is None else (found,))
-    return s
+    return with_invariants(p, by_node)
 
 
 @dataclass
@@ -161,6 +166,11 @@ class InferringCheck:
         if applies(self.program, self.budget):
             observer.phase("inferring loop invariants")
             proved = self._infer(observer)
+            if proved is not None:
+                return proved
+        elif summaries.applies(self.program, self.budget.all_bugs):
+            observer.phase("inferring procedure summaries")
+            proved = self._summarise(observer)
             if proved is not None:
                 return proved
         if probe.max_states < self.budget.max_states:
@@ -243,6 +253,39 @@ class InferringCheck:
                                      time.perf_counter() - began, how)
         return verdict
 
+    def _summarise(self, observer: Observer) -> Verdict | None:
+        """Ask Spacer for procedure summaries, check them as contracts with both provers, then
+        run the program annotated with them (T-S1). The verdict if SAFE, else None with
+        `finding` set (a bug of the annotated program, whose contracts the concrete run
+        checks too, is left to exploration of the program as written)."""
+        from symcert.solver import horn_procs
+
+        began = time.perf_counter()
+        answer = horn_procs.infer(self.program, timeout_ms=self.infer_ms)
+        if not isinstance(answer, horn_procs.Summaries):
+            self._found("the CHC solver derives a failure through the calls" if isinstance(
+                answer, horn_procs.Failing) else f"no procedure summary inferred ({answer.reason})")
+            return None
+        contracts = {c.name: (c.requires, c.ensures) for c in answer.contracts}
+        invariants = {i.index: i.invariant for i in answer.invariants}
+        checked = summaries.check_summaries(self.program, contracts, invariants)
+        if not checked.accepted:
+            self._found("the inferred procedure contracts were rejected (not proved by z3 and "
+                        f"cvc5: {', '.join(checked.failed())})")
+            return None
+        observer.phase("exploring")
+        verdict = self._explore(summaries.annotate(self.program, contracts, invariants),
+                                self.budget, observer)
+        if verdict.kind is not Kind.SAFE:
+            self._found(f"with the inferred procedure contracts: "
+                        f"{verdict.reason or 'a failure the program as written must replay'}")
+            return None
+        whiles = summaries.loops(self.program)
+        self.inferred = Inferred(tuple((whiles[k], inv) for k, inv in sorted(invariants.items())),
+                                 time.perf_counter() - began,
+                                 contracts=tuple(summaries.shown(contracts)))
+        return verdict
+
     def _found(self, what: str) -> None:
         self.finding = what if self.finding is None else f"{self.finding}; {what}"
 
@@ -255,23 +298,26 @@ class InferringCheck:
 
 
 def prove_inferring(p: Stmt, max_states: int,
-                    infer_ms: int = INFER_MS) -> tuple[Proof, dict[int, BExpr]]:
+                    infer_ms: int = INFER_MS) -> tuple[Proof, dict[int, BExpr], Stmt]:
     """`engine.prove`, and, where a probe of `PROBE_STATES` states cannot finish a program whose
     loops carry no written invariant (the CHC encoding's fragment), `prove` of the program
-    annotated with Spacer's invariants once `check_invariants` (z3 and cvc5) accepts them (T-I2).
+    annotated with Spacer's invariants once `check_invariants` (z3 and cvc5) accepts them, or,
+    for procedures without written contracts, with Spacer's summaries as contracts once
+    `summaries.check_summaries` accepts them (T-I2).
 
-    :return: the proof, and the inferred invariants it used by loop index (none when it used
-        none: a rejected or missing answer leaves the plain proof with the whole budget).
+    :return: the proof, the inferred invariants it used by index of the main statement's loops,
+        and the program it proved (`p`, or `p` with inferred contracts and invariants); a
+        rejected or missing answer leaves the plain proof of `p` with the whole budget.
     """
     from symcert.checking.inductive import check_invariants
     from symcert.engine.prove import prove
-    from symcert.solver import horn
+    from symcert.solver import horn, horn_procs
 
     probe = min(max_states, PROBE_STATES)
     proof = prove(p, probe)
     reason = proof.verdict.reason
     if not (reason is not None and reason.cause is Cause.STATES):
-        return proof, {}
+        return proof, {}, p
     if applies(p, Budget(max_states)):
         answer = horn.infer(p, timeout_ms=infer_ms)
         if isinstance(answer, horn.Safe):
@@ -279,5 +325,16 @@ def prove_inferring(p: Stmt, max_states: int,
             if check_invariants(p, invariants).accepted:
                 proved = prove(annotate(p, invariants), max_states)
                 if proved.verdict.kind is Kind.SAFE:
-                    return proved, invariants
-    return (prove(p, max_states) if probe < max_states else proof), {}
+                    return proved, invariants, p
+    elif summaries.applies(p):
+        found = horn_procs.infer(p, timeout_ms=infer_ms)
+        if isinstance(found, horn_procs.Summaries):
+            contracts = {c.name: (c.requires, c.ensures) for c in found.contracts}
+            invariants = {i.index: i.invariant for i in found.invariants}
+            if summaries.check_summaries(p, contracts, invariants).accepted:
+                annotated = summaries.annotate(p, contracts, invariants)
+                proved = prove(annotated, max_states)
+                if proved.verdict.kind is Kind.SAFE:  # the main statement's loops come first
+                    return proved, {k: invariants[k] for k in range(len(list(loops(p))))}, \
+                        annotated
+    return (prove(p, max_states) if probe < max_states else proof), {}, p

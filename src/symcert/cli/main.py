@@ -349,9 +349,8 @@ def _run(args: argparse.Namespace) -> int:
     elif verdict.kind is Kind.SAFE:
         print(f"{name}: no bug: every assertion holds for all inputs")
         print(f"  exhaustive: {summary}{used(verdict.summaries)}")
-        for line in ["proved with inferred loop invariants (z3's Spacer, or guessed from "
-                     "concrete runs), checked by z3, cvc5 and the invariant transition:"
-                     ][:len(inferred)] + inferred:
+        for line in ([check.inferred.heading()] if isinstance(check, InferringCheck)
+                     and check.inferred else []) + inferred:
             print(f"  {line}")
     else:
         print(f"{name}: undecided: {reason}")

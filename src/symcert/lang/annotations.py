@@ -10,15 +10,15 @@ only in its `ensures`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterator
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Iterator, Mapping
 
 from symcert.lang.errors import SourceError, quote
 from symcert.lang.structure import children
 from symcert.lang.syntax import (
     ALLOC, DIVISIONS, And, ArrayVar, Assign, BExpr, Call, Cmp, If, Int, New, Node, Pos, Seq,
     Stmt, Var, While,
-    array_write, field_of, operands, spine,
+    array_write, field_of, operands, seq_of, spine,
 )
 
 if TYPE_CHECKING:
@@ -59,6 +59,22 @@ def loops(root: Stmt) -> Iterator[While]:
             yield node
         if not isinstance(node, (Var, Int)):
             todo.extend(reversed(children(node)))
+
+
+def with_invariants(s: Stmt, by_node: Mapping[int, BExpr]) -> Stmt:
+    """`s` with each loop whose node's `id` `by_node` names given that invariant (in place of
+    its own): one level of recursion per nesting of statements, a sequence's spine walked in
+    a loop."""
+    if isinstance(s, Seq):
+        return seq_of([with_invariants(t, by_node) for t in spine(s)])
+    if isinstance(s, If):
+        return replace(s, then_=with_invariants(s.then_, by_node),
+                       else_=with_invariants(s.else_, by_node))
+    if isinstance(s, While):
+        found = by_node.get(id(s))
+        body = with_invariants(s.body, by_node)
+        return replace(s, body=body, invariants=s.invariants if found is None else (found,))
+    return s
 
 
 def check(main: Stmt, procs: Procedures) -> None:

@@ -193,6 +193,19 @@ def link(main: Stmt, procs: Procedures) -> Stmt:
     return main
 
 
+def called(p: Stmt) -> list[Proc]:
+    """The procedures the main statement `p` may call, transitively, in the table's order."""
+    table = table_of(p)
+    seen: set[str] = set()
+    todo = [p]
+    while todo:
+        for s in statements(todo.pop()):
+            if isinstance(s, Call) and s.name not in seen:
+                seen.add(s.name)
+                todo.append(table[s.name].body)
+    return [q for q in table.values() if q.name in seen]
+
+
 def allocates(p: Stmt) -> bool:
     """Whether the program whose main statement is `p` has an `x = new C` (seed 003 §4)."""
     return any(isinstance(s, New) for root in [p, *(q.body for q in table_of(p).values())]

@@ -301,27 +301,8 @@ def _infer(p: Stmt, timeout_ms: int, rlimit: int, seed: int, start: float) -> An
     enc = _Encoder(names, {id(w): i for i, w in enumerate(whiles)}, _arrays(p))
     enc.pred("Err")
     enc.run(p, _Ctx(None, [], {x: x for x in names}))
-    fp = z3.Fixedpoint()
-    fp.set(engine="spacer")
-    fp.set("spacer.random_seed", seed)
-    fp.set("timeout", timeout_ms)
-    fp.set("rlimit", rlimit)
-    fp.set("spacer.global", True)  # global guidance: without it `i < 10**6; i += 1` times out
-    for xform in ("xform.slice", "xform.inline_linear", "xform.inline_eager"):
-        fp.set(xform, False)  # keep every predicate whole: its answer is read back by name
-    for pred in enc.preds.values():
-        fp.register_relation(pred)
-    consts: dict[str, Any] = {}
-    for head, body, _ in enc.rules:
-        for e in [head, *body]:
-            _collect(e, consts)
-    if consts:
-        fp.declare_var(*consts.values())
-    for head, body, _ in enc.rules:
-        fp.rule(head, body)
-    err = enc.preds["Err"]
     try:
-        answer = fp.query(err())
+        fp, answer = spacer(enc, timeout_ms, rlimit, seed)
     except z3.Z3Exception as e:
         return Unknown(f"Spacer stopped: {e}", time.perf_counter() - start)
     seconds = time.perf_counter() - start
@@ -344,6 +325,26 @@ def _infer(p: Stmt, timeout_ms: int, rlimit: int, seed: int, start: float) -> An
     if found is None:
         return Unknown("Spacer found a counterexample whose input z3 could not rebuild", seconds)
     return Unsafe(found, time.perf_counter() - start)
+
+
+def spacer(enc: _Encoder, timeout_ms: int, rlimit: int, seed: int) -> tuple[Any, Any]:
+    """Spacer on the clauses of `enc`: the fixedpoint and its answer to the query `Err`."""
+    fp = z3.Fixedpoint()
+    fp.set(engine="spacer")
+    fp.set("spacer.random_seed", seed, "timeout", timeout_ms, "rlimit", rlimit,
+           "spacer.global", True)  # global guidance: without it `i < 10**6; i += 1` times out
+    for xform in ("xform.slice", "xform.inline_linear", "xform.inline_eager"):
+        fp.set(xform, False)  # keep every predicate whole: its answer is read back by name
+    fp.register_relation(*enc.preds.values())
+    consts: dict[str, Any] = {}
+    for head, body, _ in enc.rules:
+        for e in [head, *body]:
+            _collect(e, consts)
+    if consts:
+        fp.declare_var(*consts.values())
+    for head, body, _ in enc.rules:
+        fp.rule(head, body)
+    return fp, fp.query(enc.preds["Err"]())
 
 
 def _collect(e: Any, out: dict[str, Any]) -> None:

@@ -45,8 +45,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "`symcert check-certificate CERT FILE` re-checks it")
     parser.add_argument("--infer", action="store_true",
                         help="when 2,000 states do not finish a program whose loops have no "
-                             "written invariant, prove it with invariants inferred by z3's "
-                             "Spacer, checked by z3 and cvc5 (docs/inference.md)")
+                             "written invariant (or procedures no written contract), prove it "
+                             "with invariants (contracts) inferred by z3's Spacer, checked by "
+                             "z3 and cvc5 (docs/inference.md)")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -54,7 +55,7 @@ def main(args: argparse.Namespace) -> int:
     from symcert.checking.inference import prove_inferring
     from symcert.lang.annotations import loops
     from symcert.core import heap
-    from symcert.lang.procedures import arrays, references
+    from symcert.lang.procedures import arrays, references, table_of
     from symcert.lang.syntax import is_field
     from symcert.lang.structure import inputs
     from symcert.engine.verdict import Cause, Kind
@@ -64,8 +65,9 @@ def main(args: argparse.Namespace) -> int:
         source, program = read_source(args)
         args.budget.enter("exploring and proving")
         inferred: dict[int, BExpr] = {}
+        proved = program
         if args.infer:
-            proof, inferred = prove_inferring(program, args.max_states)
+            proof, inferred, proved = prove_inferring(program, args.max_states)
         else:
             proof = prove(program, args.max_states)
         if proof.verdict.kind is Kind.SAFE:
@@ -73,7 +75,7 @@ def main(args: argparse.Namespace) -> int:
             proof, engine = _double_checked(program, proof)
             if args.certificate and proof.verdict.kind is Kind.SAFE:
                 args.budget.enter("writing the certificate")
-                problem = _write(args.certificate, source, program, engine, inferred)
+                problem = _write(args.certificate, source, proved, engine, inferred)
                 if problem is not None:
                     print(f"{name}: {problem}")
                     return EXIT_INTERNAL
@@ -101,6 +103,9 @@ def main(args: argparse.Namespace) -> int:
             at = f"{pos.line}:{pos.column}" if pos else "?"
             print(f"  with the loop invariant inferred by z3's Spacer, checked by z3 and cvc5: "
                   f"the loop at {at}: invariant {inv}")
+        for q in table_of(proved).values() if proved is not program else ():
+            print(f"  with the contract inferred by z3's Spacer, checked by z3 and cvc5: the "
+                  f"procedure {q.name}: requires {q.requires} ensures {q.ensures}")
         if args.certificate:
             print(f"  certificate: {args.certificate}")
     elif verdict.kind is Kind.BUG:
@@ -142,7 +147,7 @@ def _json(name: str, program: Any, proof: Any, seconds: float) -> int:
     from symcert.cli.commands.events import bug_cause, imp_condition
     from symcert.cli.commands.values import json_int, text
     from symcert.core import heap
-    from symcert.lang.procedures import arrays, references
+    from symcert.lang.procedures import arrays, references, table_of
     from symcert.lang.structure import inputs
     from symcert.lang.syntax import is_field
 
