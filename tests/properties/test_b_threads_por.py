@@ -63,8 +63,8 @@ def test_reduction_and_global_transition_agree_with_the_full_and_concrete_runs(p
 
 
 @pytest.mark.parametrize("text, independent", [
-    ((EXAMPLES / "counter_buggy.imp").read_text(), lambda a, b: True),
-    (WRITE_WRITE, lambda a, b: not (a[1] & b[0] or b[1] & a[0])),
+    ((EXAMPLES / "counter_buggy.imp").read_text(), lambda a, b, pc=None: True),
+    (WRITE_WRITE, lambda a, b, pc=None: not (a[1] & b[0] or b[1] & a[0])),
 ], ids=["every pair independent", "two writes of one variable independent"])
 def test_the_property_catches_an_unsound_reduction(text, independent, monkeypatch):
     """With a wrong independence relation the checks above fail: the reduced run misses the

@@ -84,7 +84,8 @@ def test_a_reduction_that_calls_two_writes_independent_is_caught(check, monkeypa
     p = parse(LOST_WRITE)
     sigma = [campaign.random_input(RandomChoices(random.Random(0)), p, SHAPE)]
     assert check(p, sigma, Solver()) is None
-    monkeypatch.setattr(por, "independent", lambda a, b: not (a[1] & b[0] or b[1] & a[0]))
+    monkeypatch.setattr(por, "independent",
+                        lambda a, b, pc=None: not (a[1] & b[0] or b[1] & a[0]))
     found = check(p, sigma, Solver())
     assert found is not None and ("B-X5" in found.kind or "T-D2" in found.kind), found
 

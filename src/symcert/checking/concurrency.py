@@ -63,7 +63,8 @@ class Exploration:
     decided: bool
 
 
-_memo: dict[tuple[Stmt, bool, int], Exploration] = {}
+_memo: dict[tuple[Stmt, bool, int], tuple[Solver, Exploration]] = {}
+"""Explorations by program, reduction and solver (kept alive here, so its id is not reused)."""
 
 
 def explore(p: Stmt, solver: Solver, reduce: bool) -> Exploration:
@@ -76,8 +77,8 @@ def explore(p: Stmt, solver: Solver, reduce: bool) -> Exploration:
     if key not in _memo:
         if len(_memo) >= 4:
             _memo.clear()
-        _memo[key] = _explore(p, solver, reduce)
-    return _memo[key]
+        _memo[key] = (solver, _explore(p, solver, reduce))
+    return _memo[key][1]
 
 
 def _explore(p: Stmt, solver: Solver, reduce: bool) -> Exploration:
