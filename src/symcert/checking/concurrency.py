@@ -3,8 +3,10 @@
 - `por` (B-X5): the reduced exploration against the full interleaving (`--por off`): the same
   verdict and the same set of failing statements and deadlocks, every bug replayed on the
   concrete configurations under its schedule (`bugfinder.witness`, which fails on a replay that
-  does not reach the bug). Where only one exploration ended, the failing statements the other
-  found (each replayed, so real) are among those of the one that ended.
+  does not reach the bug), and at each sampled input the same endings (`symbolic_ending` of the
+  leaves the input satisfies: globals at the end, the failing statement, the deadlock). Where
+  only one exploration ended, the failing statements the other found (each replayed, so real)
+  are among those of the one that ended.
 - `threads` (seed 001's T-D2 and T-D3 for the global transition, B-X1 to B-X4): every ending of
   every concrete schedule from each sampled input (`endings`: the configurations where no thread
   can step, every interleaving enumerated) is the ending of a symbolic leaf whose path condition
@@ -260,13 +262,15 @@ def _imprecise(p: Stmt, s: SymState, solver: Solver) -> tuple[Env, str] | None:
         return None
     sigma = witness_input(model, s.pc)
     final, _ = replay_schedule(p, s, sigma)
+    assert s.config is not None
+    schedule = s.config.schedule
     if final is None:
-        return sigma, f"the schedule {s.config.schedule} cannot run"  # type: ignore[union-attr]
+        return sigma, f"the schedule {schedule} cannot run"
     if enabled(final):
-        return sigma, f"after the schedule {s.config.schedule} a thread can still step"  # type: ignore[union-attr]
+        return sigma, f"after the schedule {schedule} a thread can still step"
     concrete = concrete_ending(final)
     if concrete is None or concrete != symbolic_ending(s, sigma):
-        return sigma, f"the schedule {s.config.schedule} ends {concrete}"  # type: ignore[union-attr]
+        return sigma, f"the schedule {schedule} ends {concrete}"
     return None
 
 
