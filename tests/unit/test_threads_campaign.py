@@ -98,3 +98,20 @@ def test_the_thread_checks_skip_sequential_programs_and_refuse_company():
     assert concurrency.check_por(Skip(), [], Solver()) is None
     assert concurrency.check_threads(Skip(), [], Solver()) is None
     assert main(["campaign", "--checks", "main,por", "--programs", "1", "--workers", "1"]) == 2
+
+
+def test_the_oracle_command_checks_the_global_step_and_catches_a_wrong_reduction(
+        tmp_path, monkeypatch, capsys):
+    """`symcert oracle` on a program with threads: the configurations against every concrete
+    schedule (T-D2) and each leaf's model (T-D3), with and without the reduction; it holds on
+    `LOST_WRITE` and finds the ending a reduction that calls two writes independent loses."""
+    from symcert.cli.main import main
+
+    path = tmp_path / "lost_write.imp"
+    path.write_text(LOST_WRITE)
+    assert main(["oracle", str(path), "--runs", "3"]) == 0
+    assert "(--por on)\n    exhaustive: held on 3 inputs" in capsys.readouterr().out
+    monkeypatch.setattr(por, "independent",
+                        lambda a, b, pc=None: not (a[1] & b[0] or b[1] & a[0]))
+    assert main(["oracle", str(path), "--runs", "3"]) == 1
+    assert "exhaustive: NO, counterexample: input" in capsys.readouterr().out

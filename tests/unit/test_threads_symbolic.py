@@ -121,7 +121,7 @@ def test_run_json_carries_the_schedule():
     assert again.returncode == 1 and bug["message"] in again.stdout
 
 
-@pytest.mark.parametrize("command", ["prove", "tests", "oracle"])
+@pytest.mark.parametrize("command", ["prove", "tests"])
 def test_commands_without_threads_refuse_them(command):
     """Their leaves speak of one thread: a usage error, never a proof that misses a thread."""
     done = subprocess.run([sys.executable, "-m", "symcert", command,

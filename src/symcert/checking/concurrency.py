@@ -65,30 +65,31 @@ class Exploration:
     decided: bool
 
 
-_memo: dict[tuple[Stmt, bool, int], tuple[Solver, Exploration]] = {}
+_memo: dict[tuple[Stmt, bool, int, int], tuple[Solver, Exploration]] = {}
 """Explorations by program, reduction and solver (kept alive here, so its id is not reused)."""
 
 
-def explore(p: Stmt, solver: Solver, reduce: bool) -> Exploration:
-    """The exploration of `p` with the reduction or without (`--por off`), remembered for the
-    current program (the two checks share it).
+def explore(p: Stmt, solver: Solver, reduce: bool, max_states: int | None = None) -> Exploration:
+    """The exploration of `p` with the reduction or without (`--por off`), at most `max_states`
+    states (default `MAX_STATES`), remembered for the current program (the checks share it).
 
     :raises ReplayMismatch: where a witness's replay does not reach its bug.
     """
-    key = (p, reduce, id(solver))
+    limit = MAX_STATES if max_states is None else max_states
+    key = (p, reduce, id(solver), limit)
     if key not in _memo:
         if len(_memo) >= 4:
             _memo.clear()
-        _memo[key] = (solver, _explore(p, solver, reduce))
+        _memo[key] = (solver, _explore(p, solver, reduce, limit))
     return _memo[key][1]
 
 
-def _explore(p: Stmt, solver: Solver, reduce: bool) -> Exploration:
+def _explore(p: Stmt, solver: Solver, reduce: bool, limit: int) -> Exploration:
     found: set[Failure] = set()
     leaves: list[SymState] = []
     decided = ended = True
     with por.reducing(reduce):
-        for s in islice(run([initial(p)], solver=solver), MAX_STATES + 1):
+        for s in islice(run([initial(p)], solver=solver), limit + 1):
             if s is None:
                 break
             assert s.config is not None
@@ -233,28 +234,35 @@ def check_threads(p: Stmt, sigmas: list[Env], solver: Solver) -> Disagreement | 
         explored = explore(source, solver, reduce)
         if not explored.ended:
             continue
-        found = explored.leaves
         for sigma in sigmas:
-            concrete = endings(source, sigma)
-            if concrete is None:
-                continue
-            covered = {symbolic_ending(s, sigma) for s in found if satisfies(sigma, s.pc)}
-            if reduce:
-                concrete = frozenset(map(_loose, concrete))
-                covered = {_loose(e) for e in covered if e is not None}
-            missed = concrete - covered
+            missed = missed_at(source, explored, sigma, reduce)
             if missed:
                 return Disagreement(f"{flag}: a schedule's ending is no leaf's (T-D2)", p, sigma,
-                                    f"missed {sorted(map(str, missed))[0]}")
-        for s in found:
-            wrong = _imprecise(source, s, solver)
+                                    f"missed {missed}")
+        for s in explored.leaves:
+            wrong = imprecise(source, s, solver)
             if wrong is not None:
                 return Disagreement(f"{flag}: a leaf's model does not end there (T-D3)", p,
                                     wrong[0], wrong[1])
     return None
 
 
-def _imprecise(p: Stmt, s: SymState, solver: Solver) -> tuple[Env, str] | None:
+def missed_at(p: Stmt, explored: Exploration, sigma: Env, reduce: bool) -> str | None:
+    """An ending of a concrete schedule of `p` from `sigma` that no leaf of the ended
+    exploration has at `sigma` (T-D2; a failure by its statement under the reduction), ""
+    when there are too many configurations to enumerate, None when every ending is a leaf's."""
+    concrete = endings(p, sigma)
+    if concrete is None:
+        return ""
+    covered = {symbolic_ending(s, sigma) for s in explored.leaves if satisfies(sigma, s.pc)}
+    if reduce:
+        concrete = frozenset(map(_loose, concrete))
+        covered = {_loose(e) for e in covered if e is not None}
+    missed = concrete - covered
+    return sorted(map(str, missed))[0] if missed else None
+
+
+def imprecise(p: Stmt, s: SymState, solver: Solver) -> tuple[Env, str] | None:
     """A model of leaf `s`'s path condition whose concrete run under `s`'s schedule does not end
     as `s` says (the input and what happened), or None."""
     answer, model = solver.check(s.pc)
