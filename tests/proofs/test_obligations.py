@@ -67,7 +67,7 @@ def test_every_statement_class_has_its_rules() -> None:
     """RULES names one rule per successor the code's rule_count gives each statement class:
     a statement whose expression may divide by zero has its `-by-zero` rule too (X-A2), and
     so has `x.f = new C` (x may be nil)."""
-    threads = {Spawn, Get, Await}  # no obligation per thread rule yet (docs/threads.md)
+    threads = {Spawn, Get, Await}  # rules of the global step: obligations/threads.py
     assert set(RULES) == set(get_args(Stmt)) - threads
     b = Cmp("<", Var("x"), Int(0))
     d = Cmp("<", Div(Var("x"), Var("y")), Int(0))
@@ -116,10 +116,11 @@ def test_missing_names_every_gap() -> None:
     # of IMP and of a defined language; X-A1 (5); W-L2.1, M-S1 (2), M-Q1 (2); B-A1 (update,
     # congruence) and B-H3 (resolve, resolve-pc) of arrays; B-H2 (fresh-read); B-H1's field
     # rules (4); G-L2 and G-L3 per rule of imp.sem and gcl.sem; T-M1's merge rule (sound,
-    # complete-a, complete-b)
+    # complete-a, complete-b); the thread rules of the global step (6)
     assert len(gaps) == 3 * (22 + 4) + 2 * 2 + 2 * len(EXPR_CASES) + len(OPERATIONS) \
-        + len(DEFINABLE) + 5 + 5 + 4 + 1 + 4 + 2 * len(rules_needed()) + 3
+        + len(DEFINABLE) + 5 + 5 + 4 + 1 + 4 + 2 * len(rules_needed()) + 3 + 6
     assert "T-M1 sound" in gaps and "T-M1 complete-b" in gaps
+    assert "B-X2 spawn" in gaps and "B-X4 deadlock" in gaps and "B-X1 await-then" in gaps
     ob = Obligation("W-L2.3/assign/demo", "W-L2.3", "assign", "", "")
     assert "W-L2.3 assign" not in missing([ob])
     assert "W-L2.3 assign" in missing([ob], vacuous=frozenset({ob.name}))  # proves nothing
@@ -214,6 +215,16 @@ def test_the_shards_partition_the_obligations_by_group() -> None:
 
 
 WRONG = str(Path(__file__).with_name("wrong_rules.py"))
+
+
+def test_a_deadlock_at_a_passable_await_is_refuted() -> None:
+    """A deadlock successor that takes every thread at an `await` as blocked, whatever its
+    condition, is refuted by B-X4's soundness only (the concrete configuration can step)."""
+    result = _replay("await-always-blocks", "--only", "B-X4/deadlock/sound/0/await+await",
+                     script=WRONG)
+    assert result.returncode == 1, result.stdout + result.stderr
+    invalid = [line for line in result.stdout.splitlines() if line.endswith(": INVALID")]
+    assert invalid and all(line.startswith("B-X4/deadlock/sound/") for line in invalid)
 
 
 def test_wrong_while_exit_rule_is_refuted_with_an_imp_counterexample() -> None:

@@ -20,7 +20,9 @@ of the object it makes, so a read of one reaches the input heap: B-H2), `minus-i
 reads 1, not 0, for an unbound identifier), `store-writes-index` (seed 002's `store` writes the
 index, not the value, into the cell) or `lookupin-globals-first` (seed 002's `lookupIn` reads
 a global before the running procedure's local of the same name), or
-`purified-remainder-closed` (the solver's definition of a named `a % b` lets `r = b`: X-A1).
+`purified-remainder-closed` (the solver's definition of a named `a % b` lets `r = b`: X-A1),
+or `await-always-blocks` (the deadlock successor takes a thread at `await b` as blocked even
+where `b` holds: B-X4).
 The obligations of the wrong rule must be refuted, with a counterexample printed as IMP states.
 """
 
@@ -33,8 +35,8 @@ from symcert.core import entailment, frames, guards, terms
 
 from symcert.core.state import SymState
 from symcert.core.symbolic import sym_beval
-from symcert.engine import explore
-from symcert.lang.syntax import Add, Assume, Int, Mul, Skip, Update, While
+from symcert.engine import explore, threads
+from symcert.lang.syntax import Add, Assume, Await, Bool, Int, Mul, Skip, Update, While
 from symcert.seed002.terms import DATA_OPS
 from symcert.solver import z3terms
 
@@ -140,6 +142,11 @@ elif mistake == "store-writes-index":
 elif mistake == "lookupin-globals-first":
     DATA_OPS["lookupIn"] = replace(DATA_OPS["lookupIn"], fn=lambda c, loc, glob, x: (
         glob if glob.binds(x.name) else loc).lookup(x.name))
+elif mistake == "await-always-blocks":
+    _blocked_when = threads.blocked_when
+    threads.blocked_when = lambda state, i: (  # type: ignore[assignment]
+        Bool(True) if isinstance(state.config.threads[i].prog, Await)
+        else _blocked_when(state, i))
 else:
     sys.exit(f"unknown mistake {mistake!r}")
 sys.exit(obligations.main(options))

@@ -1,82 +1,78 @@
-"""B-X5: the partial-order reduction keeps every verdict and every failing statement, on
-generated small concurrent programs (the full interleaving, `--por off`, is the reference);
-and the same check catches a planted unsound reduction."""
+"""B-X5 and the global transition (B-X1 to B-X4) on generated concurrent programs
+(checking/generate_threads.py): the campaign's checks `por` (the reduced exploration against the
+full interleaving, `--por off`: the same failing statements and deadlocks, the same endings at
+sampled inputs, every bug replayed) and `threads` (every concrete schedule's ending is a leaf's,
+every leaf's model ends there under its schedule: seed 001's T-D2 and T-D3), run by Hypothesis;
+and planted unsound reductions they catch."""
 
 from __future__ import annotations
 
-from itertools import islice
+import sys
+from dataclasses import replace
 from pathlib import Path
+from unittest import mock
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, example, given, settings
 
-from symcert.core.concrete import head, is_stuck
+from symcert.checking import concurrency, generate_threads
+from symcert.checking.generate import RandomChoices, env
 from symcert.core.state import initial
 from symcert.engine import por
 from symcert.engine.explore import run
 from symcert.lang.parser import parse
-from symcert.solver.z3backend import solver_for
+from symcert.lang.structure import inputs
+from symcert.lang.syntax import Stmt
+from symcert.solver.z3backend import Solver, solver_for
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from strategies import generated  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "threads"
-LIMIT = 600
-"""States per exploration; a program whose full exploration does not end within it is left out."""
-
-WORKER = ["var t = x", "x = t + k", "x = x + k", "y = x", "x = y + 1",
-          "await x > 1", "await m == 0 then m = 1 end", "m = 0", "assert x != 3",
-          "if x > 1 then y = k else y = 2 fi", "a[x % 2] = k", "y = a[y % 2]"]
-MAIN = ["x = 1", "y = 0", "m = 0", "await x > 2", "assert y != 2", "assert x != 2",
-        "a[0] = 1"]
-
-
-@st.composite
-def programs(draw: st.DrawFn) -> str:
-    """Two workers of one or two statements each, spawned by a main statement that may
-    `get` the first one's result and checks something at the end."""
-    bodies = [draw(st.lists(st.sampled_from(WORKER), min_size=1, max_size=2)) for _ in "ab"]
-    procs = "".join(f"proc w{n}(k) begin {'; '.join(b)}; return k end\n"
-                    for n, b in enumerate(bodies))
-    before = draw(st.lists(st.sampled_from(MAIN), max_size=2))
-    after = draw(st.lists(st.sampled_from(MAIN), max_size=2))
-    get = ["v = get f"] if draw(st.booleans()) else []
-    main = before + ["f = spawn w0(1)", "spawn w1(2)"] + after + get + ["assert v != 1"]
-    return procs + "; ".join(main)
+SMALL = replace(generate_threads.THREAD_SHAPE, leaves=1)
+"""One statement per worker and per part of the main statement: explorations of a few dozen
+states, so that both end within the budget below."""
+LIMIT = 300
+"""States per exploration here (the campaign's `concurrency.MAX_STATES` is larger)."""
+WRITE_WRITE = """proc w0(k, t) begin x = 1 end
+proc w1(k, t) begin x = 2 end
+f0 = spawn w0(0, 0);
+f1 = spawn w1(0, 0);
+v = get f0;
+v = get f1;
+assert x == 2"""
+"""The assertion fails only when `w1` writes `x` first."""
 
 
-def failures(text: str, reduce: bool) -> frozenset[tuple[int, int, bool]] | None:
-    """The failing statements (line, column, deadlock?) of every stuck state of the whole
-    exploration, or None when it does not end within LIMIT states."""
+def agree(p: Stmt) -> bool:
+    """Both checks of threads pass on `p` at an input drawn from a fixed seed."""
+    import random
+
+    sigmas = [env(RandomChoices(random.Random(0)), SMALL, sorted(inputs(p)))]
+    solver = Solver()
+    with mock.patch.object(concurrency, "MAX_STATES", LIMIT):
+        return (concurrency.check_por(p, sigmas, solver) is None
+                and concurrency.check_threads(p, sigmas, solver) is None)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+@given(generated(generate_threads.program, SMALL))
+@example(parse(WRITE_WRITE))
+def test_reduction_and_global_transition_agree_with_the_full_and_concrete_runs(p):
+    assert agree(p)
+
+
+@pytest.mark.parametrize("text, independent", [
+    ((EXAMPLES / "counter_buggy.imp").read_text(), lambda a, b, pc=None: True),
+    (WRITE_WRITE, lambda a, b, pc=None: not (a[1] & b[0] or b[1] & a[0])),
+], ids=["every pair independent", "two writes of one variable independent"])
+def test_the_property_catches_an_unsound_reduction(text, independent, monkeypatch):
+    """With a wrong independence relation the checks above fail: the reduced run misses the
+    lost update of the case study, and the write order of `WRITE_WRITE`."""
     p = parse(text)
-    found: set[tuple[int, int, bool]] = set()
-    with por.reducing(reduce):
-        for n, s in enumerate(islice(run([initial(p)], solver=solver_for(p)), LIMIT + 1)):
-            if s is None:
-                return frozenset(found)
-            if is_stuck(s.prog):
-                fail = head(s.prog)
-                found.add((fail.pos.line, fail.pos.column, fail.deadlock))
-    return None
-
-
-def agree(text: str) -> bool:
-    """The reduced exploration finds exactly the failing statements of the full one."""
-    full = failures(text, False)
-    return full is None or failures(text, True) == full
-
-
-@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
-@given(programs())
-def test_reduction_keeps_every_failing_statement(text):
-    assert agree(text), text
-
-
-def test_the_property_catches_an_unsound_reduction(monkeypatch):
-    """With every pair of steps called independent (reads and writes ignored), the check above
-    fails: the reduced run misses the lost update of the case study."""
-    text = (EXAMPLES / "counter_buggy.imp").read_text()
-    assert agree(text)
-    monkeypatch.setattr(por, "independent", lambda a, b: True)
-    assert not agree(text)
+    assert agree(p)
+    monkeypatch.setattr(por, "independent", independent)
+    assert not agree(p)
 
 
 @pytest.mark.parametrize("reduce, states", [(True, 51), (False, 386)])

@@ -57,7 +57,7 @@ FREE = Shape()
 SHAPES = {"campaign": campaign.SHAPE, "properties": strategies.SHAPE, "default": FREE,
           "procedural": strategies.PROCEDURAL}
 ALL_KINDS = set(get_args(AExpr) + get_args(BExpr) + get_args(Stmt)) - {Spawn, Get, Await}
-"""Every kind of node the generator makes: threads it does not make yet (docs/threads.md)."""
+"""Every kind of node the generator makes: thread statements come from generate_threads.py."""
 
 
 @dataclass

@@ -30,7 +30,10 @@ import time
 from dataclasses import dataclass, replace
 from typing import Callable, ContextManager, Iterator, cast
 
+from symcert.checking import generate_threads
 from symcert.checking.agreement import compare
+from symcert.checking.concurrency import THREAD_CHECKS
+from symcert.checking.disagreement import Disagreement
 from symcert.checking.generate import Choices, RandomChoices, Shape, env, program
 from symcert.checking.oracles import Counterexample, check_exhaustiveness, check_precision
 from symcert.checking.transitions import Transition, concr, run_outputs
@@ -61,22 +64,6 @@ FUEL = 2000
 """Concrete steps per run: generated programs need far fewer; shrinking may unbound a loop."""
 
 
-@dataclass(frozen=True, slots=True)
-class Disagreement:
-    """Two engines disagree on program `program` at input `input`; `kind` says which check."""
-
-    kind: str
-    program: Stmt
-    input: Env
-    detail: str
-
-    def __str__(self) -> str:
-        store = self.input.show("inputs")
-        what = f"{self.kind}: {self.detail}" if self.detail else self.kind
-        return (f"{what}\n  input: {store}\n  program:\n"
-                + "\n".join("    " + line for line in show_program(self.program).splitlines()))
-
-
 SHAPE = Shape(names=NAMES, literal=3, value=5, aexpr_depth=2, bexpr_depth=1, operand_depth=1,
               stmt_depth=7, leaves=8, loop_depth=2, loop_bound=LOOP_LIMIT - 1, procedures=2,
               arrays=ARRAYS)
@@ -95,6 +82,13 @@ OBJECT_SOLVER_REFERENCES = frozenset({"r", "s", "t", ".next"})
 """The references of every program of `OBJECT_SHAPE` (the solver's input range, seed 003 §4)."""
 
 
+def shape_of(checks: tuple[str, ...], objects: bool) -> Shape:
+    """The programs the checks run on: concurrent ones for the checks of threads."""
+    if set(checks) & set(THREAD_CHECKS):
+        return generate_threads.THREAD_SHAPE
+    return OBJECT_SHAPE if objects else SHAPE
+
+
 def random_input(c: Choices, p: Stmt, shape: Shape = SHAPE) -> Env:
     """A valuation of `p`'s inputs, values in [-5, 5] (with objects, a heap: `generate.heap`)."""
     return env(c, shape, sorted(inputs(p)))
@@ -105,7 +99,7 @@ def numbered(seed: int, index: int, shape: Shape = SHAPE,
     """Program `index` of the campaign of `seed` and its inputs, drawn from a generator seeded
     by `(seed, index)` alone: any process makes any program (checking/distributed.py)."""
     choices = RandomChoices(random.Random(f"{seed}:{index}"))
-    p = program(choices, shape)
+    p = (generate_threads.program if shape.threads else program)(choices, shape)
     return p, [random_input(choices, p, shape) for _ in range(inputs_per_program)]
 
 
@@ -301,7 +295,8 @@ def _shown(v: Verdict) -> list[str]:
 
 Check = Callable[[Stmt, list[Env], Solver], Disagreement | None]
 CHECKS: dict[str, Check] = {"main": check_main, "verdicts": check_verdicts, "interp": check_interp,
-                            "derived": check_derived, "alias": check_alias, "merge": check_merge}
+                            "derived": check_derived, "alias": check_alias, "merge": check_merge,
+                            **THREAD_CHECKS}
 """The checks by name, in the order they run (`--checks` selects)."""
 DEFAULT_CHECKS = ("main", "verdicts", "interp")
 """The checks run unless others are named: `derived` (seed 002's engine, slower) is asked for."""
@@ -461,7 +456,7 @@ def campaign(programs: int | None, seed: int, seconds: float | None,
         many seconds (`check_within`); such a program is counted in `over_budget`, not checked.
     :param objects: generate programs with objects (`OBJECT_SHAPE`).
     """
-    shape = OBJECT_SHAPE if objects else SHAPE
+    shape = shape_of(checks, objects)
     solver = Solver(references=OBJECT_SOLVER_REFERENCES if objects else frozenset())
     counts: dict[str, int] = {}
     found: dict[str, Disagreement] = {}

@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Callable, Iterator, TextIO
 
 from symcert.checking.campaign import (
-    DEFAULT_CHECKS, OBJECT_SHAPE, OBJECT_SOLVER_REFERENCES, OVER_BUDGET, SHAPE, Disagreement,
-    Report, check_program, check_within, numbered, shrink,
+    DEFAULT_CHECKS, OBJECT_SOLVER_REFERENCES, OVER_BUDGET, Disagreement, Report, check_program,
+    check_within, numbered, shape_of, shrink,
 )
 from symcert.solver.z3backend import Solver
 
@@ -81,7 +81,7 @@ class Checked:
 def check_chunk(chunk: Chunk) -> Checked:
     """Check the programs of `chunk` in this process, with a solver of its own."""
     begin = time.perf_counter()
-    shape = OBJECT_SHAPE if chunk.objects else SHAPE
+    shape = shape_of(chunk.checks, chunk.objects)
     solver = Solver(references=OBJECT_SOLVER_REFERENCES if chunk.objects else frozenset())
     over: list[int] = []
     found: list[tuple[int, Disagreement]] = []
@@ -138,7 +138,7 @@ def read_log(path: Path) -> dict[int, Checked]:
 
 def _remade(index: int, template: Chunk, solver: Solver) -> Disagreement | None:
     """The disagreement of program `index`, checked again here (a resumed log's)."""
-    p, sigmas = numbered(template.seed, index, OBJECT_SHAPE if template.objects else SHAPE,
+    p, sigmas = numbered(template.seed, index, shape_of(template.checks, template.objects),
                          template.inputs_per_program)
     return check_program(p, sigmas, solver, template.checks)
 

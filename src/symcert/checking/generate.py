@@ -141,6 +141,8 @@ class Shape:
         four, a comparison compares references one time in four, an assignment is an object
         statement (`object_statement`) two times in three, and a valuation is an input heap of the objects
         `OBJECTS` (`heap`).
+    :param threads: with some, concurrent programs of at most this many workers, made by
+        `generate_threads.program` (seed 003 §5), not by `program`.
     """
 
     names: tuple[str, ...] = ("x", "y", "z")
@@ -159,6 +161,7 @@ class Shape:
     call_depth: int = 2
     arrays: tuple[str, ...] = ()
     objects: bool = False
+    threads: int = 0
 
 
 REFS = ("r", "s", "t")

@@ -36,17 +36,21 @@ from __future__ import annotations
 
 import contextlib
 from contextvars import ContextVar
-from typing import Iterator
+from typing import Callable, Iterator
 
 from symcert.core.concrete import head
-from symcert.core.frames import Frame
-from symcert.core.state import Store, SymState
+from symcert.core.entailment import answers, fact_literals
+from symcert.core.frames import Frame, scope
+from symcert.core.state import PathCondition, Store, SymState
+from symcert.core.symbolic import sym_aeval
 from symcert.core.threads import Thread, result_name
 from symcert.lang.procedures import Procedures, statements
-from symcert.lang.structure import variables
+from symcert.lang.structure import children, variables
 from symcert.lang.syntax import (
-    ALLOC, Assign, Assume, Await, Call, Get, If, Int, New, Return, Skip, Spawn, Stmt, While,
+    ALLOC, AExpr, ArrayVar, Assert, Assign, Assume, Await, Call, Cmp, Get, If, Int, New, Node,
+    Return, Select, Skip, Spawn, Stmt, Update, Var, While,
 )
+from symcert.solver.z3backend import Sat, Solver
 
 POR: ContextVar[bool] = ContextVar("symcert_por", default=True)
 """Whether runs reduce interleavings (B-X5); set it with `reducing`."""
@@ -67,26 +71,62 @@ THREADS = "#threads"
 ANY_RESULT = "$*"
 """Any thread's result, which a future `get` may read."""
 
-Footprint = tuple[frozenset[str], frozenset[str]]
-"""The globals a step reads, and those it writes."""
+Cell = tuple[str, AExpr]
+"""One cell of an array or of a field's map: its name and its index (a term over the inputs,
+or a literal of the program text)."""
+Location = str | Cell
+"""What a step reads or writes: a global as a whole (an array or map: every cell), or a cell."""
+Footprint = tuple[frozenset[Location], frozenset[Location]]
+"""The locations a step reads, and those it writes."""
 
 
-def independent(a: Footprint, b: Footprint) -> bool:
-    """Neither step writes a global the other reads or writes."""
-    return not (_meets(a[1], b[0] | b[1]) or _meets(b[1], a[0]))
+def independent(a: Footprint, b: Footprint, pc: PathCondition | None = None) -> bool:
+    """Neither step writes a location the other reads or writes; two cells of one array are
+    one location unless `pc` entails that their indices differ (`differ`)."""
+    return not (_meets(a[1], b[0] | b[1], pc) or _meets(b[1], a[0], pc))
 
 
-def _meets(xs: frozenset[str], ys: frozenset[str]) -> bool:
-    if xs & ys:
+def _meets(xs: frozenset[Location], ys: frozenset[Location], pc: PathCondition | None) -> bool:
+    whole = {x for x in xs if isinstance(x, str)}
+    other = {y for y in ys if isinstance(y, str)}
+    if whole & other or any(not isinstance(y, str) and y[0] in whole for y in ys) or any(
+            not isinstance(x, str) and x[0] in other for x in xs):
         return True
-    results = {n for n in xs | ys if n.startswith("$") and n != ANY_RESULT}
-    return bool(results) and (ANY_RESULT in xs and bool(results & ys)
-                              or ANY_RESULT in ys and bool(results & xs))
+    if any(not isinstance(x, str) and not isinstance(y, str) and x[0] == y[0]
+           and not differ(pc, x[1], y[1]) for x in xs for y in ys):
+        return True
+    results = {n for n in whole | other if n.startswith("$") and n != ANY_RESULT}
+    return bool(results) and (ANY_RESULT in whole and bool(results & other)
+                              or ANY_RESULT in other and bool(results & whole))
+
+
+_differ: dict[tuple[PathCondition | None, AExpr, AExpr], bool] = {}
+_solvers: list[Solver] = []
+
+
+def differ(pc: PathCondition | None, i: AExpr, j: AExpr) -> bool:
+    """Whether `pc` entails `i != j` (two cells of one array are different): two literals that
+    differ, a literal of `pc` that says so (`core.entailment`), else the solver's UNSAT for
+    `pc ∧ i == j` (remembered); never when `pc` is None or the solver does not know."""
+    if isinstance(i, Int) and isinstance(j, Int):
+        return i.value != j.value
+    if i == j or pc is None:
+        return False
+    if answers(fact_literals(pc)).get((i, j)) is False:
+        return True
+    key = (pc, i, j)
+    if key not in _differ:
+        if len(_differ) > 10_000:
+            _differ.clear()
+        if not _solvers:
+            _solvers.append(Solver())
+        _differ[key] = _solvers[0].check(pc.extend(Cmp("==", i, j)))[0] is Sat.UNSAT
+    return _differ[key]
 
 
 def step(t: Thread[Store], store: Store) -> Footprint:
     """What thread t's next step reads and writes of the globals (`store` gives a future's
-    thread)."""
+    thread and the terms of the indices of the cells it reads and writes)."""
     first = head(t.prog)
     local = t.frame.proc.locals if t.frame is not None else frozenset()
     if isinstance(t.prog, Skip) and t.frame is not None:  # the end of a body returns 0
@@ -98,8 +138,37 @@ def step(t: Thread[Store], store: Store) -> Footprint:
         k = store(first.future) if first.future not in local else None
         result = result_name(k.value) if isinstance(k, Int) else ANY_RESULT
         return frozenset({first.future, result}) - local, frozenset({first.target}) - local
+    ctx = scope(t.frame, store)
+    match first:
+        case Assign(x, Update(ArrayVar(a), i, e)) if a == x:
+            return (_reads(i, ctx, local) | _reads(e, ctx, local),
+                    frozenset({(x, sym_aeval(ctx, i))}) - local)  # type: ignore[arg-type]
+        case Assign(x, e) if not isinstance(e, Update):
+            return _reads(e, ctx, local), frozenset({x}) - local
+        case If(b) | Assert(b) | Assume(b):
+            return _reads(b, ctx, local), frozenset()
     reads, writes = _simple(first)
     return reads - local, writes - local
+
+
+def _reads(e: Node, ctx: Callable[[str], AExpr] | None, local: frozenset[str]
+           ) -> frozenset[Location]:
+    """The locations an expression reads: its globals, and for each `a[i]` the cell at the
+    value of `i` in `ctx` (None: only at a literal `i`, else the whole array)."""
+    out: set[Location] = set()
+    todo = [e]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, Select) and isinstance(n.array, ArrayVar):
+            index = (sym_aeval(ctx, n.index) if ctx is not None  # type: ignore[arg-type]
+                     else n.index if isinstance(n.index, Int) else None)
+            out.add(n.array.name if index is None else (n.array.name, index))
+            todo.append(n.index)
+        elif isinstance(n, (Var, ArrayVar)):
+            out.add(n.name)
+        else:
+            todo.extend(children(n))
+    return frozenset(out) - local
 
 
 def _target(frame: Frame[Store]) -> frozenset[str]:
@@ -111,8 +180,13 @@ def _target(frame: Frame[Store]) -> frozenset[str]:
 
 
 def _simple(s: Stmt) -> Footprint:
-    """What one statement reads and writes, locals included (no callee's body)."""
+    """What one statement reads and writes, locals included (no callee's body); a cell at a
+    literal index is a cell, at any other index the whole array."""
     match s:
+        case Assign(x, Update(ArrayVar(a), Int() as i, e)) if a == x:
+            return _reads(e, None, frozenset()), frozenset({(x, i)})
+        case Assign(x, e) if not isinstance(e, Update):
+            return _reads(e, None, frozenset()), frozenset({x})
         case Assign(x, e):
             return variables(e), frozenset({x})
         case New(x, _, maps, at=at):
@@ -130,8 +204,8 @@ def _simple(s: Stmt) -> Footprint:
                     frozenset().union(*(w for _, w in parts)))
         case While(b, invariants=clauses):
             return variables(b).union(*map(variables, clauses)), frozenset()
-        case If(b) | Assume(b):
-            return variables(b), frozenset()
+        case If(b) | Assume(b) | Assert(b):
+            return _reads(b, None, frozenset()), frozenset()
     return variables(s), frozenset()
 
 
@@ -185,5 +259,6 @@ def singletons(state: SymState) -> Iterator[int]:
         if isinstance(head(t.prog), (Await, Get, Assume)):
             continue
         mine = step(t, state.store)
-        if all(independent(mine, future(config.threads[j])) for j in waiting if j != i):
+        if all(independent(mine, future(config.threads[j]), state.pc)
+               for j in waiting if j != i):
             yield i

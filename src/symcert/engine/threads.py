@@ -75,7 +75,7 @@ def expand_config(state: SymState, local: Step) -> list[SymState]:
         moves = known[i] if i in known else thread_moves(state, i, local)
         if reduce:
             sleep = frozenset(j for j in config.sleep | set(done)
-                              if por.independent(steps[j], steps[i]))
+                              if por.independent(steps[j], steps[i], state.pc))
             moves = [replace(m, config=replace(m.config, sleep=sleep))  # type: ignore[type-var]
                      for m in moves]
         out += moves

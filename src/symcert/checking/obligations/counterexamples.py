@@ -182,9 +182,16 @@ def counterexample(ob: Obligation, model: Model) -> str:
     lines = [f"  model: {values}"]
     if ob.state is None:
         return "\n".join(lines)
-    sigma, _ = _concrete_state(ob.state, model, ob.names)
     store = ", ".join(f"{k} ↦ {instantiate(t, model)}" for k, t in ob.state.store.bindings)
     lines.append(f"  symbolic store  S  = {{{store}}}")
+    if ob.state.config is not None:  # threads (obligations/threads.py): the configuration
+        lines += [f"  thread {i}: {' '.join(show_stmt(t.prog).split())}"
+                  for i, t in enumerate(ob.state.config.threads)]
+        if ob.successor is not None:
+            lines.append(f"  symbolic successor with φ' = {instantiate_pc(ob.successor.pc, model)}"
+                         f" at `{' '.join(show_stmt(ob.successor.prog).split())}`")
+        return "\n".join(lines)
+    sigma, _ = _concrete_state(ob.state, model, ob.names)
     for f in frames(_instantiate_frames(ob.state.frame, model)):
         lines.append(f"  symbolic frame  τ  = {f.proc.name}{f.locals} (depth {f.height})")
     lines.append(f"  concrete state  σ  = {_show(sigma)}")

@@ -22,6 +22,7 @@ from symcert.checking.obligations.procedures import procedure_rules
 from symcert.checking.obligations.rewriting import g_l2_g_l3, rules_needed
 from symcert.checking.obligations.rules import statements
 from symcert.checking.obligations.solver_rules import m_q1, m_q1_quantify, m_s1, m_s1_maybe_sat
+from symcert.checking.obligations.threads import THREAD_RULES, thread_rules
 
 
 def generate() -> list[Obligation]:
@@ -29,7 +30,7 @@ def generate() -> list[Obligation]:
     obs = (b_l1() + g_m1() + g_m1_languages() + w_l2_1() + statements() + procedure_rules()
            + m_s1() + m_s1_maybe_sat() + m_q1() + m_q1_quantify() + x_a1() + x_a2() + b_a1()
            + b_h3() + b_h3_path_condition() + b_l1_select() + x_a2_arrays() + b_h1_fields()
-           + b_h2_fresh() + g_l2_g_l3() + t_m1())
+           + b_h2_fresh() + g_l2_g_l3() + t_m1() + thread_rules())
     names = [o.name for o in obs]
     if len(set(names)) != len(names):
         raise AssertionError("two obligations share a name")
@@ -61,4 +62,5 @@ def missing(obs: Iterable[Obligation], vacuous: frozenset[str] = frozenset()) ->
     need += [("T-M1", rule) for rule in ("sound", "complete-a", "complete-b")]
     need += [("B-H1", rule) for rule in ("field-write", "field-write-nil", "field-read",
                                          "field-read-nil")]
+    need += list(THREAD_RULES)
     return [f"{lemma} {rule}" for lemma, rule in need if (lemma, rule) not in have]

@@ -29,7 +29,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--checks", default="main,verdicts,interp", metavar="C,...",
                         help="which checks: main (run vs concrete), verdicts (bug verdicts), "
                              "interp (seed 004 vs its twin), derived (the IMP engine derived "
-                             "from the shipped imp.sem, seed 002, vs the hand-written one); "
+                             "from the shipped imp.sem, seed 002, vs the hand-written one), "
+                             "alias, merge; on concurrent programs: por (reduced vs full "
+                             "interleavings), threads (configurations vs concrete schedules); "
                              "default: main,verdicts,interp")
     parser.add_argument("--program-timeout", type=float, default=None, metavar="S",
                         help="check each program in a child process killed after S seconds; "
@@ -65,6 +67,8 @@ def main(args: argparse.Namespace) -> int:
     if unknown or not checks:
         raise InputError(f"symcert campaign: unknown check(s) {', '.join(unknown)}; "
                          f"choose among {', '.join(CHECKS)}")
+    if {"por", "threads"} & set(checks) and not set(checks) <= {"por", "threads"}:
+        raise InputError("symcert campaign: por and threads run on concurrent programs, alone")
     if args.program_timeout is not None and not args.program_timeout > 0:
         raise InputError("symcert campaign: --program-timeout must be positive: "
                          f"{args.program_timeout}")

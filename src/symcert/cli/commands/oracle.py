@@ -6,8 +6,10 @@ heaps included, seed 003 §4-5; the solver takes the program's valid heaps): one
 stream `run` (cut after --max-states states; leaves and frontier), the seed-004 interpreter
 (results at its loop limit have no known meaning and are skipped), and with --unroll K the
 big-step execution that unrolls each loop K times and drops the rest (precise, not exhaustive:
-T-X1), and with --merge the stream with state merging (T-M1). Exit 1 when a counterexample is found; 3 (undecided) when some check held on no input at
-all (every run was skipped) or the time budget ran out; 0 otherwise.
+T-X1), and with --merge the stream with state merging (T-M1); a program with threads through
+its configurations, with and without the reduction (`checking.concurrency`). Exit 1 when a
+counterexample is found; 3 (undecided) when some check held on no input at all (every run was
+skipped) or the time budget ran out; 0 otherwise.
 """
 
 from __future__ import annotations
@@ -57,9 +59,10 @@ def main(args: argparse.Namespace) -> int:
             raise InputError(f"symcert oracle: {flag} must be at least {least}: {value}")
     name = source_name(args.file)
     program = read_program(args)
-    from symcert.engine.threads import refuse_threads
+    from symcert.core.threads import is_threaded
 
-    refuse_threads(program, "oracle")
+    if is_threaded(program):
+        return _threads(args, name, program)
     transitions = [expand_step, stream(args.max_states, solver_for(program)),
                    interpreter(args.loop_limit, solver_for(program))]
     if args.unroll is not None:
@@ -102,6 +105,69 @@ def main(args: argparse.Namespace) -> int:
         return _done(args, name, "undecided", f"{plural(vacuous, 'check')} held on no input: "
                      "every run exceeded its step budget or loop limit", "vacuous",
                      EXIT_UNDECIDED)
+    return _done(args, name, "held", None, None, 0)
+
+
+def _threads(args: argparse.Namespace, name: str, program: object) -> int:
+    """With threads: the global step (`run` over configurations, with and without the
+    reduction) against every concrete schedule from N random inputs (T-D2) and each leaf's
+    model under its schedule (T-D3), `checking.concurrency`'s oracle; exit as above."""
+    import random
+
+    from symcert.checking.concurrency import explore, imprecise, missed_at
+    from symcert.checking.oracles import random_input
+    from symcert.lang.errors import EXIT_UNDECIDED
+    from symcert.lang.procedures import arrays, references
+    from symcert.lang.structure import inputs
+    from symcert.solver.z3backend import solver_for
+
+    say = (lambda line: None) if args.json else print
+    say(f"{name}: {plural(args.runs, 'random input')} per check (seed {args.seed}), threads")
+    found, vacuous = False, 0
+    solver = solver_for(program)  # type: ignore[arg-type]
+    for reduce in (False, True):
+        transition = f"run over configurations (--por {'on' if reduce else 'off'})"
+        say(f"  {transition}")
+        args.budget.enter(f"exploring the configurations ({transition})")
+        explored = explore(program, solver, reduce, args.max_states)  # type: ignore[arg-type]
+        rng = random.Random(args.seed)
+        for prop in ("exhaustive", "precise"):
+            args.budget.enter(f"checking that {transition} is {prop}")
+            wrong, decided = None, 0
+            if explored.ended and prop == "exhaustive":
+                for _ in range(args.runs):
+                    sigma = random_input(inputs(program), rng, arrays(program),  # type: ignore[arg-type]
+                                         references(program))  # type: ignore[arg-type]
+                    missed = missed_at(program, explored, sigma, reduce)  # type: ignore[arg-type]
+                    decided += missed != ""
+                    if missed:
+                        wrong = f"input {sigma}: the ending {missed} of a schedule is no leaf's"
+                        break
+            elif explored.ended:
+                for leaf in explored.leaves:
+                    bad = imprecise(program, leaf, solver)  # type: ignore[arg-type]
+                    decided += 1
+                    if bad is not None:
+                        wrong = f"input {bad[0]}: {bad[1]}"
+                        break
+            if args.json:
+                emit("check", file=name, transition=transition, property=prop,
+                     held=wrong is None, decided=decided, skipped=0, counterexample=wrong)
+            if wrong is not None:
+                found = True
+                say(f"    {prop}: NO, counterexample: {wrong}")
+            else:
+                vacuous += decided == 0
+                what = "input" if prop == "exhaustive" else "leaf model"
+                say(f"    {prop}: held on {plural(decided, what)}"
+                    + ("" if explored.ended else f" (the run did not end in {args.max_states:,}"
+                       " states)"))
+    if found:
+        return _done(args, name, "counterexample", None, None, 1)
+    if vacuous:
+        return _done(args, name, "undecided", f"{plural(vacuous, 'check')} held on no input: "
+                     "a run did not end, or its schedules were too many to enumerate",
+                     "vacuous", EXIT_UNDECIDED)
     return _done(args, name, "held", None, None, 0)
 
 

@@ -3,7 +3,9 @@
 Nodes are symbolic states, explored breadth-first with `expand` (Fig. 7); an edge is labelled with
 the conjunct the step added to the path condition. Stuck states (the next statement is `fail`) are
 red, final states are double circles, branches the solver proves UNSAT are drawn dashed and grey and
-not explored, branches it cannot decide (UNKNOWN) are explored and drawn orange.
+not explored, branches it cannot decide (UNKNOWN) are explored and drawn orange. With threads, a
+configuration shows each unfinished thread's next statement (`t1: x = 1`), and an edge the thread
+that stepped.
 """
 
 from __future__ import annotations
@@ -12,10 +14,14 @@ import argparse
 import shutil
 import subprocess
 import sys
+from typing import TYPE_CHECKING
 
 from symcert.cli.commands.budget import positive
 from symcert.cli.commands.programs import add_program, read_program
 from symcert.cli.commands.values import text
+
+if TYPE_CHECKING:
+    from symcert.core.state import SymState
 
 HELP = "print the symbolic execution tree as Graphviz DOT (or SVG)"
 
@@ -65,7 +71,12 @@ def to_dot(program: object, max_states: int) -> str:
     def watch(parent: SymState, child: SymState, answer: Sat) -> None:
         nonlocal count
         new = child.pc.last if child.pc is not parent.pc else None
-        attrs = [f"label={_quote(text(new, show))}"] if new is not None else []
+        said = text(new, show) if new is not None else None
+        if child.config is not None and parent.config is not None and len(
+                child.config.schedule) > len(parent.config.schedule):
+            who = f"t{child.config.schedule[-1]}"
+            said = who if said is None else f"{who}: {said}"
+        attrs = [f"label={_quote(said)}"] if said is not None else []
         if answer is Sat.UNSAT:
             lines.append(f'  p{count} [label="UNSAT", shape=plaintext, fontcolor=grey];')
             attrs += ["style=dashed", "color=grey"]
@@ -88,11 +99,22 @@ def to_dot(program: object, max_states: int) -> str:
         style = ""
         if is_stuck(state.prog):
             style = ", color=red, fontcolor=red"
-        elif state.prog == Skip() and state.frame is None:
+        elif state.prog == Skip() and state.frame is None and (
+                state.config is None or all(t.finished for t in state.config.threads)):
             style = ", peripheries=2"
-        lines.append(f"  n{ident[id(state)]} [label={_quote(label(head(state.prog)))}{style}];")
+        lines.append(f"  n{ident[id(state)]} [label={_quote(node(state))}{style}];")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def node(state: SymState) -> str:
+    """A state's label: its next statement; with threads, each unfinished thread's."""
+    from symcert.core.concrete import head, is_stuck
+
+    if state.config is None or is_stuck(state.prog):
+        return label(head(state.prog))
+    return "\n".join(f"t{i}: {label(head(t.prog))}" for i, t in enumerate(state.config.threads)
+                     if not t.finished) or "skip"
 
 
 def label(stmt: object) -> str:
@@ -108,4 +130,6 @@ def label(stmt: object) -> str:
 
 
 def _quote(line: str) -> str:
-    return '"' + line.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    """A DOT string: backslashes and quotes escaped, a line break as DOT's `\\n`."""
+    escaped = line.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return '"' + escaped + '"'
