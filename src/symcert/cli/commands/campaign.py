@@ -29,7 +29,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--checks", default="main,verdicts,interp", metavar="C,...",
                         help="which checks: main (run vs concrete), verdicts (bug verdicts), "
                              "interp (seed 004 vs its twin), derived (the IMP engine derived "
-                             "from the shipped imp.sem, seed 002, vs the hand-written one); "
+                             "from the shipped imp.sem, seed 002, vs the hand-written one), "
+                             "invariants, summaries (T-I1, T-S1 on annotated programs); "
                              "default: main,verdicts,interp")
     parser.add_argument("--program-timeout", type=float, default=None, metavar="S",
                         help="check each program in a child process killed after S seconds; "
