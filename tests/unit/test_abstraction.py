@@ -6,7 +6,9 @@ exhaustiveness oracle."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import jsonschema
 import pytest
 
 from symcert.checking.abstraction import abstracted, annotated
@@ -112,6 +114,10 @@ def test_cli_says_the_imprecision_is_expected(capsys, tmp_path):
         "counterexample: input {n = ")
     assert main(["oracle", str(f), *quick, "--json"]) == 0
     events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    schema = json.loads((Path(__file__).resolve().parents[2] / "docs" / "schema"
+                         / "events.json").read_text(encoding="utf-8"))
+    for event in events:
+        jsonschema.Draft202012Validator(schema).validate(event)
     last = [e for e in events if e["event"] == "check"][-1]
     assert last["property"] == "precise" and last["expected"] and not last["held"]
     assert events[-1]["verdict"] == "held"
