@@ -121,3 +121,16 @@ def test_cli_says_the_imprecision_is_expected(capsys, tmp_path):
     last = [e for e in events if e["event"] == "check"][-1]
     assert last["property"] == "precise" and last["expected"] and not last["held"]
     assert events[-1]["verdict"] == "held"
+
+
+def test_cli_says_a_wrong_contract_breaks_exhaustiveness(capsys, tmp_path):
+    """`inc` returns `x`, its contract says more: no value of `result#1` gives the concrete
+    call's state, a counterexample to a claimed property (exit 1), said with its condition."""
+    f = tmp_path / "inc.imp"
+    f.write_text("proc inc(x) ensures result > x begin return x end\ny = inc(n)\n")
+    assert main(["oracle", str(f), "--runs", "3", "--loop-limit", "1"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-2].startswith(
+        "    exhaustive: NO (T-S1 is exhaustive where each procedure meets its contract, which "
+        "the concrete runs do not check: `symcert run FILE` verifies the bodies), "
+        "counterexample: input {n = ")

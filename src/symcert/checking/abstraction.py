@@ -43,6 +43,9 @@ from symcert.solver.z3backend import Sat, Solver
 NOTE = ("expected: T-I1 and T-S1 over-approximate, a havoc standing for every value the "
         "invariant or contract allows, so they claim exhaustiveness only")
 """What `symcert oracle` says of an imprecision counterexample of `abstracted`."""
+CAVEAT = ("T-S1 is exhaustive where each procedure meets its contract, which the concrete runs "
+          "do not check: `symcert run FILE` verifies the bodies")
+"""What `symcert oracle` says of an exhaustiveness counterexample of `abstracted`."""
 
 
 def annotated(p: Stmt) -> bool:
@@ -64,7 +67,7 @@ def abstracted(p: Stmt, max_states: int, solver: Solver, samples: int = 2) -> Tr
     a = Abstracted(p, max_states, solver, samples)
     return Transition(f"run with invariants and contracts (T-I1, T-S1, at most "
                       f"{max_states:,} states)", a.outputs, a.meaning,
-                      claims=frozenset({"exhaustive"}), note=NOTE)
+                      claims=frozenset({"exhaustive"}), note=NOTE, caveat=CAVEAT)
 
 
 @dataclass

@@ -67,6 +67,8 @@ class Transition:
     :param claims: the properties the transition has by construction (T-X1: unrolling is
         precise only; T-I1, T-S1: exhaustive only); a counterexample to another is expected.
     :param note: why, said with such a counterexample.
+    :param caveat: under which condition a claimed property holds, said with a counterexample
+        to it (T-S1: where every contract holds).
     """
 
     name: str
@@ -75,6 +77,7 @@ class Transition:
                                                         concr(o, sigma, fuel))
     claims: frozenset[str] = frozenset({"exhaustive", "precise"})
     note: str = ""
+    caveat: str = ""
 
     def __call__(self, inputs: tuple[SymState, ...]) -> tuple[Any, ...]:
         return self.outputs(inputs)

@@ -95,7 +95,8 @@ def main(args: argparse.Namespace) -> int:
                          else text(verdict.counterexample), expected=expected)
                 if verdict.counterexample is not None:
                     found = found or not expected
-                    why = f" ({t.note})" if expected else ""
+                    why = t.note if expected else t.caveat
+                    why = f" ({why})" if why else ""
                     say(f"    {prop}: NO{why}, counterexample: {text(verdict.counterexample)}")
                 else:
                     vacuous += verdict.decided == 0
