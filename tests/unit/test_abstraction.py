@@ -134,3 +134,19 @@ def test_cli_says_a_wrong_contract_breaks_exhaustiveness(capsys, tmp_path):
         "    exhaustive: NO (T-S1 is exhaustive where each procedure meets its contract, which "
         "the concrete runs do not check: `symcert run FILE` verifies the bodies), "
         "counterexample: input {n = ")
+
+
+def test_a_havocked_array_read_at_a_havocked_index_is_found():
+    """Found by `campaign --checks invariants` (seed 12): the final `y` reads the havocked `b#1`
+    at `-y#1`, a cell no write and no path condition names; the membership query must ask for
+    `b`'s final cells there too, else a model puts the read elsewhere and the concrete final
+    state looks missed."""
+    from symcert.checking.oracles import check_exhaustiveness
+    from symcert.core.concrete import Cells, Env
+    from symcert.core.state import initial
+
+    p = parse("while true invariant 0 <= k1 and k1 <= 1 do b[0] = c[0]; y = b[-y]; fail od")
+    sigma = Env.of({"b": Cells.of({-2: -1, -1: -3, 0: -4, 1: -2, 2: -4}),
+                    "c": Cells.of({-2: -5, -1: -1, 0: -1, 1: 2, 2: -1})})
+    t = abstracted(p, 500, solver_for(p), samples=0)
+    assert check_exhaustiveness(t, (initial(p),), sigma) is None

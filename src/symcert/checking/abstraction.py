@@ -153,23 +153,24 @@ def _pinned(o: SymState, kinds: frozenset[str], extra: list[BExpr],
 
 
 def _valuation(o: SymState, kinds: frozenset[str], model: Env, sigma: Env,
-               final: Final | None) -> Env:
+               final: Final | None, conjuncts: list[BExpr]) -> Env:
     """`σ ∪ ρ`, `ρ` the model's values of `o`'s fresh symbols; a fresh array that is the base
-    of a variable's term takes `final`'s cells but where the path condition reads it."""
+    of a variable's term takes `final`'s cells but where `conjuncts` read it."""
     values: dict[str, Any] = dict(sigma.bindings)
-    scalars = Env.of({**values, **{x: v for x, v in model.bindings if not isinstance(v, Cells)}})
+    known = Env.of({**values, **dict(model.bindings)})
     bases = {_base(o.store(x)): x for x in kinds | _array_names(o)
              if _base(o.store(x)) is not None}
+    read = reads(conjuncts)
     for x in _symbols(o):
         value = model(x)
         if isinstance(value, Cells) or x in bases:
             value = value if isinstance(value, Cells) else NO_CELLS
             target = final.env(bases[x]) if final is not None and x in bases else value
             cells = dict(target.cells if isinstance(target, Cells) else ())
-            for name, index in reads(list(o.pc.conjuncts())):
+            for name, index in read:
                 if name == x:
                     try:
-                        i = aeval(scalars, index)
+                        i = aeval(known, index)
                     except ZeroDivisionError:
                         continue
                     cells[i] = value(i)
@@ -202,7 +203,8 @@ def _sampled(o: SymState, sigma: Env, kinds: frozenset[str], solver: Solver, sam
         answer, model = solver.check(_pinned(o, kinds, [other], sigma))
         if answer is not Sat.SAT or model is None:
             break
-        m = _meaning_at(o, _valuation(o, kinds, model, sigma, None), fuel)
+        valuation = _valuation(o, kinds, model, sigma, None, [*o.pc.conjuncts(), other])
+        m = _meaning_at(o, valuation, fuel)
         if not m:
             break
         (final,) = m
@@ -224,23 +226,30 @@ def _member(o: SymState, sigma: Env, kinds: frozenset[str], final: Final, solver
     names = (frozenset(x for x, _ in final.env.bindings) | state_names(o)) - _symbols(o)
     equations: list[BExpr] = []
     array_names = kinds | _array_names(o)
+    maps: list[tuple[ArrayExpr, Cells]] = []
     for x in sorted(n for n in names if "#" not in n):
         t, value = o.store(x), final.env(x)
         if x in array_names or isinstance(value, Cells):
-            base = ArrayVar(x) if isinstance(t, Var) else t
-            equations += _same_array(base, value if isinstance(value, Cells) else NO_CELLS,  # type: ignore[arg-type]
-                                     o.pc, sigma)
+            maps.append((ArrayVar(x) if isinstance(t, Var) else t,  # type: ignore[arg-type]
+                         value if isinstance(value, Cells) else NO_CELLS))
         else:
             equations.append(Cmp("==", t, Int(value)))  # type: ignore[arg-type]
+    read = reads([*o.pc.conjuncts(), *equations, *(t for t, _ in maps)])
+    for t, cells in maps:
+        equations += _same_array(t, cells, read, sigma)
+    conjuncts = [*o.pc.conjuncts(), *equations]
     answer, model = solver.check(_pinned(o, kinds, equations, sigma))
     if answer is not Sat.SAT or model is None:
         return False
-    return _meaning_at(o, _valuation(o, kinds, model, sigma, final), fuel) == frozenset({final})
+    valuation = _valuation(o, kinds, model, sigma, final, conjuncts)
+    return _meaning_at(o, valuation, fuel) == frozenset({final})
 
 
-def _same_array(t: ArrayExpr, cells: Cells, pc: PathCondition, sigma: Env) -> list[BExpr]:
+def _same_array(t: ArrayExpr, cells: Cells, read: list[tuple[str, AExpr]],
+                sigma: Env) -> list[BExpr]:
     """`t` equals `cells` at every cell a write of `t` names, every cell `cells` or the input
-    below `t` lists, and every cell of `t`'s base that `pc` reads."""
+    below `t` lists, and every cell of `t`'s base that `read` lists (the reads of the other
+    conjuncts and of the stored arrays: where a model may fix the base)."""
     indices: list[AExpr] = [Int(i) for i, _ in cells.cells]
     base = t
     while isinstance(base, Update):
@@ -250,16 +259,16 @@ def _same_array(t: ArrayExpr, cells: Cells, pc: PathCondition, sigma: Env) -> li
     below = sigma(base.name)
     if isinstance(below, Cells):
         indices += [Int(i) for i, _ in below.cells]
-    indices += [i for name, i in reads(list(pc.conjuncts())) if name == base.name]
+    indices += [i for name, i in read if name == base.name]
     out: list[BExpr] = []
     for index in dict.fromkeys(indices):
-        read = Select(t, index)
+        at = Select(t, index)
         if isinstance(index, Int):
-            out.append(Cmp("==", read, Int(cells(index.value))))
+            out.append(Cmp("==", at, Int(cells(index.value))))
             continue
-        other: BExpr = Cmp("==", read, Int(cells.default))
+        other: BExpr = Cmp("==", at, Int(cells.default))
         for i, v in cells.cells:
-            out.append(disj(Cmp("!=", index, Int(i)), Cmp("==", read, Int(v))))
+            out.append(disj(Cmp("!=", index, Int(i)), Cmp("==", at, Int(v))))
             other = disj(Cmp("==", index, Int(i)), other)
         out.append(other)
     return out
