@@ -10,9 +10,10 @@ computes the part of it the oracles ask about:
 
 - **membership** of the concrete run's final state `σ'` (exhaustiveness, T-D2): the solver is
   asked for a `ρ` with `σ ∪ ρ ⊨ φ` whose store gives `σ'` (every variable equal, every array
-  equal at each cell that a write, a read of the path condition or `σ'` names; elsewhere a
-  havocked array takes `σ'`'s cells), and the answer counts only once `concr(o, σ ∪ ρ) = {σ'}`
-  is computed concretely: a final state is never counted by the solver's word alone;
+  equal at each cell that a write names, `σ'` or the input lists, or a read of `φ`, of the
+  equations or of the stored arrays names; elsewhere a havocked array takes `σ'`'s cells), and
+  the answer counts only once `concr(o, σ ∪ ρ) = {σ'}` is computed concretely: a final state
+  is never counted by the solver's word alone;
 - **samples** (precision, T-D3): up to `samples` models of `φ` pinned to `σ`, each run
   concretely; a sample no concrete run reaches is an imprecision counterexample, which T-I1
   and T-S1 are allowed (`claims`: exhaustive only).
@@ -26,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from symcert.core.concrete import NO_CELLS, Cells, Env, Final, aeval, run_to_end
+from symcert.core.concrete import NO_CELLS, Cells, Env, Final, aeval
 from symcert.core.state import PathCondition, SymState, initial, rules_of, state_names
 from symcert.core.terms import conj, disj
 from symcert.checking.transitions import Meaning, Reading, Transition, concr, pin
