@@ -66,3 +66,16 @@ def test_the_checks_are_registered_in_the_campaign():
     assert {"invariants", "summaries"} <= set(campaign.CHECKS)
     report = campaign.campaign(2, 0, None, ("invariants", "summaries"))
     assert report.programs == 2 and report.disagreement is None
+
+
+def test_a_program_with_a_contract_is_checked_itself():
+    """What the shrinker hands back: the drawn program's disagreement, on itself and its input."""
+    from symcert.core.concrete import Env
+    text = annotated.contract_program(RandomChoices(random.Random(2)))
+    p = parse(text)
+    solver = Solver()
+    sigmas = [Env.of({"a": 1, "b": 2})]
+    assert check_summaries(p, sigmas, solver) is None
+    wrong = parse(text.replace("ensures", "ensures g == 99 and", 1))  # f's contract is wrong
+    found = check_summaries(wrong, sigmas, solver)
+    assert found is not None and found[1] is wrong and found[2] == sigmas[0]

@@ -14,7 +14,8 @@
   postcondition (the disjunction over its paths of the path's condition, `g`'s and `result`'s
   values), called directly or through `w`, which only calls `f` (so `g` is a global a callee
   writes), then an assertion: half of the time the last call's postcondition (which holds),
-  else a random comparison. The transition must be exhaustive at random inputs; summarised and
+  else a random comparison (a program with a contract already, as the shrinker's candidates
+  are, is checked itself). The transition must be exhaustive at random inputs; summarised and
   inlined runs must give the same verdict; a SAFE one no concrete run contradicts; every bug
   replayed.
 """
@@ -31,10 +32,10 @@ from symcert.checking.generate import Choices, RandomChoices, Shape, bexpr
 from symcert.checking.oracles import Counterexample, check_exhaustiveness
 from symcert.core.concrete import Ending, Env, run_to_end
 from symcert.core.state import initial
-from symcert.engine.contracts import summaries
+from symcert.engine.contracts import contracted, summaries
 from symcert.engine.verdict import Budget, Kind, Verdict, check
 from symcert.lang.parser import parse
-from symcert.lang.procedures import show_program
+from symcert.lang.procedures import show_program, table_of
 from symcert.lang.syntax import Stmt
 from symcert.solver.z3backend import Solver
 
@@ -151,11 +152,12 @@ def contract_program(c: Choices) -> str:
 
 
 def check_summaries(p: Stmt, sigmas: list[Env], solver: Solver) -> Found | None:
-    """T-S1 on a program with the strongest contracts (module docstring)."""
+    """T-S1 on a program with the strongest contracts (module docstring); on `p` itself and
+    its inputs when it has a contract already (the shrinker checks such a program again)."""
     c = _choices(p)
-    r = parse(contract_program(c))
-    inputs = [Env.of({x: c.integer(-5, 5) for x in ("a", "b", "h", "g")})
-              for _ in range(len(sigmas))]
+    r = p if any(map(contracted, table_of(p).values())) else parse(contract_program(c))
+    inputs = sigmas if r is p else [Env.of({x: c.integer(-5, 5) for x in ("a", "b", "h", "g")})
+                                    for _ in range(len(sigmas))]
     found = _exhaustive("contract transition (T-S1)", r, inputs, solver)
     if found is not None:
         return found
