@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import Callable, ContextManager, Iterator, cast
 
-from symcert.checking import generate_threads
+from symcert.checking import annotated, generate_threads
 from symcert.checking.agreement import compare
 from symcert.checking.concurrency import THREAD_CHECKS
 from symcert.checking.disagreement import Disagreement
@@ -296,7 +296,8 @@ def _shown(v: Verdict) -> list[str]:
 Check = Callable[[Stmt, list[Env], Solver], Disagreement | None]
 CHECKS: dict[str, Check] = {"main": check_main, "verdicts": check_verdicts, "interp": check_interp,
                             "derived": check_derived, "alias": check_alias, "merge": check_merge,
-                            **THREAD_CHECKS}
+                            **THREAD_CHECKS,
+                            **annotated.checks(Disagreement, SHAPE)}
 """The checks by name, in the order they run (`--checks` selects)."""
 DEFAULT_CHECKS = ("main", "verdicts", "interp")
 """The checks run unless others are named: `derived` (seed 002's engine, slower) is asked for."""

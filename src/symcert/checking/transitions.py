@@ -64,12 +64,20 @@ class Transition:
     :param name: how reports call it.
     :param outputs: `I ↦ O`.
     :param meaning: `concr(o, σ, fuel)` for an output `o` (default: `concr` of a `SymState`).
+    :param claims: the properties the transition has by construction (T-X1: unrolling is
+        precise only; T-I1, T-S1: exhaustive only); a counterexample to another is expected.
+    :param note: why, said with such a counterexample.
+    :param caveat: under which condition a claimed property holds, said with a counterexample
+        to it (T-S1: where every contract holds).
     """
 
     name: str
     outputs: TransitionFn
     meaning: Callable[[Any, Env, int], Meaning] = field(default=lambda o, sigma, fuel:
                                                         concr(o, sigma, fuel))
+    claims: frozenset[str] = frozenset({"exhaustive", "precise"})
+    note: str = ""
+    caveat: str = ""
 
     def __call__(self, inputs: tuple[SymState, ...]) -> tuple[Any, ...]:
         return self.outputs(inputs)
@@ -200,7 +208,9 @@ def unroll(k: int, solver: Solver | None = None) -> Transition:
                 leaves.append(s)
         raise AssertionError("unreachable: the stream ends with None")
 
-    return Transition(f"unroll (K = {k})", outputs)
+    return Transition(f"unroll (K = {k})", outputs, claims=frozenset({"precise"}),
+                      note="expected: unrolling drops the runs that iterate more often (T-X1), "
+                      "so it claims precision only")
 
 
 def meanings(states: Iterable[Any], sigma: Env, fuel: int,

@@ -30,7 +30,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="which checks: main (run vs concrete), verdicts (bug verdicts), "
                              "interp (seed 004 vs its twin), derived (the IMP engine derived "
                              "from the shipped imp.sem, seed 002, vs the hand-written one), "
-                             "alias, merge; on concurrent programs: por (reduced vs full "
+                             "alias, merge, invariants, summaries (T-I1, T-S1 on annotated "
+                             "programs); on concurrent programs: por (reduced vs full "
                              "interleavings), threads (configurations vs concrete schedules); "
                              "default: main,verdicts,interp")
     parser.add_argument("--program-timeout", type=float, default=None, metavar="S",

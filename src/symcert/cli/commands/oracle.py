@@ -6,10 +6,13 @@ heaps included, seed 003 §4-5; the solver takes the program's valid heaps): one
 stream `run` (cut after --max-states states; leaves and frontier), the seed-004 interpreter
 (results at its loop limit have no known meaning and are skipped), and with --unroll K the
 big-step execution that unrolls each loop K times and drops the rest (precise, not exhaustive:
-T-X1), and with --merge the stream with state merging (T-M1); a program with threads through
-its configurations, with and without the reduction (`checking.concurrency`). Exit 1 when a
-counterexample is found; 3 (undecided) when some check held on no input at all (every run was
-skipped) or the time budget ran out; 0 otherwise.
+T-X1), and with --merge the stream with state merging (T-M1); on a program with loop invariants
+or contracts, the stream with the invariant and contract transitions (T-I1, T-S1: exhaustive,
+not precise); a program with threads through its configurations, with and without the
+reduction (`checking.concurrency`). A counterexample to a property a transition does not claim
+(unrolling's exhaustiveness, the summaries' precision) is printed as expected. Exit 1 when a
+counterexample to a claimed property is found; 3 (undecided) when some check held on no input
+at all (every run was skipped) or the time budget ran out; 0 otherwise.
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ def main(args: argparse.Namespace) -> int:
     from symcert.checking.transitions import (
         expand_step, interpreter, merged_stream, stream, unroll,
     )
+    from symcert.checking.abstraction import abstracted, annotated
 
     for flag, value, least in (("--runs", args.runs, 1), ("--max-states", args.max_states, 1),
                                ("--unroll", args.unroll, 0), ("--loop-limit", args.loop_limit, 0)):
@@ -69,6 +73,8 @@ def main(args: argparse.Namespace) -> int:
         transitions.append(unroll(args.unroll, solver_for(program)))
     if args.merge:
         transitions.append(merged_stream(args.max_states, solver_for(program)))
+    if annotated(program):
+        transitions.append(abstracted(program, args.max_states, solver_for(program)))
     names = ", ".join(sorted(inputs(program))) or "none"
     say = (lambda line: None) if args.json else print
     say(f"{name}: {plural(args.runs, 'random input')} per check (seed {args.seed}); "
@@ -83,14 +89,17 @@ def main(args: argparse.Namespace) -> int:
                 args.budget.enter(f"checking that {t.name} is {prop}")
                 verdict = test(t, program, args.runs, args.seed)
                 skipped = verdict.tried - verdict.decided
+                expected = verdict.counterexample is not None and prop not in t.claims
                 if args.json:
                     emit("check", file=name, transition=t.name, property=prop,
                          held=verdict.counterexample is None, decided=verdict.decided,
                          skipped=skipped, counterexample=None if verdict.counterexample is None
-                         else text(verdict.counterexample))
+                         else text(verdict.counterexample), expected=expected)
                 if verdict.counterexample is not None:
-                    found = True
-                    say(f"    {prop}: NO, counterexample: {text(verdict.counterexample)}")
+                    found = found or not expected
+                    why = t.note if expected else t.caveat
+                    why = f" ({why})" if why else ""
+                    say(f"    {prop}: NO{why}, counterexample: {text(verdict.counterexample)}")
                 else:
                     vacuous += verdict.decided == 0
                     note = (f" ({skipped:,} skipped: a run exceeded its step budget or loop "
