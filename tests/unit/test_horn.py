@@ -8,6 +8,7 @@ import pytest
 from symcert.checking.inductive import check_invariants, obligations
 from symcert.core.concrete import Ending, run_to_end
 from symcert.lang.parser import parse
+from symcert.lang.procedures import table_of
 from symcert.lang.syntax import BExpr, Bool, While
 from symcert.solver.horn import Safe, Unknown, Unsafe, infer, loops
 
@@ -177,3 +178,29 @@ def test_obligations_of_a_loop_free_program_are_its_asserts_and_divisions():
     assert check_invariants(parse("assume y != 0; z = 10 / y; if z > 3 then assert y < 4 "
                                   "else skip fi"), {}).accepted
     assert [o.name for o in obligations(p, {0: Bool(True)})] == names
+
+
+def test_a_loop_head_keeps_what_the_body_does_not_write_once_per_state_reaching_it():
+    """At a loop head only what the body may write is havocked (T-I1's havoc set), so an
+    unwritten `n` keeps its value; and the body and the exit are enumerated once per distinct
+    state reaching the head: the path with `y = 2` is checked too (planted: enumerating them
+    only from the first state to arrive, `y = 1`, accepts a failing assert)."""
+    kept = parse("n = 5; i = 0; while i < n do i = i + 1 od; assert i == 5")
+    assert check_invariants(kept, {0: cond("i <= n")}).accepted
+    p = parse("if x > 0 then y = 1 else y = 2 fi; i = 0; while i < 1 do i = i + 1 od; "
+              "assert y == 1")
+    [exit_] = [o for o in obligations(p, {}) if o.name.startswith("assert")]  # y = 1: true
+    assert "loop 0 exit" in exit_.name and exit_.goal == Bool(False)
+    failed = check_invariants(p, {0: cond("i <= 1")}).failed()
+    assert len(failed) == 1 and failed[0].startswith("assert at main, loop 0 exit")
+
+
+def test_a_call_without_a_contract_is_outside_the_check():
+    """Without contracts passed a call is outside the fragment (a written one is not read); with
+    its contract it is checked by it (`checking.summaries` passes the contracts)."""
+    p = parse("proc f(x) requires true ensures result == x begin return x end "
+              "y = f(1); assert y == 1")
+    with pytest.raises(ValueError, match="not in the fragment"):
+        obligations(p, {})
+    f = table_of(p)["f"]
+    assert check_invariants(p, {}, contracts={"f": (f.requires, f.ensures)}).accepted
