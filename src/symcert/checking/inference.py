@@ -38,7 +38,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Mapping
 
-from symcert.core.concrete import Env
+from symcert.core.concrete import Env, State
 from symcert.engine.candidates import Candidate, Discarded, Source, replay
 from symcert.engine.explore import Explorer, run
 from symcert.engine.shrink import shrink
@@ -61,6 +61,13 @@ REPLAY_STEPS = 4_000_000
 REPLAY_SHARE = 0.5
 """The share of the time left (when the check knows its `seconds`) that the replays of the
 candidates found at one point of the check may take together."""
+
+EARLY_SHARE = 0.33
+"""The share of the time left for the first unfinished sampled run, replayed before the CHC
+solver is asked (`EARLY_STEPS` at most when the check does not know its `seconds`)."""
+
+EARLY_STEPS = 1_000_000
+"""The steps of that early replay when the check does not know its `seconds`."""
 
 INFER_MS = 10_000
 """The CHC solver's default share of the time, in milliseconds."""
@@ -152,6 +159,10 @@ class InferringCheck:
     runs too long for their steps, models of failures on abstract paths (T-I1)."""
     bug: Verdict | None = field(default=None, init=False)
     """The verdict of a replayed candidate, once reported."""
+    stopped_at: dict[Candidate, State] = field(default_factory=dict, init=False)
+    """Where the replays that ran out of budget stopped (a later replay goes on from there)."""
+    unfinished: dict[Candidate, str] = field(default_factory=dict, init=False)
+    """What the undecided reason says of each of those replays."""
     inferred: Inferred | None = field(default=None, init=False)
     """The accepted invariants, when they proved the program."""
     finding: str | None = field(default=None, init=False)
@@ -218,6 +229,9 @@ class InferringCheck:
         if samples.failing is not None:
             return self._replay(self._candidates([samples.failing], Source.SAMPLING), observer)
         self.deferred += self._candidates(samples.pending, Source.SAMPLING)
+        early = self._replay(self.deferred[:1], observer, EARLY_SHARE, EARLY_STEPS)
+        if early is not None:
+            return early
         answer = horn.infer(self.program, timeout_ms=self.infer_ms)
         if isinstance(answer, horn.Unsafe):
             return self._replay(self._candidates([answer.input], Source.CHC), observer)
@@ -264,16 +278,25 @@ class InferringCheck:
     def _candidates(self, inputs: list[Env] | tuple[Env, ...], source: Source) -> list[Candidate]:
         return [Candidate.of(self.program, env, source) for env in inputs]
 
-    def _replay(self, candidates: list[Candidate], observer: Observer) -> Verdict | None:
-        """Replay each candidate (once) on the original program within `REPLAY_STEPS` and
-        `REPLAY_SHARE` of the time left: the BUG verdict of the first that fails, reported
-        as every bug is (shrunk, then shown to the observer); else None, each discarded one
-        noted in `finding`."""
+    def _replay(self, candidates: list[Candidate], observer: Observer,
+                share: float = REPLAY_SHARE, steps: int = REPLAY_STEPS) -> Verdict | None:
+        """Replay each candidate on the original program within `steps` and `share` of the
+        time left (the time bounds the steps when the check knows its `seconds`), going on
+        where an earlier replay of it stopped: the BUG verdict of the first that fails,
+        reported as every bug is (shrunk, then shown to the observer); else None, each
+        discarded one noted in `finding`."""
         left = None if self.seconds is None else self.seconds - (time.perf_counter() - self.start)
-        until = None if left is None else time.perf_counter() + REPLAY_SHARE * max(left, 0.0)
+        until = None if left is None else time.perf_counter() + share * max(left, 0.0)
         for candidate in dict.fromkeys(candidates):
+            if until is not None and time.perf_counter() > until:
+                break  # the share is spent: the others are not replayed (nor said to be)
             observer.phase("replaying a candidate input")
-            found = replay(self.program, candidate, REPLAY_STEPS, until)
+            found = replay(self.program, candidate, steps if left is None else REPLAY_STEPS,
+                           until, self.stopped_at.get(candidate))
+            if isinstance(found, Discarded) and found.last is not None:
+                self.stopped_at[candidate] = found.last
+                self.unfinished[candidate] = found.why()  # said once, however often resumed
+                continue
             if isinstance(found, Discarded):
                 self._found(found.why())
                 continue
@@ -293,10 +316,11 @@ class InferringCheck:
 
     def _noted(self, verdict: Verdict) -> Verdict:
         """`verdict` with what inference found added to its reason."""
-        if verdict.reason is None or self.finding is None:
+        found = "; ".join(([self.finding] if self.finding else []) + list(self.unfinished.values()))
+        if verdict.reason is None or not found:
             return verdict
         return replace(verdict, reason=Reason(verdict.reason.cause,
-                                              f"{verdict.reason.message}; {self.finding}"))
+                                              f"{verdict.reason.message}; {found}"))
 
 
 def prove_inferring(p: Stmt, max_states: int,

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import enum
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from symcert.core.concrete import Cells, Ending, Env, State, Value, final_of, head, step, trace
 from symcert.core.state import ID, TRUE_PC, SymState
@@ -70,12 +70,13 @@ class Candidate:
 @dataclass(frozen=True, slots=True)
 class Discarded:
     """A candidate that did not replay to a failure: its run ended normally, was blocked by an
-    `assume`, or did not end within `steps` steps (`exhausted`)."""
+    `assume`, or did not end within `steps` steps (`exhausted`; `last` is where it stopped, from
+    which a later replay may go on: the run is deterministic)."""
 
     candidate: Candidate
     steps: int
     ending: Ending | None
-    seconds: float
+    last: State | None = field(default=None, compare=False, repr=False)
 
     @property
     def exhausted(self) -> bool:
@@ -85,34 +86,46 @@ class Discarded:
     def why(self) -> str:
         """The sentence for an undecided reason."""
         c = self.candidate
-        start = f"the input {c.input.show('inputs')} from {c.source.what()}"
+        start = f"the input {shown(c.input)} from {c.source.what()}"
         if self.ending is None:
-            return (f"{start} runs {self.steps:,} concrete steps ({self.seconds:.1f} s) without "
-                    "failing: its replay exceeds the step budget")
+            return (f"{start} runs {self.steps:,} concrete steps without failing: its replay "
+                    "exceeds the step budget")
         how = "ends normally" if self.ending is Ending.NORMAL else "is blocked by an `assume`"
         return f"{start} does not replay to a failure: its concrete run {how} after " \
                f"{self.steps:,} steps (discarded)"
 
 
-def replay(p: Stmt, candidate: Candidate, steps: int,
-           until: float | None = None) -> Witness | Discarded:
+SHOWN = 6
+"""The input values an undecided reason lists before it says how many there are."""
+
+
+def shown(env: Env) -> str:
+    """`env` as a reason shows it: `{x = 1, a[3] = -2}`, or its first values and their count."""
+    values = env.labelled()
+    if len(values) <= SHOWN:
+        return env.show("inputs")
+    return "{" + ", ".join(f"{x} = {v}" for x, v in values[:SHOWN - 2]) + \
+        f", … ({len(values)} values)}}"
+
+
+def replay(p: Stmt, candidate: Candidate, steps: int, until: float | None = None,
+           resume: State | None = None) -> Witness | Discarded:
     """The concrete run of `p` from the candidate's input: a witness if it ends stuck at a
     `fail`, else why not.
 
-    :param steps: the most steps the run may take.
+    :param steps: the most steps the run may take (from `resume`, if given).
     :param until: a `time.perf_counter()` by which the replay stops (None: steps only).
+    :param resume: the `last` state of an earlier replay of the same candidate, to go on from.
     """
-    began = time.perf_counter()
-    last = State(candidate.input, p)
+    last = State(candidate.input, p) if resume is None else resume
     for last in trace(last, steps):
         if until is not None and last.steps % CHECK_EVERY == 0 and time.perf_counter() > until:
             break
-    seconds = time.perf_counter() - began
     if step(last) is not None:
-        return Discarded(candidate, last.steps, None, seconds)
+        return Discarded(candidate, last.steps, None, last)
     end = final_of(last)
     if end.ending is not Ending.FAIL:
-        return Discarded(candidate, last.steps, end.ending, seconds)
+        return Discarded(candidate, last.steps, end.ending)
     return Witness(SymState(TRUE_PC, ID, last.prog, last.steps), candidate.input, last, p,
                    found_by=candidate.source.value)
 
