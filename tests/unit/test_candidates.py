@@ -60,6 +60,27 @@ def test_a_planted_counterexample_that_does_not_replay_is_discarded(monkeypatch)
             "failure: its concrete run ends normally after") in verdict.reason.message
 
 
+def test_an_abstract_failure_beyond_the_transitions_replay_is_replayed_longer(monkeypatch):
+    """A weak invariant (planted past both provers) lets T-I1 fail at the assert; the model's
+    input needs 120,000 steps to fail, more than `invariants.confirm` replays, so the check
+    replays it again as a candidate, on the program without the invariant, and it fails."""
+    from symcert.checking import inductive
+    from symcert.lang.annotations import loops
+
+    class Accepted:
+        accepted = True
+
+    p = parse("assume n == 40000; i = 0; while i < n do i = i + 1 od; assert i != n")
+    weak = parse("assert i >= 0").cond
+    monkeypatch.setattr(horn, "infer", lambda q, **_: horn.Safe(tuple(
+        horn.LoopInvariant(k, w.pos, weak) for k, w in enumerate(loops(q))), 0.0))
+    monkeypatch.setattr(inductive, "check_invariants", lambda q, invariants: Accepted())
+    monkeypatch.setattr(guesses, "guess", lambda q, samples, seconds: None)
+    verdict = InferringCheck(p, Budget(300)).run()
+    assert verdict.kind is Kind.BUG and verdict.witness.found_by == "abstraction"
+    assert verdict.witness.input == Env.of({"n": 40000}) and verdict.witness.final.steps > 100_000
+
+
 def test_a_candidate_is_discarded_unless_its_run_fails():
     p = parse("assume x > 0; while x < 10 do x = x + 1 od; assert x == 10")
     ended = replay(p, Candidate(Env.of({"x": 4}), Source.CHC), 1_000)
