@@ -62,7 +62,7 @@ REPLAY_SHARE = 0.5
 """The share of the time left (when the check knows its `seconds`) that the replays of the
 candidates found at one point of the check may take together."""
 
-EARLY_SHARE = 0.33
+EARLY_SHARE = 0.25
 """The share of the time left for the first unfinished sampled run, replayed before the CHC
 solver is asked (`EARLY_STEPS` at most when the check does not know its `seconds`)."""
 
