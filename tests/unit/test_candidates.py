@@ -113,9 +113,11 @@ def test_the_json_event_of_a_replayed_bug_says_how_it_was_found(capsys, tmp_path
     src = tmp_path / "deep.imp"
     src.write_text("x = 0; while x < 700 do x = x + 1 od; assert x != 700\n", encoding="utf-8")
     code = main(["run", "--json", "--trace", "--max-states", "300", str(src)])
-    [bug] = [e for e in map(json.loads, capsys.readouterr().out.splitlines())
-             if e["event"] == "bug"]
-    jsonschema.Draft202012Validator(SCHEMA).validate(bug)
+    found = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    for event in found:
+        jsonschema.Draft202012Validator(SCHEMA).validate(event)
+    [bug] = [e for e in found if e["event"] == "bug"]
+    assert found[-1]["event"] == "done" and found[-1]["verdict"] == "bug"
     assert code == 1 and bug["found_by"] == "sampling" and bug["path_condition"] is None
     assert bug["line"] == 1 and bug["input"] == {} and bug["trace"][-1]["failed"]
     assert bug["replay_steps"] == bug["trace"][-1]["step"] > 2_000
