@@ -14,9 +14,9 @@ that does not hold: every bug ending `run` reports), the candidate is a confirme
 turns a candidate into a bug: a run that ends normally, is blocked by an `assume`, or outlives
 the budget leaves the check as it was.
 
-`shrink_replayed` makes a replayed witness's input smaller by concrete runs alone (each input
-value set to 0, then halved towards 0, kept when the run still fails at the same statement),
-within a budget of steps and seconds.
+`shrink_replayed` makes a replayed witness's input smaller by concrete runs alone (input values
+set to 0 a chunk at a time, then each halved towards 0, kept when the run still fails at the
+same statement), within a budget of steps and seconds.
 """
 
 from __future__ import annotations
