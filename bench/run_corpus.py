@@ -39,11 +39,13 @@ def outcome(kind: Kind, expected: str) -> str:
     return "proved" if kind is Kind.SAFE else "bug found"
 
 
-def check(path: Path, mode: str, max_states: int) -> tuple[Kind, str]:
-    """The verdict's kind and reason (run in the child)."""
+def check(path: Path, mode: str, max_states: int, timeout: float) -> tuple[Kind, str]:
+    """The verdict's kind and reason (run in the child; `timeout` is the check's, which the
+    replays of candidate inputs share as `symcert run --timeout` does)."""
     p = parse_file(path)
     budget = Budget(max_states)
-    verdict = (Check(p, budget) if mode == "plain" else InferringCheck(p, budget)).run()
+    verdict = (Check(p, budget) if mode == "plain" else
+               InferringCheck(p, budget, seconds=timeout)).run()
     return verdict.kind, "" if verdict.reason is None else verdict.reason.message
 
 
@@ -70,7 +72,7 @@ def main() -> None:
                 continue
             start = time.perf_counter()
             try:
-                got = within(args.timeout, lambda: check(path, mode, args.max_states))
+                got = within(args.timeout, lambda: check(path, mode, args.max_states, args.timeout))
             except ChildFailed as err:  # an internal error of symcert: its own row
                 got, failure = None, str(err)
             else:

@@ -32,7 +32,7 @@ from typing import Mapping
 
 from symcert.checking.inductive import Obligation, obligations
 from symcert.checking.provers import VALID, prove_z3
-from symcert.core.concrete import Cells, Env, State, beval, head, is_stuck, trace
+from symcert.core.concrete import Cells, Env, State, beval, head, is_stuck, step, trace
 from symcert.lang.annotations import loops
 from symcert.lang.structure import variables
 from symcert.lang.syntax import (
@@ -55,6 +55,12 @@ SAMPLES = 300
 PER_RUN = 12
 """States kept per loop and run (the samples of one run are alike: its inputs are fixed)."""
 
+PENDING = 3
+"""The unfinished runs whose inputs are kept (`Samples.pending`)."""
+
+LITERALS = 8
+"""The program's literals next to which sampled arrays get cells (`indices`)."""
+
 MAX_VARIABLES = 8
 """Loops over more integer variables get octagon bounds only on the first ones (sorted)."""
 
@@ -70,10 +76,14 @@ class Samples:
     names: tuple[str, ...]
     states: tuple[tuple[tuple[int, ...], ...], ...]
     failing: Env | None = None
+    pending: tuple[Env, ...] = ()
+    """The inputs of the first runs (at most `PENDING`) that `STEPS` steps did not end:
+    candidates for a longer replay (`engine.candidates`)."""
 
 
 def sample(p: Stmt, seed: int = 0) -> Samples:
-    """Run `p` on `RUNS` random inputs (integers in [-4, 24], array cells in [-3, 3]; fewer if
+    """Run `p` on `RUNS` random inputs (integers in [-4, 24], array cells in [-3, 3] at the
+    indices -2 to 39 and next to the program's larger literals, `indices`; fewer if
     `SAMPLE_SECONDS` pass, each run at most `STEPS` steps) and keep at most `PER_RUN` states a
     run at each loop's head, spread over the run.
 
@@ -81,17 +91,20 @@ def sample(p: Stmt, seed: int = 0) -> Samples:
     """
     rng = random.Random(seed)
     whiles = list(loops(p))
-    arrays = frozenset(n.name for n in _nodes(p) if isinstance(n, ArrayVar))
+    nodes = _nodes(p)
+    arrays = frozenset(n.name for n in nodes if isinstance(n, ArrayVar))
     names = tuple(sorted(variables(p) - arrays)[:MAX_VARIABLES])
     index = {id(w): k for k, w in enumerate(whiles)}
     seen: list[set[tuple[int, ...]]] = [set() for _ in whiles]
+    cells = indices(nodes) if arrays else ()
+    pending: list[Env] = []
     deadline = time.process_time() + SAMPLE_SECONDS
     for _ in range(RUNS):
         if time.process_time() > deadline:
             break
-        env = Env.of({**{x: rng.randint(-4, 24) for x in variables(p) - arrays},
-                      **{a: Cells.of({i: rng.randint(-3, 3) for i in range(-2, 40)})
-                         for a in arrays}})
+        env = Env.of({**{x: rng.randint(-4, 24) for x in sorted(variables(p) - arrays)},
+                      **{a: Cells.of({i: rng.randint(-3, 3) for i in cells})
+                         for a in sorted(arrays)}})  # sorted: the same inputs in every process
         run: list[list[tuple[int, ...]]] = [[] for _ in whiles]
         last = None
         for last in trace(State(env, p), STEPS):
@@ -100,12 +113,26 @@ def sample(p: Stmt, seed: int = 0) -> Samples:
                 run[k].append(tuple(last.env(x) for x in names))  # type: ignore[misc]
         if last is not None and is_stuck(last.prog):
             return Samples(names, (), env)
+        if last is not None and last.steps == STEPS and len(pending) < PENDING \
+                and step(last) is not None:
+            pending.append(env)
         for k, found in enumerate(run):
             stride = max(1, len(found) // PER_RUN)
             for row in found[::stride][:PER_RUN]:
                 if len(seen[k]) < SAMPLES:
                     seen[k].add(row)
-    return Samples(names, tuple(tuple(sorted(x)) for x in seen))
+    return Samples(names, tuple(tuple(sorted(x)) for x in seen), None, tuple(pending))
+
+
+def indices(nodes: list[object]) -> tuple[int, ...]:
+    """The array cells a sampled input sets: -2 to 39, and `c - 1`, `c`, `c + 1` for the
+    literals `c` beyond (at most `LITERALS` of them, the smallest first), where a bound or an
+    index written in the program makes a far cell matter (`a[150000]` checked after a loop
+    that skips it)."""
+    near = range(-2, 40)
+    far = sorted({n.value for n in nodes if isinstance(n, Int) and n.value not in near},
+                 key=abs)[:LITERALS]
+    return tuple(sorted(set(near) | {c + d for c in far for d in (-1, 0, 1)}))
 
 
 def guess(p: Stmt, samples: Samples, seconds: float = 10.0) -> dict[int, BExpr] | None:

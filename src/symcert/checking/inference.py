@@ -14,16 +14,19 @@ of every loop, and counts the answer only after two checks of a different formul
    the invariants is run by the one engine, which must end SAFE (every path ended, every check
    UNSAT); a failure it finds there is a bug only when a concrete run replays it.
 
-Before any solver is asked, the program runs on random small inputs (`checking.guesses.sample`):
-a run that fails sends the check straight back to exploration, which finds the bug's path and
-replays it. When Spacer finds no invariant that passes both checks (its arithmetic is linear: a sum's
+Before any solver is asked, the program runs on random small inputs (`checking.guesses.sample`).
+An input that may make the program fail is a candidate (`engine.candidates`): a sampled run that
+fails, Spacer's counterexample, the model of a failure on a path through an inferred invariant,
+and, once inference has not proved the program, the inputs of sampled runs too long to end in
+their steps. A candidate is replayed on the concrete semantics within a step budget and a share
+of the time left (`REPLAY_SHARE` of `seconds`): a run that fails is a bug, reported with its
+input and replay (no symbolic path); one that does not is discarded, and the undecided reason
+says so. When Spacer finds no invariant that passes both checks (its arithmetic is linear: a sum's
 closed form escapes it), invariants guessed from concrete runs (`checking.guesses`: polynomial
 equalities and octagon bounds that every sampled state satisfies, pruned by Houdini) go through
 the same two checks. Only then is the verdict SAFE, and the invariants are shown to the user
 (who may write them into the program). A rejected or missing answer is never turned into a verdict: exploration goes on
-with the whole budget, and an undecided verdict says what inference found. A failing input the
-CHC solver proposes is not reported either: exploration reports bugs with their symbolic path
-and replay (it names the input in the reason if exploration does not reach it).
+with the whole budget, and an undecided verdict says what inference found.
 
 A program with procedures (recursive ones included) and no written contract or invariant gets
 Spacer's procedure summaries instead (`solver.horn_procs`, `checking.summaries`): each becomes a
@@ -42,9 +45,13 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Mapping
 
 from symcert.checking import summaries
-from symcert.core.concrete import Ending, run_to_end
+from symcert.core.concrete import Env, State
+from symcert.engine.candidates import Candidate, Discarded, Source, replay
 from symcert.engine.explore import Explorer, run
-from symcert.engine.verdict import Budget, Cause, Check, Kind, Observer, Quiet, Reason, Verdict
+from symcert.engine.shrink import shrink
+from symcert.engine.verdict import (
+    Budget, Cause, Check, Kind, Observer, Quiet, Reason, Verdict, measure,
+)
 from symcert.lang.annotations import loops, with_invariants
 from symcert.lang.syntax import BExpr, Stmt, While
 from symcert.solver.z3backend import Solver, solver_for
@@ -55,8 +62,19 @@ if TYPE_CHECKING:
 PROBE_STATES = 2_000
 """The states explored before inference is tried (fewer if the budget is smaller)."""
 
-REPLAY_STEPS = 100_000
-"""The concrete steps a failing input proposed by the CHC solver may take to fail."""
+REPLAY_STEPS = 4_000_000
+"""The most concrete steps the replay of a candidate input may take (`engine.candidates`)."""
+
+REPLAY_SHARE = 0.5
+"""The share of the time left (when the check knows its `seconds`) that the replays of the
+candidates found at one point of the check may take together."""
+
+EARLY_SHARE = 0.25
+"""The share of the time left for the first unfinished sampled run, replayed before the CHC
+solver is asked (`EARLY_STEPS` at most when the check does not know its `seconds`)."""
+
+EARLY_STEPS = 1_000_000
+"""The steps of that early replay when the check does not know its `seconds`."""
 
 INFER_MS = 10_000
 """The CHC solver's default share of the time, in milliseconds."""
@@ -138,6 +156,18 @@ class InferringCheck:
     guess_seconds: float = GUESS_SECONDS
     explorer: Explorer = run
     """What each check explores with (`Check.explorer`)."""
+    seconds: float | None = None
+    """The caller's wall-clock budget for the whole check from `start` (the CLI's `--timeout`),
+    of which the replays of candidate inputs take a share; None: their step budget only."""
+    deferred: list[Candidate] = field(default_factory=list, init=False)
+    """Candidates replayed once inference has not proved the program: the inputs of sampled
+    runs too long for their steps, models of failures on abstract paths (T-I1)."""
+    bug: Verdict | None = field(default=None, init=False)
+    """The verdict of a replayed candidate, once reported."""
+    stopped_at: dict[Candidate, State] = field(default_factory=dict, init=False)
+    """Where the replays that ran out of budget stopped (a later replay goes on from there)."""
+    unfinished: dict[Candidate, str] = field(default_factory=dict, init=False)
+    """What the undecided reason says of each of those replays."""
     inferred: Inferred | None = field(default=None, init=False)
     """The accepted invariants, when they proved the program."""
     finding: str | None = field(default=None, init=False)
@@ -165,7 +195,7 @@ class InferringCheck:
             return verdict
         if applies(self.program, self.budget):
             observer.phase("inferring loop invariants")
-            proved = self._infer(observer)
+            proved = self._infer(observer) or self._replay(self.deferred, observer)
             if proved is not None:
                 return proved
         elif summaries.applies(self.program, self.budget.all_bugs):
@@ -181,6 +211,8 @@ class InferringCheck:
         """The verdict when the caller interrupted `run` for `reason`."""
         if self.current is None:
             raise ValueError("the check has not started")
+        if self.bug is not None:
+            return self.bug
         return self._noted(self._counted(self.current.stopped(reason)))
 
     def _explore(self, p: Stmt, budget: Budget, observer: Observer) -> Verdict:
@@ -204,17 +236,15 @@ class InferringCheck:
         began = time.perf_counter()
         observer.phase("sampling concrete runs")
         samples = guesses.sample(self.program)
-        if samples.failing is not None:  # a bug: exploration finds its path and replays it
-            self.finding = f"the concrete run from {samples.failing} fails"
-            return None
+        if samples.failing is not None:
+            return self._replay(self._candidates([samples.failing], Source.SAMPLING), observer)
+        self.deferred += self._candidates(samples.pending, Source.SAMPLING)
+        early = self._replay(self.deferred[:1], observer, EARLY_SHARE, EARLY_STEPS)
+        if early is not None:
+            return early
         answer = horn.infer(self.program, timeout_ms=self.infer_ms)
         if isinstance(answer, horn.Unsafe):
-            final = run_to_end(answer.input, self.program, REPLAY_STEPS)
-            replayed = ("replays to a failure" if final is not None and final.ending is Ending.FAIL
-                        else "does not replay to a failure")
-            self.finding = (f"the CHC solver proposes the failing input {answer.input}, which "
-                            f"{replayed}")
-            return None
+            return self._replay(self._candidates([answer.input], Source.CHC), observer)
         if isinstance(answer, horn.Safe):
             verdict = self._use({i.index: i.invariant for i in answer.invariants}, "inferred",
                                 observer, began)
@@ -245,6 +275,8 @@ class InferringCheck:
         verdict = self._explore(annotated, self.budget, observer)
         if verdict.kind is Kind.UNDECIDED:
             self._found(f"with the {how} loop invariants: {verdict.reason}")
+            if self.current is not None:  # failures on abstract paths that did not replay
+                self.deferred += self._candidates(self.current.candidates, Source.ABSTRACTION)
             return None
         if verdict.kind is Kind.SAFE:
             whiles = list(loops(self.program))
@@ -286,15 +318,52 @@ class InferringCheck:
                                  contracts=tuple(summaries.shown(contracts)))
         return verdict
 
+    def _candidates(self, inputs: list[Env] | tuple[Env, ...], source: Source) -> list[Candidate]:
+        return [Candidate.of(self.program, env, source) for env in inputs]
+
+    def _replay(self, candidates: list[Candidate], observer: Observer,
+                share: float = REPLAY_SHARE, steps: int = REPLAY_STEPS) -> Verdict | None:
+        """Replay each candidate on the original program within `steps` and `share` of the
+        time left (the time bounds the steps when the check knows its `seconds`), going on
+        where an earlier replay of it stopped: the BUG verdict of the first that fails,
+        reported as every bug is (shrunk, then shown to the observer); else None, each
+        discarded one noted in `finding`."""
+        left = None if self.seconds is None else self.seconds - (time.perf_counter() - self.start)
+        until = None if left is None else time.perf_counter() + share * max(left, 0.0)
+        for candidate in dict.fromkeys(candidates):
+            if until is not None and time.perf_counter() > until:
+                break  # the share is spent: the others are not replayed (nor said to be)
+            observer.phase("replaying a candidate input")
+            found = replay(self.program, candidate, steps if left is None else REPLAY_STEPS,
+                           until, self.stopped_at.get(candidate))
+            if isinstance(found, Discarded) and found.last is not None:
+                self.stopped_at[candidate] = found.last
+                self.unfinished[candidate] = found.why()  # said once, however often resumed
+                continue
+            if isinstance(found, Discarded):
+                self._found(found.why())
+                continue
+            found = shrink(found, self.solver) if self.budget.shrink else found
+            assert self.current is not None  # the probe ran
+            done = self.current
+            verdict = self._counted(Verdict(Kind.BUG, False, self.budget, measure(
+                done.states, done.progress, self.solver, self.start), (found,)))
+            observer.phase("reporting a bug")
+            observer.confirmed(found, verdict.stats.states)
+            self.bug = verdict
+            return verdict
+        return None
+
     def _found(self, what: str) -> None:
         self.finding = what if self.finding is None else f"{self.finding}; {what}"
 
     def _noted(self, verdict: Verdict) -> Verdict:
         """`verdict` with what inference found added to its reason."""
-        if verdict.reason is None or self.finding is None:
+        found = "; ".join(([self.finding] if self.finding else []) + list(self.unfinished.values()))
+        if verdict.reason is None or not found:
             return verdict
         return replace(verdict, reason=Reason(verdict.reason.cause,
-                                              f"{verdict.reason.message}; {self.finding}"))
+                                              f"{verdict.reason.message}; {found}"))
 
 
 def prove_inferring(p: Stmt, max_states: int,

@@ -318,8 +318,8 @@ def _run(args: argparse.Namespace) -> int:
     try:
         program = read_program(args)
         explore = explorer_for(args)
-        check = (InferringCheck(program, budget, start, explorer=explore) if args.infer else
-                 Check(program, budget, start=start, explorer=explore))
+        check = (InferringCheck(program, budget, start, explorer=explore, seconds=args.timeout)
+                 if args.infer else Check(program, budget, start=start, explorer=explore))
         verdict = check.run(_Reporter(deadline, progress, name, args.json,
                                       check.solver.references, args.witness_dot, args.trace))
     except (BudgetExceeded, MemoryError) as stop:
@@ -368,12 +368,10 @@ def _bug_report(found: Any, name: str, as_json: bool, explored: int,
     from symcert.cli.commands.events import bug_cause, event_line, imp_condition
     from symcert.cli.commands.threads import schedule_json, schedule_text
     from symcert.core import heap
-    from symcert.core.terms import free_vars
     from symcert.lang.structure import reads
     from symcert.lang.syntax import is_field
 
-    pc = found.bug.pc
-    names = sorted(x for x in set().union(*map(free_vars, pc.conjuncts())) if "#" not in x)
+    pc, names = found.bug.pc, found.inputs_shown()
     cells: list[tuple[str, Any]] = found.input.labelled(names, {a for a, _ in reads(pc.conjuncts())})
     objects: dict[str, dict[str, Any]] = {}
     if references or any(map(is_field, names)):  # seed 003 §4: the input heap as a graph
@@ -394,7 +392,7 @@ def _bug_report(found: Any, name: str, as_json: bool, explored: int,
                                             for f, v in row.items()}
                                         for o, row in objects.items()}} if objects else {}),
                            "replay_steps": found.final.steps,
-                           "path_condition": imp_condition(pc, references), **told.json(), **schedule_json(found),
+                           "path_condition": None if found.found_by else imp_condition(pc, references), **told.json(), **schedule_json(found),
                            "states": explored})
     shown = ", ".join(f"{x} = {v if isinstance(v, str) else show_int(v)}" for x, v in cells)
     graph = f"  heap:   {heap.show({}, objects)[1]}\n" if objects else ""

@@ -15,6 +15,7 @@ from typing import Iterator
 
 from symcert.core.concrete import Env, State, head, is_stuck, run_concrete
 from symcert.core.state import SymState, valid_heap, witness_input
+from symcert.core.terms import free_vars
 from symcert.engine.contracts import roots
 from symcert.engine.explore import Explorer, RunStats, Strategy, run
 from symcert.engine.invariants import unrolled
@@ -111,6 +112,9 @@ class Witness:
     program: Stmt | None = None
     interleaving: tuple[tuple[int, Stmt], ...] = ()
     """With threads: each step's thread and the statement it ran (the schedule, shown)."""
+    found_by: str | None = None
+    """For a bug found by the concrete replay of a candidate input, with no symbolic path (its
+    `bug` has the path condition `true`): where the input came from (`engine.candidates`)."""
 
     @property
     def failing(self) -> Fail:
@@ -118,6 +122,14 @@ class Witness:
         failing = head(self.bug.prog)
         assert isinstance(failing, Fail)
         return failing
+
+    def inputs_shown(self) -> list[str]:
+        """The inputs a report shows: those the path condition reads (not the engine's own
+        `x#k`), or every input of a replayed candidate."""
+        if self.found_by is not None:
+            return [x for x, _ in self.input.bindings]
+        return sorted(x for x in set().union(*map(free_vars, self.bug.pc.conjuncts()))
+                      if "#" not in x)
 
     def describe(self) -> str:
         """`assertion `c` fails`, `division by zero in `s`` or `fail reached` (`Fail.what`)."""

@@ -154,6 +154,8 @@ class Unproved:
     failing: Fail
     before: tuple[tuple[str, int], ...]
     after: tuple[tuple[str, int], ...]
+    input: Env = Env()
+    """The model's input whose replay did not fail there (a candidate for a longer replay)."""
 
     def message(self) -> str:
         """The sentence for a user."""
@@ -196,7 +198,7 @@ def confirm(p: Stmt, s: SymState, solver: Solver) -> tuple[Env, State] | Unprove
     after = {x: _value(model, s.store(x) if s.frame is None else scope(s.frame, s.store)(x))
              for x in before}
     return Unproved(failing.origin if isinstance(failing.origin, While) else None, failing,
-                    tuple(before.items()), tuple(after.items()))
+                    tuple(before.items()), tuple(after.items()), given)
 
 
 def _value(model: Env, t: AExpr) -> int:

@@ -26,6 +26,7 @@ from symcert.core.terms import cmp, conj, disj, free_vars, negate
 from symcert.engine.merge import merged
 from symcert.engine.threads import replay_schedule, same_failure
 from symcert.engine.bugfinder import Witness
+from symcert.engine.candidates import shrink_replayed
 from symcert.lang.procedures import references
 from symcert.lang.structure import reads
 from symcert.lang.syntax import (
@@ -193,11 +194,14 @@ def shrink(found: Witness, solver: Solver, budget: ShrinkBudget = ShrinkBudget()
     """The witness with the smallest input found that replays to the same bug, its objects
     renumbered; `found` itself when nothing smaller replays.
 
-    :param found: a confirmed bug on a concrete path (its path condition is the path's).
+    :param found: a confirmed bug on a concrete path (its path condition is the path's), or
+        one found by replaying a candidate input (`engine.candidates.shrink_replayed`).
     :param solver: the solver that confirmed it (its references range over valid heaps).
     :param program: the program, for a witness that does not carry it (with threads: the
         smaller input is replayed with the same schedule).
     """
+    if found.found_by is not None:  # no path condition: shrunk by concrete runs alone
+        return shrink_replayed(found, seconds=budget.seconds)
     p, pc = found.program or program, found.bug.pc
     if p is None or merged(found.bug):  # a merged path has no one depth to replay to (T-M1)
         return found

@@ -26,7 +26,7 @@ from typing import Protocol
 from symcert.core.frames import MAX_CALL_DEPTH
 from symcert.engine.bugfinder import Witness, find_bugs, witness
 from symcert.engine.explore import Explorer, RunStats, Strategy, run
-from symcert.core.concrete import head
+from symcert.core.concrete import Env, head
 from symcert.core.state import SymState
 from symcert.engine.contracts import blame, summarised
 from symcert.engine.invariants import Unproved, abstract, confirm
@@ -302,6 +302,9 @@ class Check:
     """The states explored at the head of each loop and in each procedure."""
     abstracted: bool = field(default=False, init=False)
     """Whether a state on a path through the invariant transition was explored."""
+    candidates: list[Env] = field(default_factory=list, init=False)
+    """The inputs of failures on abstract paths whose replay did not fail there (`Unproved`):
+    candidates for a longer replay (`engine.candidates`)."""
 
     def __post_init__(self) -> None:
         if self.solver is None:
@@ -373,6 +376,7 @@ class Check:
         found = confirm(self.program, bug.state, self.solver)
         if isinstance(found, Unproved):
             self.unproved = weightier(self.unproved, blamed(bug.state, found, self.solver))
+            self.candidates.append(found.input)
             return None
         if found is None:
             self.unconfirmed += 1

@@ -22,19 +22,28 @@ class Told:
 
     stack: tuple[Site, ...]
     steps: list[Step] | None
+    found_by: str | None = None
+    """Where the input of a bug found by concrete replay alone came from (`Witness.found_by`)."""
 
     @staticmethod
     def of(found: Witness, references: frozenset[str], trace: bool) -> Told:
         return Told(stack_of(found), steps_of(found, references)  # threads: the interleaving
-                    if trace and found.program is not None else None)
+                    if trace and found.program is not None else None, found.found_by)
 
     def note(self) -> str:
-        """The stack for the report's first line (`stack_note`)."""
-        return stack_note(self.stack)
+        """The stack for the report's first line (`stack_note`), and for a bug found by
+        concrete replay alone, where its input came from."""
+        from symcert.engine.candidates import Source
+
+        by = "" if self.found_by is None else \
+            f" (found by the concrete replay of {Source(self.found_by).what()}; no symbolic path)"
+        return stack_note(self.stack) + by
 
     def json(self) -> dict[str, Any]:
-        """The `stack` of a JSON bug event, and its `trace` if asked for."""
+        """The `stack` of a JSON bug event, its `trace` if asked for, and `found_by`."""
         out: dict[str, Any] = {"stack": sites_json(self.stack)}
+        if self.found_by is not None:
+            out["found_by"] = self.found_by
         return out if self.steps is None else {**out, "trace": json_steps(self.steps)}
 
     def text(self, name: str) -> str:
@@ -46,7 +55,7 @@ def stack_of(found: Witness) -> tuple[Site, ...]:
     """The call stack at a confirmed bug, read off its replay (innermost first)."""
     from symcert.engine.trace import call_stack
 
-    if found.program is None:
+    if found.program is None or found.final.frame is None:  # no call runs at the failure
         return ()
     return call_stack(found.program, found.input, found.final.steps)
 
