@@ -146,8 +146,8 @@ assert x != 77; assert x != 12
 def test_cli_run_partitioned_on_a_scheduler(scheduler, tmp_path: Path, capsys):
     """`symcert run --scheduler ADDRESS --all-bugs`: levels of 128 states are stepped on the
     workers; the verdict, its bugs and the states explored are the plain run's."""
-    from symcert.checking import explore_dask
     from symcert.cli.main import main
+    from symcert.engine import partition
 
     source = tmp_path / "wide.imp"
     source.write_text(WIDE)
@@ -160,7 +160,7 @@ def test_cli_run_partitioned_on_a_scheduler(scheduler, tmp_path: Path, capsys):
                 line.pop(key, None)
         return code, lines
 
-    assert explore_dask.LOCAL < 128
+    assert partition.LOCAL < 128
     plain = shown([])
     assert plain[0] == 1 and len([e for e in plain[1] if e.get("event") == "bug"]) == 2
     assert shown(["--scheduler", scheduler]) == plain
