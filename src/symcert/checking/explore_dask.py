@@ -41,7 +41,10 @@ def summary(step: Round) -> Summary:
 
 
 class OnDask:
-    """The pool whose parts live on the workers of a Dask client."""
+    """The pool whose parts live on the workers of a Dask client; the workers step a round
+    while the client reads the last one."""
+
+    ahead = True
 
     def __init__(self, client: Any, solver: Solver | None) -> None:
         self.client = client

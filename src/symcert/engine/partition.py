@@ -99,7 +99,8 @@ HAVOCKED = Store(((HAVOC, Int(1)),))
 
 def level(states: Sequence[SymState]) -> Level:
     """`states` as the verdict reads them, one stand-in per class of non-failing states (the
-    same next statement, procedure and stack height, and havoc mark)."""
+    same next statement, procedure and stack height, and havoc mark; every `skip` is one
+    statement: a step makes a new one each time)."""
     like: list[SymState] = []
     classes: dict[object, int] = {}
     codes: list[int] = []
@@ -108,7 +109,9 @@ def level(states: Sequence[SymState]) -> Level:
             codes.append(len(like))
             like.append(s)
             continue
-        key = (id(head(s.prog)), None if s.frame is None else s.frame.proc.name,
+        first = head(s.prog)
+        key = (Skip if isinstance(first, Skip) else id(first),
+               None if s.frame is None else s.frame.proc.name,
                None if s.frame is None else s.frame.height, abstract(s))
         code = classes.get(key)
         if code is None:
@@ -195,6 +198,10 @@ def pieces(sizes: Sequence[int]) -> Pieces | None:
 class Pool(Protocol):
     """Where the parts live and are stepped; a handle names a part's current frontier."""
 
+    ahead: bool
+    """Whether a round is started before the last one's states are yielded (workers step
+    while the caller reads)."""
+
     def advance(self, handles: Sequence[Any], levels: int) -> tuple[list[Any], Any]:
         """Start stepping each part `levels` levels: the new handles, and the summaries to
         come (for `summaries`), in order."""
@@ -210,7 +217,10 @@ class Pool(Protocol):
 
 
 class Here:
-    """The pool that keeps and steps the parts in this process, with one solver."""
+    """The pool that keeps and steps the parts in this process, with one solver (nothing
+    runs ahead: a round is stepped when the last one's states have been read)."""
+
+    ahead = False
 
     def __init__(self, solver: Solver | None) -> None:
         self.solver = solver
@@ -283,20 +293,29 @@ def _rounds(l: Iterable[SymState], parts: int, pool: Pool, solver: Solver | None
         try:
             while pending is not None:
                 summaries = pool.summaries(pending)
-                pending = None
-                sizes = [s.remaining for s in summaries]
-                if any(sizes):  # the next round is under way while this one is yielded
-                    how = pieces(sizes)
-                    if how is not None:
-                        handles = pool.regroup(handles, how)
-                    handles, pending = pool.advance(handles,
-                                                    _next_levels(summaries, round_states))
+                if pool.ahead:  # the next round is under way while this one is yielded
+                    handles, pending = _next(pool, handles, summaries, round_states)
                 yield from _yielded(summaries, stats)
+                if not pool.ahead:
+                    handles, pending = _next(pool, handles, summaries, round_states)
         finally:
             pool.release(handles)
     stats.frontier = 0
     while True:
         yield None
+
+
+def _next(pool: Pool, handles: list[Any], summaries: Sequence[Summary],
+          round_states: int) -> tuple[list[Any], Any]:
+    """The next round started, after a rebalancing if the frontiers are uneven; no round
+    (None) when every frontier is empty."""
+    sizes = [s.remaining for s in summaries]
+    if not any(sizes):
+        return handles, None
+    how = pieces(sizes)
+    if how is not None:
+        handles = pool.regroup(handles, how)
+    return pool.advance(handles, _next_levels(summaries, round_states))
 
 
 def _yielded(summaries: Sequence[Summary], stats: RunStats) -> Iterator[SymState]:
