@@ -30,7 +30,7 @@ def planted(chunk: Chunk):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(scope="module")
-def scheduler():  # type: ignore[no-untyped-def]
+def cluster():  # type: ignore[no-untyped-def]
     import sys
 
     import cloudpickle
@@ -39,7 +39,12 @@ def scheduler():  # type: ignore[no-untyped-def]
     cloudpickle.register_pickle_by_value(sys.modules[__name__])
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                       dashboard_address=":0") as cluster:
-        yield cluster.scheduler_address
+        yield cluster
+
+
+@pytest.fixture(scope="module")
+def scheduler(cluster):  # type: ignore[no-untyped-def]
+    return cluster.scheduler_address
 
 
 @pytest.fixture(autouse=True)
@@ -166,3 +171,59 @@ def test_cli_run_partitioned_on_a_scheduler(scheduler, tmp_path: Path, capsys):
     assert shown(["--scheduler", scheduler]) == plain
     assert main(["run", str(source), "--workers", "0"]) == 2
     assert main(["run", str(source), "--workers", "2", "--strategy", "dfs"]) == 2
+
+
+
+def verdict(v):  # type: ignore[no-untyped-def]
+    return (v.kind, v.exhaustive, v.stats.states, v.bound,  # inputs aside: the workers' models
+            [(str(w.bug.pc), str(w.bug.prog), w.bug.depth) for w in v.bugs])
+
+
+def test_one_and_four_workers_give_the_same_results(cluster):
+    """On the campaign's generated programs, with the file's cluster grown to four workers (two
+    are compared above): the campaign has the outcome of the one-process campaign, and `check`
+    with every bug, in four parts on the workers (handed out from the first level, rebalanced
+    between rounds of a few states), the verdict, states, bounded claim and bugs of `run`."""
+    from distributed import Client
+
+    from symcert.checking.explore_dask import on_dask
+    from symcert.engine.explore import run
+    from symcert.engine.partition import partitioned
+    from symcert.engine.verdict import Budget, Check
+
+    template = Chunk(5, 0, 0, ("odd",), keep_going=True)
+    programs = [numbered(5, i)[0] for i in range(4)]
+    budget = Budget(max_states=200, all_bugs=True)
+    cluster.scale(4)
+    with Client(cluster.scheduler_address) as client:
+        client.wait_for_workers(4)
+        assert (outcome(run_campaign(8, template, 4, cluster.scheduler_address, chunk_size=2,
+                                     task=planted))
+                == outcome(run_campaign(8, template, 1, chunk_size=2, task=planted)))
+        explorer = partitioned(4, on_dask(client), local=1, round_states=16)
+        plain = [verdict(Check(p, budget).run()) for p in programs]
+        assert [verdict(Check(p, budget, explorer=explorer).run()) for p in programs] == plain
+    assert len({v[0] for v in plain}) > 1  # not all of one kind
+
+
+def test_cli_run_many_on_a_scheduler(scheduler, tmp_path: Path, capsys):
+    """`symcert run DIR --scheduler ADDRESS`: each program checked as a task on the cluster,
+    with the events, the summary and the worst exit code of the local processes' run."""
+    from symcert.cli.main import main
+
+    (tmp_path / "buggy.imp").write_text("x = 1; assert x == 2")
+    (tmp_path / "bad.imp").write_text("x = = 1")
+
+    def shown(extra: list[str]) -> tuple[int, list[dict[str, object]], str]:
+        code = main(["run", str(tmp_path), "--json"] + extra)
+        lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        for line in lines:
+            for key in ("seconds", "solver_queries", "solver_seconds"):
+                line.pop(key, None)
+        table = main(["run", str(tmp_path / "bad.imp"), str(tmp_path / "bad.imp")] + extra)
+        return code, lines, f"{table} {capsys.readouterr().out.splitlines()[-1]}"
+
+    local = shown([])
+    assert local[0] == 65 and [e["file"] for e in local[1]] == [
+        str(tmp_path / "bad.imp"), str(tmp_path / "buggy.imp"), str(tmp_path / "buggy.imp")]
+    assert shown(["--scheduler", scheduler]) == local

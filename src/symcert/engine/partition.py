@@ -31,10 +31,11 @@ from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence
 from symcert.core.concrete import Valuations, head, is_stuck
 from symcert.core.frames import Frame
 from symcert.core.state import ID, TRUE_PC, Store, SymState
+from symcert.engine import wire
 from symcert.engine.alias import ALIAS, Alias, aliasing
 from symcert.engine.explore import RunStats, Strategy, _feasible, _initial_check, successors
 from symcert.engine.invariants import HAVOC, INVARIANTS, abstract
-from symcert.lang.syntax import Int, Skip
+from symcert.lang.syntax import Fail, Int, Skip
 from symcert.solver.z3backend import Solver
 
 LOCAL = 64
@@ -55,6 +56,9 @@ class Part:
     invariants: bool = True
     max_call_depth: int | None = None
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return wire.loads, (wire.dumps(self),)  # between processes: field by field
+
 
 @dataclass(frozen=True, slots=True)
 class Level:
@@ -73,6 +77,9 @@ class Summary:
     counts: tuple[tuple[int, int, int], ...]
     remaining: int
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return wire.loads, (wire.dumps(self),)  # between processes: field by field
+
 
 @dataclass(frozen=True, slots=True)
 class Round:
@@ -80,6 +87,9 @@ class Round:
 
     summary: Summary
     frontier: Part
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return wire.loads, (wire.dumps(self),)  # between processes: field by field
 
 
 def stand_in(s: SymState) -> SymState:
@@ -105,14 +115,14 @@ def level(states: Sequence[SymState]) -> Level:
     classes: dict[object, int] = {}
     codes: list[int] = []
     for s in states:
-        if is_stuck(s.prog):
+        first = head(s.prog)
+        if isinstance(first, Fail):  # `is_stuck`
             codes.append(len(like))
             like.append(s)
             continue
-        first = head(s.prog)
+        frame = s.frame
         key = (Skip if isinstance(first, Skip) else id(first),
-               None if s.frame is None else s.frame.proc.name,
-               None if s.frame is None else s.frame.height, abstract(s))
+               None if frame is None else (frame.proc.name, frame.height), abstract(s))
         code = classes.get(key)
         if code is None:
             code = classes[key] = len(like)
@@ -342,13 +352,17 @@ def _add(stats: RunStats, counts: tuple[int, int, int]) -> None:
 
 
 def _next_levels(summaries: Sequence[Summary], round_states: int) -> int:
-    """The levels the next round steps: as many as keep the largest part near `round_states`
-    states, the levels growing as they grew in the last round."""
-    widest = max(s.remaining for s in summaries)
-    last = sum(len(s.levels[-1].codes) for s in summaries if s.levels)
-    growth = max(1.0, min(16.0, sum(s.remaining for s in summaries) / max(1, last)))
-    levels, width, planned = 0, float(widest), 0.0
-    while planned + width <= round_states or levels == 0:
+    """The levels the next round steps: as many as keep the widest part near `round_states`
+    states if the levels keep growing as they grew in the last round (twice a level after a
+    round of one level), and at most twice the last round's levels plus one: a tree that
+    takes off later than it grew so far is never planned as one round."""
+    done = max(len(s.levels) for s in summaries)
+    sizes = [sum(len(s.levels[j].codes) for s in summaries if j < len(s.levels))
+             for j in range(done)]
+    growth = (2.0 if done < 2 or not sizes[0]
+              else max(1.0, (sizes[-1] / sizes[0]) ** (1 / (done - 1))))
+    levels, width, planned = 0, float(max(s.remaining for s in summaries)), 0.0
+    while (planned + width <= round_states or levels == 0) and levels <= 2 * done:
         planned += width
         width *= growth
         levels += 1
