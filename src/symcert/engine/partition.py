@@ -31,7 +31,6 @@ from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence
 from symcert.core.concrete import Valuations, head, is_stuck
 from symcert.core.frames import Frame
 from symcert.core.state import ID, TRUE_PC, Store, SymState
-from symcert.engine import wire
 from symcert.engine.alias import ALIAS, Alias, aliasing
 from symcert.engine.explore import RunStats, Strategy, _feasible, _initial_check, successors
 from symcert.engine.invariants import HAVOC, INVARIANTS, abstract
@@ -56,9 +55,6 @@ class Part:
     invariants: bool = True
     max_call_depth: int | None = None
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return wire.loads, (wire.dumps(self),)  # between processes: field by field
-
 
 @dataclass(frozen=True, slots=True)
 class Level:
@@ -77,9 +73,6 @@ class Summary:
     counts: tuple[tuple[int, int, int], ...]
     remaining: int
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return wire.loads, (wire.dumps(self),)  # between processes: field by field
-
 
 @dataclass(frozen=True, slots=True)
 class Round:
@@ -87,9 +80,6 @@ class Round:
 
     summary: Summary
     frontier: Part
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return wire.loads, (wire.dumps(self),)  # between processes: field by field
 
 
 def stand_in(s: SymState) -> SymState:
