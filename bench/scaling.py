@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import statistics
 import time
 from pathlib import Path
 from typing import Callable
 
 from symcert.checking.distributed import Chunk, run_campaign
-from symcert.checking.explore_dask import on_dask
+from symcert.checking.explore_dask import local_cluster, on_dask
 from symcert.engine.explore import run
 from symcert.engine.partition import partitioned
 from symcert.engine.verdict import Budget, Check
@@ -63,12 +62,10 @@ def main() -> int:
     ap.add_argument("--out", default=str(BENCH / "results-scaling.json"))
     args = ap.parse_args()
 
-    from distributed import Client, LocalCluster
+    from distributed import Client
 
     started = time.perf_counter()
-    clusters = {k: LocalCluster(n_workers=k, threads_per_worker=1, processes=True,
-                                dashboard_address=":0", silence_logs=logging.ERROR)
-                for k in WORKERS}
+    clusters = {k: local_cluster(k) for k in WORKERS}
     clients = {k: Client(c) for k, c in clusters.items()}
     startup = (time.perf_counter() - started) / len(WORKERS)
     template = Chunk(11, 0, 0, ("main", "verdicts", "interp"), keep_going=True)

@@ -171,6 +171,7 @@ def test_cli_run_partitioned_on_a_scheduler(scheduler, tmp_path: Path, capsys):
     assert shown(["--scheduler", scheduler]) == plain
     assert main(["run", str(source), "--workers", "0"]) == 2
     assert main(["run", str(source), "--workers", "2", "--strategy", "dfs"]) == 2
+    assert main(["run", str(source), "--scheduler", scheduler, "--merge"]) == 2
 
 
 

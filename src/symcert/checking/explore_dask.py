@@ -80,15 +80,26 @@ def on_dask(client: Any) -> Any:
     return lambda solver: OnDask(client, solver)
 
 
+def local_cluster(workers: int) -> Any:
+    """A `LocalCluster` of `workers` single-threaded worker processes, without Dask's
+    statistical profiler in the workers (it samples the running task's stack every 10 ms: a
+    tenth of a worker's process time on `bench/scaling.py`'s exploration)."""
+    import dask
+    from distributed import LocalCluster
+
+    with dask.config.set({"distributed.worker.profile.enabled": False}):
+        return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                            dashboard_address=":0")
+
+
 def explorer(workers: int, scheduler: str | None) -> Explorer:
     """`run` for one worker and no scheduler; else the partitioned exploration on a
     `LocalCluster` of `workers` processes, or on the cluster of `scheduler`, closed at exit."""
     if workers == 1 and scheduler is None:
         return run
-    from distributed import Client, LocalCluster
+    from distributed import Client
 
-    cluster = (LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                            dashboard_address=":0") if scheduler is None else None)
+    cluster = local_cluster(workers) if scheduler is None else None
     client = Client(scheduler if cluster is None else cluster)
     atexit.register(client.close)
     if cluster is not None:

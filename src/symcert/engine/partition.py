@@ -19,8 +19,8 @@ when every part's frontier is empty. W-L3.1, W-T3.3 and W-T3.4 carry over from `
 (docs/lemmas.md). What a state looks like in the stream is what the verdict reads of it: a
 failing state (`fail` next) whole, with its path condition and model, for the bug finder to
 replay; any other state stood for by a state of its class (`stand_in`: the same depth, next
-statement's loop, procedure and havoc mark, so the same `Check` counts and bounded claim),
-since its path condition and store stay on its worker.
+statement, procedure, stack height and havoc mark, so the same `Check` counts and bounded
+claim), since its path condition and store stay on its worker.
 """
 
 from __future__ import annotations
@@ -41,7 +41,8 @@ LOCAL = 64
 """A level smaller than this is stepped in the caller's process: handing it out costs more."""
 
 ROUND = 10_000
-"""The states a part steps in a round, about: rounds much longer than a task's round trip."""
+"""About the states the widest part steps in a round: a round much longer than a task's round
+trip (milliseconds), short enough that a first bug stops the workers soon after."""
 
 
 @dataclass(frozen=True, slots=True)
