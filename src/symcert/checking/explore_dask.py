@@ -6,8 +6,9 @@ the client: a round is a task on the part's previous round (`step_on_worker`: `a
 the worker process's own solver, made once per process for the program's references, seed 003
 §4), and only its summary, a second task, is gathered. So a state crosses the network only
 when a rebalancing moves it (`cut` runs where the part lives, `join` where the new part will),
-and the solver's caches, keyed by the states' identity, keep hitting from round to round. A
-lost worker's parts are made again by Dask from their lineage (the rounds are pure).
+and the solver's caches, keyed by the states' identity, keep hitting from round to round. The
+rounds are pure functions of their inputs, so Dask can make a lost worker's parts again from
+their lineage (the campaign's tests kill a worker; the exploration's do not).
 `explorer(workers, scheduler)` is what `symcert run --workers K` explores with.
 """
 
