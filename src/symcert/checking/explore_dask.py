@@ -54,8 +54,8 @@ class OnDask:
 
     def _on(self, i: int) -> dict[str, Any]:
         """Where part `i` is placed: its worker if it is alive, else anywhere."""
-        return {"workers": [self.workers[i % len(self.workers)]], "allow_other_workers": True,
-                "pure": False, "retries": 2}
+        where = {"workers": [self.workers[i % len(self.workers)]], "allow_other_workers": True}
+        return {**(where if self.workers else {}), "pure": False, "retries": 2}
 
     def advance(self, handles: Sequence[Any], levels: int) -> tuple[list[Any], Any]:
         rounds = [self.client.submit(step_on_worker, h, levels, self.references, **self._on(i))
