@@ -53,7 +53,7 @@ crosshair: install-test
 
 # symcert against PyWiSE, and a run of a million states: bench/results.json, docs/bench.md; then
 # state merging on n independent ifs (bench/results-merge.json), partial-order reduction on
-# independent threads, and the scaling on Dask (1 and 2 workers): bench/results-scaling.json,
+# independent threads, and the scaling on Dask (1, 2 and 4 workers): bench/results-scaling.json,
 # docs/bench.md, docs/scaling.md.
 # Not part of `make test`. PyWiSE gets its own environment; BENCH_ARGS=--quick for a short run.
 bench: install

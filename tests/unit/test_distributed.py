@@ -30,7 +30,7 @@ def planted(chunk: Chunk):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(scope="module")
-def scheduler():  # type: ignore[no-untyped-def]
+def cluster():  # type: ignore[no-untyped-def]
     import sys
 
     import cloudpickle
@@ -39,7 +39,12 @@ def scheduler():  # type: ignore[no-untyped-def]
     cloudpickle.register_pickle_by_value(sys.modules[__name__])
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                       dashboard_address=":0") as cluster:
-        yield cluster.scheduler_address
+        yield cluster
+
+
+@pytest.fixture(scope="module")
+def scheduler(cluster):  # type: ignore[no-untyped-def]
+    return cluster.scheduler_address
 
 
 @pytest.fixture(autouse=True)
@@ -146,8 +151,8 @@ assert x != 77; assert x != 12
 def test_cli_run_partitioned_on_a_scheduler(scheduler, tmp_path: Path, capsys):
     """`symcert run --scheduler ADDRESS --all-bugs`: levels of 128 states are stepped on the
     workers; the verdict, its bugs and the states explored are the plain run's."""
-    from symcert.checking import explore_dask
     from symcert.cli.main import main
+    from symcert.engine import partition
 
     source = tmp_path / "wide.imp"
     source.write_text(WIDE)
@@ -160,9 +165,64 @@ def test_cli_run_partitioned_on_a_scheduler(scheduler, tmp_path: Path, capsys):
                 line.pop(key, None)
         return code, lines
 
-    assert explore_dask.LOCAL < 128
+    assert partition.LOCAL < 128
     plain = shown([])
     assert plain[0] == 1 and len([e for e in plain[1] if e.get("event") == "bug"]) == 2
     assert shown(["--scheduler", scheduler]) == plain
     assert main(["run", str(source), "--workers", "0"]) == 2
     assert main(["run", str(source), "--workers", "2", "--strategy", "dfs"]) == 2
+    assert main(["run", str(source), "--scheduler", scheduler, "--merge"]) == 2
+
+
+
+def verdict(v):  # type: ignore[no-untyped-def]
+    return (v.kind, v.exhaustive, v.stats.states, v.bound,  # inputs aside: the workers' models
+            [(str(w.bug.pc), str(w.bug.prog), w.bug.depth) for w in v.bugs])
+
+
+def test_one_and_four_workers_give_the_same_results(cluster):
+    """On the campaign's generated programs, with the file's cluster grown to four workers (two
+    are compared above): the campaign has the outcome of the one-process campaign, and `check`
+    with every bug, in four parts on the workers (handed out from the first level, rebalanced
+    between rounds of a few states), the verdict, states, bounded claim and bugs of `run`."""
+    from distributed import Client
+
+    from symcert.checking.explore_dask import on_dask
+    from symcert.engine.explore import run
+    from symcert.engine.partition import partitioned
+    from symcert.engine.verdict import Budget, Check
+
+    template = Chunk(5, 0, 0, ("odd",), keep_going=True)
+    programs = [numbered(5, i)[0] for i in range(4)]
+    budget = Budget(max_states=200, all_bugs=True)
+    cluster.scale(4)
+    with Client(cluster.scheduler_address) as client:
+        client.wait_for_workers(4)
+        assert (outcome(run_campaign(8, template, 4, cluster.scheduler_address, chunk_size=2,
+                                     task=planted))
+                == outcome(run_campaign(8, template, 1, chunk_size=2, task=planted)))
+        explorer = partitioned(4, on_dask(client), local=1, round_states=16)
+        plain = [verdict(Check(p, budget).run()) for p in programs]
+        assert [verdict(Check(p, budget, explorer=explorer).run()) for p in programs] == plain
+    assert len({v[0] for v in plain}) > 1  # not all of one kind
+
+
+def test_cli_run_many_on_a_scheduler(scheduler, tmp_path: Path, capsys):
+    """`symcert run DIR --scheduler ADDRESS`: each program checked as a task on the cluster,
+    with the messages, the summary table and the worst exit code of the local processes'
+    run (but for the seconds)."""
+    import re
+
+    from symcert.cli.main import main
+
+    (tmp_path / "buggy.imp").write_text("x = 1; assert x == 2")
+    (tmp_path / "bad.imp").write_text("x = = 1")
+
+    def shown(extra: list[str]) -> tuple[int, str]:
+        code = main(["run", str(tmp_path)] + extra)
+        return code, re.sub(r" +[0-9]+\.[0-9]+\n", "\n", capsys.readouterr().out)
+
+    local = shown([])
+    assert local[0] == 65 and "buggy.imp:1:8: bug: assertion `x == 2` fails" in local[1]
+    assert "bad.imp:1:5: syntax error" in local[1] and "worst exit code 65" in local[1]
+    assert shown(["--scheduler", scheduler]) == local

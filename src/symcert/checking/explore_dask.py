@@ -1,54 +1,96 @@
 """The partitioned breadth-first exploration (engine/partition.py) on Dask distributed.
 
-`on_dask(client)` is a mapper for `partition.partitioned`: a level's parts go to the cluster's
-workers as tasks (`client.map`, with Dask's retries), each stepped there by `expand_part` with
-the worker process's own solver, made once per process for the program's references (seed 003
-§4); the levels come back in the parts' order. A level of fewer than `LOCAL` states is stepped
-in the caller's process with the caller's solver: a task round trip costs more than it saves.
+`OnDask(client, solver)` is a pool for `partition.partitioned`: part `i` lives on worker `i`
+(modulo the workers), as the result of its last round, a Dask future that never comes back to
+the client: a round is a task on the part's previous round (`step_on_worker`: `advance` with
+the worker process's own solver, made once per process for the program's references, seed 003
+§4), and only its summary, a second task, is gathered. So a state crosses the network only
+when a rebalancing moves it (`cut` runs where the part lives, `join` where the new part will),
+and the solver's caches, keyed by the states' identity, keep hitting from round to round. The
+rounds are pure functions of their inputs, so Dask can make a lost worker's parts again from
+their lineage (the campaign's tests kill a worker; the exploration's do not).
 `explorer(workers, scheduler)` is what `symcert run --workers K` explores with.
 """
 
 from __future__ import annotations
 
 import atexit
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from symcert.engine.explore import Explorer, run
-from symcert.engine.partition import Level, Mapper, Part, expand_part, partitioned
+from symcert.engine.partition import (
+    Part, Pieces, Round, Summary, advance, cut, frontier, join, partitioned,
+)
 from symcert.solver.z3backend import Solver
-
-LOCAL = 64
-"""Levels smaller than this are stepped in the caller's process."""
 
 _SOLVERS: dict[frozenset[str], Solver] = {}
 """Each worker process's solvers, by the references they range over."""
 
 
-def step_on_worker(part: Part, references: frozenset[str] | None) -> Level:
-    """`expand_part` in a worker, with its solver for `references` (None: no solver)."""
+def step_on_worker(step: Round | Part, levels: int, references: frozenset[str] | None) -> Round:
+    """`advance` in a worker, with its solver for `references` (None: no solver)."""
     if references is None:
-        return expand_part(part, None)
+        return advance(frontier(step), levels, None)
     if references not in _SOLVERS:
         _SOLVERS[references] = Solver(references=references)
-    return expand_part(part, _SOLVERS[references])
+    return advance(frontier(step), levels, _SOLVERS[references])
 
 
-def on_dask(client: Any) -> Callable[[Solver | None], Mapper]:
-    """The mapper factory that steps large levels' parts on the workers of `client`."""
+def summary(step: Round) -> Summary:
+    """What the client gathers of a round."""
+    return step.summary
 
-    def make(solver: Solver | None) -> Mapper:
-        references = solver.references if solver is not None else None
 
-        def mapper(parts: Sequence[Part]) -> list[Level]:
-            if sum(len(p.states) for p in parts) < LOCAL:
-                return [expand_part(p, solver) for p in parts]
-            futures = client.map(step_on_worker, list(parts), [references] * len(parts),
-                                 pure=False, retries=2)
-            return list(client.gather(futures))
+class OnDask:
+    """The pool whose parts live on the workers of a Dask client; the workers step a round
+    while the client reads the last one."""
 
-        return mapper
+    ahead = True
 
-    return make
+    def __init__(self, client: Any, solver: Solver | None) -> None:
+        self.client = client
+        self.references = solver.references if solver is not None else None
+        self.workers = sorted(client.scheduler_info()["workers"])
+
+    def _on(self, i: int) -> dict[str, Any]:
+        """Where part `i` is placed: its worker if it is alive, else anywhere."""
+        where = {"workers": [self.workers[i % len(self.workers)]], "allow_other_workers": True}
+        return {**(where if self.workers else {}), "pure": False, "retries": 2}
+
+    def advance(self, handles: Sequence[Any], levels: int) -> tuple[list[Any], Any]:
+        rounds = [self.client.submit(step_on_worker, h, levels, self.references, **self._on(i))
+                  for i, h in enumerate(handles)]
+        return rounds, [self.client.submit(summary, r, **self._on(i))
+                        for i, r in enumerate(rounds)]
+
+    def summaries(self, pending: Any) -> list[Summary]:
+        return list(self.client.gather(pending))
+
+    def regroup(self, handles: Sequence[Any], how: Pieces) -> list[Any]:
+        cuts = {(i, a, b): self.client.submit(cut, handles[i], a, b, **self._on(i))
+                for new in how for i, a, b in new}
+        return [self.client.submit(join, [cuts[p] for p in new], **self._on(j))
+                for j, new in enumerate(how)]
+
+    def release(self, handles: Sequence[Any]) -> None:
+        self.client.cancel([h for h in handles if hasattr(h, "key")])
+
+
+def on_dask(client: Any) -> Any:
+    """The pool factory for `partitioned` on the workers of `client`."""
+    return lambda solver: OnDask(client, solver)
+
+
+def local_cluster(workers: int) -> Any:
+    """A `LocalCluster` of `workers` single-threaded worker processes, without Dask's
+    statistical profiler in the workers (it samples the running task's stack every 10 ms: a
+    tenth of a worker's process time on `bench/scaling.py`'s exploration)."""
+    import dask
+    from distributed import LocalCluster
+
+    with dask.config.set({"distributed.worker.profile.enabled": False}):
+        return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                            dashboard_address=":0")
 
 
 def explorer(workers: int, scheduler: str | None) -> Explorer:
@@ -56,10 +98,9 @@ def explorer(workers: int, scheduler: str | None) -> Explorer:
     `LocalCluster` of `workers` processes, or on the cluster of `scheduler`, closed at exit."""
     if workers == 1 and scheduler is None:
         return run
-    from distributed import Client, LocalCluster
+    from distributed import Client
 
-    cluster = (LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                            dashboard_address=":0") if scheduler is None else None)
+    cluster = local_cluster(workers) if scheduler is None else None
     client = Client(scheduler if cluster is None else cluster)
     atexit.register(client.close)
     if cluster is not None:

@@ -17,7 +17,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from symcert.cli.commands.programs import source_name
+from symcert.cli.commands.programs import STDIN_NAME, source_name
 
 FORMATS = ("text", "json", "sarif", "junit")
 WORST_FIRST = (70, 65, 1, 3, 0)
@@ -95,26 +95,48 @@ def check(args: argparse.Namespace, file: str) -> Outcome:
     """Run the check of `file` in a child process and read its events."""
     import subprocess  # here: `run` on one program does not need it (start-up time)
 
-    quiet = {**os.environ, "SYMCERT_PROGRESS_SECONDS": "0"}  # this process reports progress
     given = {"input": sys.stdin.buffer.read()} if file == "-" else {"stdin": subprocess.DEVNULL}
-    done = subprocess.run(child_argv(args, file), capture_output=True, env=quiet, **given)
+    done = subprocess.run(child_argv(args, file), capture_output=True, env=quiet(), **given)
     return outcome(source_name(file), done.returncode, done.stdout, done.stderr)
 
 
-def outcome(file: str, exit_code: int, stdout: bytes, stderr: bytes) -> Outcome:
-    """The outcome of a child `symcert run FILE --json` from its exit code and output."""
+def quiet() -> dict[str, str]:
+    """The children's environment: no progress display (this process reports progress)."""
+    return {**os.environ, "SYMCERT_PROGRESS_SECONDS": "0"}
+
+
+def outcome(file: str, code: int, stdout: bytes, stderr: bytes) -> Outcome:
+    """The outcome of a child that checked `file`, from its exit code and output."""
     events = []
     for line in stdout.decode("utf-8", errors="replace").splitlines():
         try:
             events.append(json.loads(line))
         except json.JSONDecodeError:
             pass  # not an event: the child failed; its stderr says how
-    return Outcome(file, exit_code, tuple(events), stderr.decode("utf-8", errors="replace"))
+    return Outcome(file, code, tuple(events), stderr.decode("utf-8", errors="replace"))
+
+
+def named(checked: Outcome, name: str) -> Outcome:
+    """The outcome of a program read from standard input, as if it had been read from `name`:
+    its events' and messages' file."""
+    events = tuple({**e, "file": name} if e.get("file") == STDIN_NAME else e
+                   for e in checked.events)
+    stderr = "".join(name + line[len(STDIN_NAME):] if line.startswith(STDIN_NAME + ":")
+                     else line for line in checked.stderr.splitlines(keepends=True))
+    return Outcome(name, checked.exit_code, events, stderr)
 
 
 def run_all(args: argparse.Namespace, files: list[str]) -> Iterator[Outcome]:
-    """The outcomes of `files`, in their order, checked `args.jobs` at a time."""
+    """The outcomes of `files`, in their order, checked `args.jobs` at a time, or as tasks
+    on Dask with `--workers K` (K > 1) or `--scheduler` (cli/commands/batch_dask.py)."""
     from concurrent.futures import ThreadPoolExecutor
+
+    if getattr(args, "workers", 1) > 1 or getattr(args, "scheduler", None) is not None:
+        from symcert.cli.commands.batch_dask import run_all as on_dask
+        for file, done in zip(files, on_dask(args, files, child_argv(args, "-"), quiet())):
+            yield check(args, file) if done is None else named(outcome(STDIN_NAME, *done),
+                                                                source_name(file))
+        return
 
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         yield from pool.map(lambda f: check(args, f), files)

@@ -14,10 +14,11 @@ if TYPE_CHECKING:
 def add_workers(parser: argparse.ArgumentParser) -> None:
     """The options that spread one exploration over workers."""
     parser.add_argument("--workers", type=int, default=1, metavar="K",
-                        help="partition each breadth-first level across K worker processes of "
-                             "a local Dask cluster (default: 1, this process alone)")
+                        help="explore in K parts of the breadth-first frontier, each kept by one "
+                             "of K worker processes of a local Dask cluster (default: 1, this "
+                             "process alone); with several programs, each one a task")
     parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                        help="partition across the workers of this Dask scheduler")
+                        help="the same on the workers of this Dask scheduler")
 
 
 def explorer_for(args: argparse.Namespace) -> Explorer:
@@ -30,4 +31,7 @@ def explorer_for(args: argparse.Namespace) -> Explorer:
     if args.strategy != "bfs" and (args.workers > 1 or args.scheduler is not None):
         raise InputError("symcert run: --workers and --scheduler partition breadth-first "
                          "levels: not with --strategy dfs")
+    if getattr(args, "merge", False) and (args.workers > 1 or args.scheduler is not None):
+        raise InputError("symcert run: --workers and --scheduler explore unmerged: not with "
+                         "--merge")
     return explorer(args.workers, args.scheduler)
