@@ -50,11 +50,11 @@ def test_calls_are_named_as_consumers():
 def test_the_cli_states_the_claim_in_text_and_json(capsys, tmp_path):
     path = tmp_path / "countdown.imp"
     path.write_text(COUNTDOWN)
-    assert main(["run", "--max-states", "40", str(path)]) == 3
+    assert main(["run", "--no-infer", "--max-states", "40", str(path)]) == 3
     out = capsys.readouterr().out
     claim = next(line for line in out.splitlines() if "no assertion fails" in line)
     assert claim.startswith("  no assertion fails on any path of at most ")
     assert "steps (the budget went to the loop at 2:1: " in claim
-    assert main(["run", "--json", "--max-states", "40", str(path)]) == 3
+    assert main(["run", "--json", "--no-infer", "--max-states", "40", str(path)]) == 3
     done = json.loads(capsys.readouterr().out.splitlines()[-1])
     assert done["bounded"]["steps"] >= 1 and "the loop at 2:1" in done["bounded"]["consumers"]
