@@ -25,7 +25,7 @@ import enum
 import time
 from dataclasses import dataclass, field
 
-from symcert.core.concrete import Cells, Ending, Env, State, Value, final_of, head, step, trace
+from symcert.core.concrete import Cells, Ending, Env, State, Value, final_of, step, trace
 from symcert.core.state import ID, TRUE_PC, SymState
 from symcert.engine.bugfinder import Witness
 from symcert.lang.structure import inputs

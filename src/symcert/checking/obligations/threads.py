@@ -39,7 +39,7 @@ from symcert.lang.procedures import Procedures, declare
 from symcert.lang.structure import variables
 from symcert.spec.definedness import defined
 from symcert.lang.syntax import (
-    Add, Assert, Assign, Assume, Await, Cmp, Div, Fail, Get, If, Int, Return, Skip, Spawn, Stmt,
+    Add, Assign, Assume, Await, Cmp, Div, Fail, Get, If, Int, Return, Skip, Spawn, Stmt,
     Var,
 )
 
