@@ -175,6 +175,60 @@ def test_cli_run_partitioned_on_a_scheduler(scheduler, tmp_path: Path, capsys):
 
 
 
+def test_a_worker_that_dies_mid_exploration_loses_no_state(cluster, tmp_path: Path):
+    """A worker process killed in the middle of a round, while it holds parts' frontiers: Dask
+    makes the lost rounds again from their lineage on the nanny's new worker, and the
+    partitioned `check` still has the plain run's verdict, states and bugs."""
+    from distributed import Client
+
+    from symcert.checking.explore_dask import on_dask, step_on_worker
+    from symcert.engine.partition import frontier, partitioned
+    from symcert.engine.verdict import Budget, Check
+    from symcert.lang.parser import parse
+
+    marker = tmp_path / "crashed"
+
+    def crashing(step, levels, references):  # type: ignore[no-untyped-def]
+        states = frontier(step).states
+        if states and states[0].depth >= 12 and not marker.exists():
+            marker.touch()
+            os._exit(1)
+        return step_on_worker(step, levels, references)
+
+    program = parse(WIDE)
+    budget = Budget(max_states=10_000, all_bugs=True)
+    with Client(cluster.scheduler_address) as client:
+        explorer = partitioned(2, on_dask(client, crashing), local=1, round_states=8)
+        assert verdict(Check(program, budget, explorer=explorer).run()) == verdict(
+            Check(program, budget).run())
+    assert marker.exists()
+
+
+def test_the_workers_queries_are_counted_once(cluster):
+    """The queries the workers' solvers ask are in the verdict's statistics, beside the
+    client's; in this process's pool (`Here`) the one solver's are not counted twice."""
+    from distributed import Client
+
+    from symcert.checking.explore_dask import on_dask
+    from symcert.engine.partition import Here, partitioned
+    from symcert.engine.verdict import Budget, Check
+    from symcert.lang.parser import parse
+    from symcert.solver.z3backend import solver_for
+
+    program = parse("x = 0; if a > b then x = x + 1 else skip fi; if b > c then x = x + 2 "
+                    "else skip fi; if c > a then x = x + 4 else skip fi; assert x != 7")
+    budget = Budget(max_states=10_000, all_bugs=True)
+    here = solver_for(program)
+    stats = Check(program, budget, here, explorer=partitioned(2, Here, local=1)).run().stats
+    assert stats.solver_queries == here.stats.queries > 0
+    client_side = solver_for(program)
+    with Client(cluster.scheduler_address) as client:
+        stats = Check(program, budget, client_side,
+                      explorer=partitioned(2, on_dask(client), local=1)).run().stats
+    assert stats.solver_queries > client_side.stats.queries
+    assert stats.solver_seconds > client_side.stats.z3_seconds
+
+
 def verdict(v):  # type: ignore[no-untyped-def]
     return (v.kind, v.exhaustive, v.stats.states, v.bound,  # inputs aside: the workers' models
             [(str(w.bug.pc), str(w.bug.prog), w.bug.depth) for w in v.bugs])

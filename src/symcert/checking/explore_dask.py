@@ -8,14 +8,15 @@ the worker process's own solver, made once per process for the program's referen
 when a rebalancing moves it (`cut` runs where the part lives, `join` where the new part will),
 and the solver's caches, keyed by the states' identity, keep hitting from round to round. The
 rounds are pure functions of their inputs, so Dask can make a lost worker's parts again from
-their lineage (the campaign's tests kill a worker; the exploration's do not).
+their lineage (tests/unit/test_distributed.py kills a worker in a campaign and in an
+exploration).
 `explorer(workers, scheduler)` is what `symcert run --workers K` explores with.
 """
 
 from __future__ import annotations
 
 import atexit
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from symcert.engine.explore import Explorer, run
 from symcert.engine.partition import (
@@ -46,11 +47,14 @@ class OnDask:
     while the client reads the last one."""
 
     ahead = True
+    own_solvers = True
 
-    def __init__(self, client: Any, solver: Solver | None) -> None:
+    def __init__(self, client: Any, solver: Solver | None,
+                 step: Callable[..., Round] = step_on_worker) -> None:
         self.client = client
         self.references = solver.references if solver is not None else None
         self.workers = sorted(client.scheduler_info()["workers"])
+        self.step = step
 
     def _on(self, i: int) -> dict[str, Any]:
         """Where part `i` is placed: its worker if it is alive, else anywhere."""
@@ -58,7 +62,7 @@ class OnDask:
         return {**(where if self.workers else {}), "pure": False, "retries": 2}
 
     def advance(self, handles: Sequence[Any], levels: int) -> tuple[list[Any], Any]:
-        rounds = [self.client.submit(step_on_worker, h, levels, self.references, **self._on(i))
+        rounds = [self.client.submit(self.step, h, levels, self.references, **self._on(i))
                   for i, h in enumerate(handles)]
         return rounds, [self.client.submit(summary, r, **self._on(i))
                         for i, r in enumerate(rounds)]
@@ -76,9 +80,10 @@ class OnDask:
         self.client.cancel([h for h in handles if hasattr(h, "key")])
 
 
-def on_dask(client: Any) -> Any:
-    """The pool factory for `partitioned` on the workers of `client`."""
-    return lambda solver: OnDask(client, solver)
+def on_dask(client: Any, step: Callable[..., Round] = step_on_worker) -> Any:
+    """The pool factory for `partitioned` on the workers of `client`, whose rounds are `step`
+    (a test plants a crash in it)."""
+    return lambda solver: OnDask(client, solver, step)
 
 
 def local_cluster(workers: int) -> Any:

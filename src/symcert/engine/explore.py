@@ -80,6 +80,10 @@ class RunStats:
     """Successors dropped because their stack is deeper than `run`'s `max_call_depth`."""
     merged: int = 0
     """Successors merged into a waiting state (`--merge`, merge.py)."""
+    queries: int = 0
+    """Queries asked for the stream by solvers other than the caller's (a partitioned
+    exploration's workers'), and their seconds."""
+    solver_seconds: float = 0.0
 
 
 @icontract.ensure(expand_sound, "W-T3.1 correct expansion", enabled=CONTRACTS)

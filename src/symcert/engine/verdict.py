@@ -266,12 +266,13 @@ def decide(budget: Budget, stats: Stats, bugs: tuple[Witness, ...], exhaustive: 
 
 
 def measure(states: int, progress: RunStats, solver: Solver, start: float) -> Stats:
-    """The statistics of an exploration that began at `start` (`time.perf_counter`); a solver
-    that keeps no `stats` (a stub answering `check` only, as CrossHair's plugin has) counts 0."""
+    """The statistics of an exploration that began at `start` (`time.perf_counter`), with the
+    queries of `solver` and of the workers' (`progress`); a solver that keeps no `stats` (a stub
+    answering `check` only, as CrossHair's plugin has) counts 0."""
     asked = getattr(solver, "stats", None)
     return Stats(states, progress.frontier, progress.pruned, progress.unknown,
-                 time.perf_counter() - start, asked.queries if asked else 0,
-                 asked.z3_seconds if asked else 0.0)
+                 time.perf_counter() - start, (asked.queries if asked else 0) + progress.queries,
+                 (asked.z3_seconds if asked else 0.0) + progress.solver_seconds)
 
 
 @dataclass
