@@ -9,6 +9,7 @@ import importlib.util
 import json
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from symcert.cli.main import main
@@ -21,7 +22,9 @@ from symcert.engine.verdict import Kind
 from symcert.lang.parser import parse
 from symcert.solver.z3backend import Solver
 
-THREADS = Path(__file__).resolve().parents[2] / "examples" / "threads"
+ROOT = Path(__file__).resolve().parents[2]
+THREADS = ROOT / "examples" / "threads"
+SCHEMA = json.loads((ROOT / "docs" / "schema" / "events.json").read_text(encoding="utf-8"))
 
 WORKER_ONLY = "proc w(k) begin assert k != 7 end\nspawn w(x)"
 """An assertion that only a spawned worker runs: thread 0 has none."""
@@ -114,6 +117,8 @@ def test_prove_exit_codes_and_the_schedule_shown(capsys):
     code, out = _run_cli(capsys, "prove", buggy)
     assert code == 1 and "  schedule: " in out and "    thread 2 at 5:3: c = t + 1" in out
     code, out = _run_cli(capsys, "prove", buggy, "--json")
+    for line in out.splitlines():  # the events, schedule and interleaving included
+        jsonschema.validate(json.loads(line), SCHEMA)
     bug = json.loads(out.splitlines()[0])
     assert code == 1 and [s["thread"] for s in bug["interleaving"]] == bug["schedule"]
     code, out = _run_cli(capsys, "exec", buggy, "--schedule", ",".join(map(str, bug["schedule"])))
