@@ -179,7 +179,8 @@ def _confirm(p: Stmt, stuck: SymState, solver: Solver) -> Witness | Reason | Non
 @icontract.ensure(proof_sound, "T-L2 proofs need exhaustiveness", enabled=CONTRACTS)
 def prove(p: Stmt, max_states: int, timeout: float | None = None,
           solver: Solver | None = None) -> Proof:
-    """Prove every assertion of `p` from the leaves of its exhaustive symbolic execution (T-L2).
+    """Prove every assertion of `p` from the leaves of its exhaustive symbolic execution (T-L2);
+    with threads, every thread's, and that no schedule deadlocks (B-X4, B-X5).
 
     :param p: the program.
     :param max_states: the exploration budget.

@@ -6,7 +6,9 @@ Each `assert b` reached under a path `⟨φ, S⟩` gives the obligation `φ → 
 UNSAT-backed, and z3 and cvc5 both prove it again from its SMT-LIB text; a SAT obligation gives
 a counterexample, replayed concretely (exit 1); anything else is undecided (exit 3): a budget ran
 out or a solver answered UNKNOWN. With `--certificate FILE`, a PROVED verdict writes its
-certificate (`checking.certificate`, docs/certificates.md).
+certificate (`checking.certificate`, docs/certificates.md). With threads, every thread's
+failures and the deadlocks are obligations, and a counterexample shows its schedule and
+interleaving as `run` does (docs/threads.md).
 """
 
 from __future__ import annotations
