@@ -121,15 +121,6 @@ def test_run_json_carries_the_schedule():
     assert again.returncode == 1 and bug["message"] in again.stdout
 
 
-@pytest.mark.parametrize("command", ["prove", "tests"])
-def test_commands_without_threads_refuse_them(command):
-    """Their leaves speak of one thread: a usage error, never a proof that misses a thread."""
-    done = subprocess.run([sys.executable, "-m", "symcert", command,
-                           str(EXAMPLE.parent / "peterson_buggy.imp")],
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 2 and "does not handle threads" in done.stdout + done.stderr
-
-
 def test_the_tree_labels_each_state_with_its_threads_and_each_edge_with_the_stepping_one():
     """`symcert tree` on a configuration: a node lists each unfinished thread's next statement,
     an edge names the thread that stepped; the first fork is between the two workers."""

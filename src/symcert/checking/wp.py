@@ -39,8 +39,8 @@ from symcert.core.guards import GUARDS, TRUE
 from symcert.core.terms import TERMS
 from symcert.lang.annotations import loops
 from symcert.lang.syntax import (
-    ArrayVar, Assert, Assign, Assume, BExpr, Bool, Call, Fail, If, New, Pos, Return, Seq, Skip,
-    Stmt, Var, While, array_write, spine,
+    ArrayVar, Assert, Assign, Assume, Await, BExpr, Bool, Call, Fail, Get, If, New, Pos, Return,
+    Seq, Skip, Spawn, Stmt, Var, While, array_write, spine,
 )
 
 MAX_GOALS = 20_000
@@ -170,7 +170,8 @@ class _Calculus:
         if isinstance(s, While):
             return self._loop(s, post)
         what = {Call: "a procedure call", Return: "`return`", New: "object creation (`new`)",
-                Assign: "a `var` declaration"}.get(type(s), type(s).__name__)
+                Assign: "a `var` declaration", Spawn: "threads (`spawn`)", Get: "threads (`get`)",
+                Await: "threads (`await`)"}.get(type(s), type(s).__name__)
         raise OutsideFragment(what, s.pos)
 
     def _loop(self, w: While, post: tuple[Goal, ...]) -> tuple[Goal, ...]:

@@ -11,6 +11,29 @@ the guard `ok` of its expression (X-A2). The verdict is the library's (`verdict.
 - BUG (a counterexample) when an obligation is SAT: its model is replayed concretely to the
   failing statement (`witness`, which raises `ReplayMismatch` should the engine be wrong);
 - UNDECIDED otherwise: a budget ran out, or the solver answered UNKNOWN.
+
+With threads (seed 003 §5) the states are configurations, explored with the partial-order
+reduction unless `--por off` (B-X5). At every explored configuration that is not stuck, each
+successor where an unfinished thread fails (an `assert`, a `fail`, a division that may be by
+zero, a `get` of a non-future; any thread, not only those the reduction steps there) and the
+deadlock successor `φ ∧ ⋀ blocked_i` (B-X4) is an obligation, asked UNSAT. A SAT one is a bug
+only once its model's input *and* its schedule replay on the concrete configurations
+(`core.threads`) to the same failing statement, or to a deadlock.
+
+Why the reduced exploration suffices (B-X5, engine/por.py). A run that fails or deadlocks ends
+in a terminal configuration: no thread can step (a failure stops every thread). For every
+valuation, the reduction explores a run of the same Mazurkiewicz trace, so ending in the same
+configuration (Godefroid 1996, Thm. 4.3 with persistent sets, 6.12 with sleep sets), by
+induction on the run's length: at an explored configuration either the run takes a step of the
+persistent set explored there, and its first such step commutes to the front, or it takes none,
+and then that step, independent of all of the run's and never disabled by them, is still
+enabled at the end, which is then not terminal. The choices read only the program text, the
+futures' literals and what the path condition entails, so the argument holds for every input
+at once. The failing or deadlock step that ends the reduced run leaves an explored
+configuration: it is one of that configuration's obligations. All of them UNSAT after an ended
+exploration (every pruning UNSAT-backed, M-S1) therefore means that no schedule from any input
+fails or deadlocks. Asking every thread's failure, not only the stepped threads', adds
+obligations and removes none.
 """
 
 from __future__ import annotations
@@ -22,6 +45,7 @@ import icontract
 
 from symcert.core.concrete import Ending, run_to_end
 from symcert.core.concrete import head, is_stuck
+from symcert.core.threads import initial_config, is_threaded, run_schedule, stuck_at, deadlocked
 from symcert.core.guards import may_fail_at
 from symcert.core.state import SymState
 from symcert.engine.bugfinder import Witness, witness
@@ -30,7 +54,7 @@ from symcert.engine.invariants import Unproved, abstract, confirm
 from symcert.engine.explore import RunStats, run, successors
 from symcert.engine.shrink import shrink
 from symcert.engine.status import BugFound
-from symcert.engine.threads import refuse_threads
+from symcert.engine import por
 from symcert.engine.verdict import (
     Budget,
     Cause,
@@ -52,7 +76,8 @@ from symcert.spec.switch import CONTRACTS, lemma
 
 @dataclass(frozen=True, slots=True)
 class Obligation:
-    """One query `φ → {S}b` (or `¬φ` for `fail`) and the solver's answer for its negation."""
+    """One query `φ → {S}b` (or `¬φ` for `fail`, or for a deadlock) and the solver's answer for
+    its negation."""
 
     where: Pos | None
     statement: Stmt
@@ -61,7 +86,10 @@ class Obligation:
 
     def __str__(self) -> str:
         at = f"{self.where.line}:{self.where.column}: " if self.where else ""
-        return f"{at}`{self.statement}` under path condition {self.state.pc}"
+        what = f"`{self.statement}`"
+        if isinstance(self.state.prog, Fail) and self.state.prog.deadlock:  # B-X4
+            what = f"a deadlock (a thread waits at {what})"
+        return f"{at}{what} under path condition {self.state.pc}"
 
 
 @dataclass(frozen=True)
@@ -83,10 +111,16 @@ class Proof:
 @lemma("T-L2")
 def proof_sound(p: Stmt, result: Proof) -> bool:
     """A proved program fails on no sampled input: `PROVED ⇒ ∀σ. run(σ, p) does not reach fail`
-    (checked on the fixed sample valuations, within a step budget)."""
+    (checked on the fixed sample valuations, within a step budget; with threads, neither a
+    failure nor a deadlock under the default schedule)."""
     if result.verdict.kind is not Kind.SAFE:
         return True
     for sigma in sample_valuations(inputs(p)):
+        if is_threaded(p):
+            *_, (_, last) = run_schedule(initial_config(sigma, p), (), 10_000)
+            if stuck_at(last.threads) is not None or deadlocked(last) is not None:
+                return False
+            continue
         final = run_to_end(sigma, p, 10_000)
         if final is not None and final.ending is Ending.FAIL:
             return False
@@ -96,7 +130,10 @@ def proof_sound(p: Stmt, result: Proof) -> bool:
 def _obligations(state: SymState, solver: Solver) -> list[tuple[Obligation, SymState]]:
     """The obligations of a state, each with the stuck state it is about: about to run an
     explicit `fail`, `¬φ`; about to run `assert b` or a statement that may divide by zero, one
-    per failing successor `φ'` (`φ ∧ ¬{S}b`, `φ ∧ ¬ok`, X-A2), asked as `φ'` unsatisfiable."""
+    per failing successor `φ'` (`φ ∧ ¬{S}b`, `φ ∧ ¬ok`, X-A2), asked as `φ'` unsatisfiable; at a
+    configuration of threads, `_thread_obligations`."""
+    if state.config is not None:
+        return _thread_obligations(state, solver)
     stmt = head(state.prog)
     if isinstance(stmt, Fail):
         failing = [state] if stmt.origin is None else []  # else asked at its parent
@@ -109,12 +146,30 @@ def _obligations(state: SymState, solver: Solver) -> list[tuple[Obligation, SymS
     return [(Obligation(stmt.pos, stmt, t, solver.check(t.pc)[0]), t) for t in failing]
 
 
+def _thread_obligations(state: SymState, solver: Solver) -> list[tuple[Obligation, SymState]]:
+    """The obligations of a configuration: each successor where some unfinished thread fails,
+    whichever threads the reduction steps here, and the deadlock (B-X4); a configuration that
+    starts stuck is its own (its failing thread's first statement is `fail`)."""
+    if is_stuck(state.prog):
+        failing = [state] if state.depth == 0 else []  # else asked at its parent
+    else:
+        with por.reducing(False):  # every unfinished thread steps
+            failing = [t for t in successors()(state) if is_stuck(t.prog)]
+    out = []
+    for t in failing:
+        fail = t.prog
+        assert isinstance(fail, Fail)
+        out.append((Obligation(fail.pos, fail.origin or fail, t, solver.check(t.pc)[0]), t))
+    return out
+
+
 def _confirm(p: Stmt, stuck: SymState, solver: Solver) -> Witness | Reason | None:
     """The replayed bug at a satisfiable obligation, or, on a path through the invariant
     transition that no run replays, why the invariant does not prove it (T-I1)."""
     if not abstract(stuck):
         found = witness(p, BugFound(stuck), solver)
-        return None if found is None else shrink(found, solver)  # the smallest that replays
+        # the smallest input that replays (with threads, under the same schedule)
+        return None if found is None else shrink(found, solver, program=p)
     found = confirm(p, stuck, solver)
     if isinstance(found, Unproved):
         return blamed(stuck, found, solver)
@@ -124,7 +179,8 @@ def _confirm(p: Stmt, stuck: SymState, solver: Solver) -> Witness | Reason | Non
 @icontract.ensure(proof_sound, "T-L2 proofs need exhaustiveness", enabled=CONTRACTS)
 def prove(p: Stmt, max_states: int, timeout: float | None = None,
           solver: Solver | None = None) -> Proof:
-    """Prove every assertion of `p` from the leaves of its exhaustive symbolic execution (T-L2).
+    """Prove every assertion of `p` from the leaves of its exhaustive symbolic execution (T-L2);
+    with threads, every thread's, and that no schedule deadlocks (B-X4, B-X5).
 
     :param p: the program.
     :param max_states: the exploration budget.
@@ -134,7 +190,6 @@ def prove(p: Stmt, max_states: int, timeout: float | None = None,
     # Not for CrossHair: the wall-clock budget makes two runs on the same arguments take
     # different paths (CrossHair stops with NotDeterministic), and a default Solver is z3.
     # crosshair: off
-    refuse_threads(p, "prove")
     solver = solver if solver is not None else solver_for(p)
     budget = Budget(max_states)
     progress = RunStats()

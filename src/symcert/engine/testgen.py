@@ -6,6 +6,15 @@ concrete run (Fig. 2) must end the same way after as many steps as the leaf is d
 for a finished leaf, W-T3.5 for a stuck one); otherwise the engine is wrong and
 `ReplayMismatch` is raised. Coverage is measured on those concrete runs, not read off the tree:
 the statements executed, and for each `if` and `while` which of its two branches ran.
+
+With threads (seed 003 §5) a leaf is a configuration where every thread has ended, or one
+stuck at a failure or a deadlock (B-X4), explored with the partial-order reduction unless
+`--por off` (B-X5: one leaf per trace of independent steps). A test is an input and the leaf's
+schedule (the thread of each step): its concrete run on the configurations (`core.threads`)
+must take exactly that schedule and end as the leaf does (every thread ended, or the same
+failing statement, or a deadlock), else `ReplayMismatch`. Its coverage is that run's: each
+step's statement, an `await`'s body included. No branch is claimed unreachable: the reduction
+keeps every ending, not every interleaving's prefix.
 """
 
 from __future__ import annotations
@@ -13,17 +22,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator, get_args
 
-from symcert.core.concrete import (Env, Final, State, beval, final_of, head, is_stuck, step,
-                                   trace)
-from symcert.core.frames import scope
+from symcert.core.concrete import (Ending, Env, Final, State, beval, final_of, head, is_stuck,
+                                   step, trace)
+from symcert.core.frames import Frame, scope
 from symcert.core.state import SymState, initial, witness_input
 from symcert.engine.invariants import unrolled
 from symcert.engine.bugfinder import ReplayMismatch
 from symcert.engine.explore import RunStats, run
-from symcert.engine.threads import refuse_threads
+from symcert.core.threads import (Config, ScheduleError, deadlocked, initial_config, is_threaded,
+                                  run_schedule, stuck_at)
+from symcert.engine.threads import same_failure
 from symcert.lang.procedures import references, table_of
 from symcert.lang.structure import children, inputs
-from symcert.lang.syntax import Fail, If, Pos, Seq, Skip, Stmt, While
+from symcert.lang.syntax import Await, BExpr, Fail, If, Pos, Seq, Skip, Stmt, While
 from symcert.engine.shrink import renumbered
 from symcert.engine.trace import taken
 from symcert.solver.answers import Sat
@@ -42,6 +53,7 @@ class Test:
     :param steps: the length of the concrete run, which is the depth of its leaf.
     :param path: the branches the run took, in order.
     :param failure: for a run stuck at `fail`, what went wrong (`Fail.what`): a bug.
+    :param schedule: with threads, the thread of each step (`exec --schedule` runs it again).
     """
 
     input: Env
@@ -49,6 +61,7 @@ class Test:
     steps: int
     path: tuple[Decision, ...]
     failure: str | None = None
+    schedule: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -110,18 +123,61 @@ def replay_test(p: Stmt, input_env: Env, max_steps: int) -> tuple[State, tuple[D
     executed: set[Pos] = set()
     last = State(input_env, p)
     for last in trace(State(input_env, p), max_steps):
-        s = head(last.prog)
-        if s.pos is not None and (not isinstance(s, Fail) or s.origin is None):
-            executed.add(s.pos)
-        if isinstance(s, (If, While)) and s.pos is not None:
-            try:  # read in the running procedure's scope (seed 003 §3)
-                path.append((s.pos, beval(scope(last.frame, last.env), s.cond)))
-            except ZeroDivisionError:
-                pass  # neither branch: the test steps to `fail` (X-A2)
+        _visit(last, path, executed)
+    return last, tuple(path), frozenset(executed)
+
+
+def _visit(state: State, path: list[Decision], executed: set[Pos]) -> None:
+    """Record the statement `state` is about to run (a `fail` only when written, not an
+    assertion's) and, at an `if` or `while`, the branch its condition chooses."""
+    s = head(state.prog)
+    if s.pos is not None and (not isinstance(s, Fail) or s.origin is None):
+        executed.add(s.pos)
+    if isinstance(s, (If, While)) and s.pos is not None:
+        try:  # read in the running procedure's scope (seed 003 §3)
+            path.append((s.pos, beval(scope(state.frame, state.env), s.cond)))
+        except ZeroDivisionError:
+            pass  # neither branch: the test steps to `fail` (X-A2)
+
+
+def _holds(env: Env, frame: Frame[Env] | None, cond: BExpr) -> bool:
+    """Whether `cond` holds in the frame's scope (not where it divides by zero)."""
+    try:
+        return beval(scope(frame, env), cond)
+    except ZeroDivisionError:
+        return False
+
+
+def replay_threads(p: Stmt, input_env: Env, schedule: tuple[int, ...]
+                   ) -> tuple[Config | None, tuple[Decision, ...], frozenset[Pos]]:
+    """The concrete run of the threads of `p` from `input_env` under `schedule`, exactly its
+    steps: the last configuration (None where the schedule names a thread that cannot step),
+    the branches its threads took and the statements they executed, an `await`'s body
+    included (seed 003 §5)."""
+    path: list[Decision] = []
+    executed: set[Pos] = set()
+    last = initial_config(input_env, p)
+    try:
+        for i, c in run_schedule(last, schedule, len(schedule)):
+            if i is not None:
+                t = last.threads[i]
+                _visit(State(last.env, t.prog, frame=t.frame), path, executed)
+                first = head(t.prog)
+                if isinstance(first, Await) and _holds(last.env, t.frame, first.cond):
+                    for inner in trace(State(last.env, first.body, frame=t.frame), 10_000):
+                        _visit(inner, path, executed)  # in the await's step (no loop)
+            last = c
+    except ScheduleError:
+        return None, tuple(path), frozenset(executed)
+    failing = stuck_at(last.threads)
+    if failing is not None and failing.pos is not None and failing.origin is None:
+        executed.add(failing.pos)
     return last, tuple(path), frozenset(executed)
 
 
 def _is_leaf(s: SymState) -> bool:
+    if s.config is not None:  # threads: every one ended, or a failure or deadlock
+        return is_stuck(s.prog) or all(t.finished for t in s.config.threads)
     return isinstance(s.prog, Skip) and s.frame is None or is_stuck(s.prog)
 
 
@@ -132,6 +188,8 @@ def _leaves(p: Stmt, solver: Solver, stats: RunStats, max_states: int,
     ones both ways."""
 
     def watch(parent: SymState, child: SymState, answer: Sat) -> None:
+        if parent.config is not None:
+            return  # threads: no branch is claimed unreachable
         test = head(parent.prog)
         if answer is not Sat.UNSAT and isinstance(test, (If, While)) and test.pos is not None:
             way = taken(parent.prog, child.prog)
@@ -149,13 +207,38 @@ def _leaves(p: Stmt, solver: Solver, stats: RunStats, max_states: int,
             yield s
 
 
+def _replayed(p: Stmt, s: SymState, chosen: Env) -> tuple[Test, frozenset[Pos]] | str:
+    """The test of leaf `s` from the input `chosen` and the statements its run executed, or
+    how its concrete run disagrees with the leaf."""
+    if s.config is not None:  # threads: the leaf's schedule, exactly
+        schedule = s.config.schedule
+        last, path, executed = replay_threads(p, chosen, schedule)
+        ends = last is not None and (same_failure(last, s) if is_stuck(s.prog)
+                                     else all(t.finished for t in last.threads))
+        if last is None or not ends:
+            return (f"input {chosen} under the schedule {','.join(map(str, schedule))} does "
+                    f"not end as its leaf does (`{head(s.prog)}`)")
+        failing = stuck_at(last.threads) or deadlocked(last)
+        final = (Final(last.env, Ending.NORMAL) if failing is None
+                 else Final(last.env, Ending.FAIL, failing.pos))
+        return Test(chosen, final, last.steps, path,
+                    None if failing is None else failing.what(), schedule), executed
+    final_state, path, executed = replay_test(p, chosen, s.depth)
+    going_on = "" if step(final_state) is None else ", which is no end of its run"
+    if final_state.steps != s.depth or final_state.prog != s.prog or going_on:
+        return (f"input {chosen} is at `{head(final_state.prog)}` after {final_state.steps} "
+                f"steps{going_on}, but its leaf is `{head(s.prog)}` at depth {s.depth}")
+    failing = head(final_state.prog)
+    return Test(chosen, final_of(final_state), final_state.steps, path,
+                failing.what() if isinstance(failing, Fail) else None), executed
+
+
 def generate_tests(p: Stmt, max_states: int, solver: Solver | None = None) -> Suite:
     """One replayed test per leaf of the symbolic execution of `p`, explored breadth-first for
     at most `max_states` states.
 
     :raises ReplayMismatch: when a concrete run does not end as its leaf does (an engine bug).
     """
-    refuse_threads(p, "tests")
     solver = solver if solver is not None else solver_for(p)
     names = inputs(p)
     refs = references(p)
@@ -177,22 +260,19 @@ def generate_tests(p: Stmt, max_states: int, solver: Solver | None = None) -> Su
         given = witness_input(s.model, s.pc)
         raw = Env.of({x: given(x) for x in names})
         for chosen in dict.fromkeys((renumbered(raw, refs), raw)):  # objects @1, @2, … first
-            last, path, executed = replay_test(p, chosen, s.depth)
-            going_on = "" if step(last) is None else ", which is no end of its run"
-            if last.steps == s.depth and last.prog == s.prog and not going_on:
+            found = _replayed(p, s, chosen)
+            if not isinstance(found, str):
                 break
         else:
-            raise ReplayMismatch(f"input {chosen} is at `{head(last.prog)}` after {last.steps} "
-                                 f"steps{going_on}, but its leaf is `{head(s.prog)}` at depth "
-                                 f"{s.depth}")
-        failing = head(last.prog)
-        tests.append(Test(chosen, final_of(last), last.steps, path,
-                          failing.what() if isinstance(failing, Fail) else None))
+            raise ReplayMismatch(found)
+        test, executed = found
+        tests.append(test)
         reached |= executed
-        taken |= set(path)
+        taken |= set(test.path)
     coverage = Coverage(frozenset(reached), frozenset(st.pos for st in statements(p)
                                                       if st.pos is not None),
                         frozenset(taken), branch_points(p))
-    unreachable = coverage.all_branches - feasible if exhaustive else frozenset()
+    unreachable = (coverage.all_branches - feasible if exhaustive and not is_threaded(p)
+                   else frozenset())
     return Suite(tuple(tests), coverage, exhaustive, min(stats.yielded, max_states), unknown,
                  frozenset(unreachable))

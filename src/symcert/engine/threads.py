@@ -30,11 +30,10 @@ from symcert.core.state import TRUE_PC, PathCondition, Store, SymState
 from symcert.core.symbolic import sym_aeval, sym_beval, sym_guard
 from symcert.core.terms import conj, negate
 from symcert.core.threads import (
-    Config, ScheduleError, is_threaded, Thread, Threads, deadlocked, initial_config, replace_head, result_name,
+    Config, ScheduleError, Thread, Threads, deadlocked, initial_config, replace_head, result_name,
     run_schedule, settle, spawned, stuck_at,
 )
 from symcert.engine import por
-from symcert.lang.errors import InputError
 from symcert.lang.syntax import (
     AExpr, Assume, Await, BExpr, Bool, Fail, Get, Int, Skip, Spawn, Stmt,
 )
@@ -257,10 +256,3 @@ def same_failure(final: Config | None, state: SymState) -> bool:
     reached = stuck_at(final.threads)
     return reached == failing and reached is not None and reached.pos == failing.pos
 
-
-def refuse_threads(p: Stmt, command: str) -> None:
-    """Stop a command that does not handle threads yet (its leaves and obligations speak of one
-    thread's program, so it would miss the others' assertions): an InputError, exit 2."""
-    if is_threaded(p):
-        raise InputError(f"`{command}` does not handle threads (spawn, get, await) yet; "
-                         "`symcert run` does")

@@ -6,7 +6,9 @@ Each `assert b` reached under a path `⟨φ, S⟩` gives the obligation `φ → 
 UNSAT-backed, and z3 and cvc5 both prove it again from its SMT-LIB text; a SAT obligation gives
 a counterexample, replayed concretely (exit 1); anything else is undecided (exit 3): a budget ran
 out or a solver answered UNKNOWN. With `--certificate FILE`, a PROVED verdict writes its
-certificate (`checking.certificate`, docs/certificates.md).
+certificate (`checking.certificate`, docs/certificates.md). With threads, every thread's
+failures and the deadlocks are obligations, and a counterexample shows its schedule and
+interleaving as `run` does (docs/threads.md).
 """
 
 from __future__ import annotations
@@ -59,6 +61,8 @@ def main(args: argparse.Namespace) -> int:
     from symcert.lang.syntax import is_field
     from symcert.lang.structure import inputs
     from symcert.engine.verdict import Cause, Kind
+    from symcert.core.threads import is_threaded
+    from symcert.cli.commands.threads import schedule_text
 
     name = source_name(args.file)
     try:
@@ -95,7 +99,8 @@ def main(args: argparse.Namespace) -> int:
     explored = (f"{plural(verdict.stats.states, 'symbolic state')}, "
                 f"{plural(proof.obligations, 'obligation')}")
     if verdict.kind is Kind.SAFE:
-        print(f"{name}: PROVED: every assertion holds for all inputs")
+        print(f"{name}: PROVED: every assertion holds for all inputs"
+              + (" and schedules, and no schedule deadlocks" if is_threaded(program) else ""))
         print(f"  exhaustive: {explored}, each one UNSAT for z3 and for cvc5")
         whiles = list(loops(program))
         for k, inv in sorted(inferred.items()):
@@ -127,6 +132,7 @@ def main(args: argparse.Namespace) -> int:
             print(f"  heap:   {heap.show({}, objects)[1]}")
         print(f"  replay: the concrete run from this input reaches the failing statement "
               f"after {found.final.steps} steps")
+        print(schedule_text(found), end="")  # with threads: the schedule and interleaving
     else:
         print(f"{name}: undecided")
         if not verdict.exhaustive:
@@ -145,6 +151,7 @@ def _json(name: str, program: Any, proof: Any, seconds: float) -> int:
     """The events of `prove --json`: a `bug` for the replayed counterexample, an `unknown` for
     each obligation the solver could not decide, and `done`."""
     from symcert.cli.commands.events import bug_cause, imp_condition
+    from symcert.cli.commands.threads import schedule_json
     from symcert.cli.commands.values import json_int, text
     from symcert.core import heap
     from symcert.lang.procedures import arrays, references, table_of
@@ -165,7 +172,8 @@ def _json(name: str, program: Any, proof: Any, seconds: float) -> int:
              message=found.describe(), cause=bug_cause(found.failing),
              input={x: v if isinstance(v, str) else json_int(v) for x, v in cells},
              **({"heap": objects} if objects else {}), replay_steps=found.final.steps,
-             path_condition=imp_condition(found.bug.pc, refs), states=verdict.stats.states)
+             path_condition=imp_condition(found.bug.pc, refs), **schedule_json(found),
+             states=verdict.stats.states)
     for ob in proof.undecided:
         emit("unknown", file=name, line=ob.where.line if ob.where else 0,
              column=ob.where.column if ob.where else 0, statement=text(ob.statement),
