@@ -121,3 +121,43 @@ def test_the_json_event_of_a_replayed_bug_says_how_it_was_found(capsys, tmp_path
     assert code == 1 and bug["found_by"] == "sampling" and bug["path_condition"] is None
     assert bug["line"] == 1 and bug["input"] == {} and bug["trace"][-1]["failed"]
     assert bug["replay_steps"] == bug["trace"][-1]["step"] > 2_000
+
+
+def test_prove_reports_a_sampled_runs_bug_beyond_its_states(capsys, tmp_path):
+    """`prove --infer`: the bug lies beyond the states, the failing sampled run's input
+    replays to it: a counterexample (exit 1) with no path condition and `found_by`; without
+    `--infer` the same budget is undecided."""
+    src = tmp_path / "deep.imp"
+    src.write_text("x = 0; while x < 700 do x = x + 1 od; assert x != 700\n", encoding="utf-8")
+    assert main(["prove", "--max-states", "300", str(src)]) == 3
+    capsys.readouterr()
+    code = main(["prove", "--infer", "--json", "--max-states", "300", str(src)])
+    found = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    for event in found:
+        jsonschema.Draft202012Validator(SCHEMA).validate(event)
+    [bug] = [e for e in found if e["event"] == "bug"]
+    assert code == 1 and found[-1]["verdict"] == "bug"
+    assert bug["found_by"] == "sampling" and bug["path_condition"] is None
+    assert bug["replay_steps"] > 2_000 and bug["input"] == {}
+    assert main(["prove", "--infer", "--max-states", "300", str(src)]) == 1
+    assert ("found by the concrete replay of a sampled concrete run; no symbolic path"
+            in capsys.readouterr().out)
+
+
+def test_prove_replays_the_chc_counterexample_and_discards_a_wrong_one(monkeypatch):
+    """`prove_inferring`: Spacer's counterexample, out of the sampled inputs' reach (an
+    `assume` blocks them), is the counterexample once its run fails; a proposed input whose
+    run ends normally is no counterexample, and the proof stays undecided."""
+    from symcert.checking.inference import prove_inferring
+
+    p = parse("assume x > 100; i = 0; while i < 10 do i = i + 1 od; assert x != 777")
+    monkeypatch.setattr(horn, "infer", lambda p, **_: horn.Unsafe(Env.of({"x": 778}), 0.0))
+    proof, _, _ = prove_inferring(p, 20)
+    assert proof.verdict.kind is Kind.UNDECIDED and not proof.verdict.bugs
+    monkeypatch.setattr(horn, "infer", lambda p, **_: horn.Unsafe(Env.of({"x": 777}), 0.0))
+    proof, _, _ = prove_inferring(p, 20)
+    assert proof.verdict.kind is Kind.BUG
+    found = proof.verdict.witness
+    assert found.found_by == "chc" and found.input("x") == 777
+    end = run_to_end(found.input, p, found.final.steps)
+    assert end is not None and end.ending is Ending.FAIL and end.where == found.failing.pos

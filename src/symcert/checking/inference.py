@@ -374,10 +374,17 @@ def prove_inferring(p: Stmt, max_states: int,
     for procedures without written contracts, with Spacer's summaries as contracts once
     `summaries.check_summaries` accepts them (T-I2).
 
+    Candidate inputs (`engine.candidates`) are replayed as `InferringCheck` replays them: that
+    of a failing sampled run before Spacer is asked, that of Spacer's counterexample, and, when
+    no invariant proved the program, those of the sampled runs too long for the sampling; one
+    whose concrete run fails is the proof's counterexample, found by replay with no symbolic
+    path.
+
     :return: the proof, the inferred invariants it used by index of the main statement's loops,
         and the program it proved (`p`, or `p` with inferred contracts and invariants); a
         rejected or missing answer leaves the plain proof of `p` with the whole budget.
     """
+    from symcert.checking import guesses
     from symcert.checking.inductive import check_invariants
     from symcert.engine.prove import prove
     from symcert.solver import horn, horn_procs
@@ -388,13 +395,25 @@ def prove_inferring(p: Stmt, max_states: int,
     if not (reason is not None and reason.cause is Cause.STATES):
         return proof, {}, p
     if applies(p, Budget(max_states)):
+        samples = guesses.sample(p)
+        found = _replayed(p, proof, [samples.failing] if samples.failing else [],
+                          Source.SAMPLING)
+        if found is not None:
+            return found, {}, p
         answer = horn.infer(p, timeout_ms=infer_ms)
+        found = _replayed(p, proof, [answer.input] if isinstance(answer, horn.Unsafe) else [],
+                          Source.CHC)
+        if found is not None:
+            return found, {}, p
         if isinstance(answer, horn.Safe):
             invariants = {i.index: i.invariant for i in answer.invariants}
             if check_invariants(p, invariants).accepted:
                 proved = prove(annotate(p, invariants), max_states)
                 if proved.verdict.kind is Kind.SAFE:
                     return proved, invariants, p
+        found = _replayed(p, proof, samples.pending, Source.SAMPLING)
+        if found is not None:
+            return found, {}, p
     elif summaries.applies(p):
         found = horn_procs.infer(p, timeout_ms=infer_ms)
         if isinstance(found, horn_procs.Summaries):
@@ -407,3 +426,17 @@ def prove_inferring(p: Stmt, max_states: int,
                     return proved, {k: invariants[k] for k in range(len(list(loops(p))))}, \
                         annotated
     return (prove(p, max_states) if probe < max_states else proof), {}, p
+
+
+def _replayed(p: Stmt, probe: Proof, inputs: list[Env] | tuple[Env, ...],
+              source: Source) -> Proof | None:
+    """The probe's proof with the counterexample of the first candidate of `inputs` (from
+    `source`) whose concrete run fails within `REPLAY_STEPS` steps, shrunk as every
+    counterexample is; None if none does."""
+    for candidate in dict.fromkeys(Candidate.of(p, env, source) for env in inputs):
+        found = replay(p, candidate, REPLAY_STEPS)
+        if not isinstance(found, Discarded):
+            verdict = probe.verdict
+            return replace(probe, verdict=Verdict(Kind.BUG, False, verdict.budget,
+                                                  verdict.stats, (shrink(found, solver_for(p)),)))
+    return None

@@ -132,6 +132,10 @@ def main(args: argparse.Namespace) -> int:
             print(f"  heap:   {heap.show({}, objects)[1]}")
         print(f"  replay: the concrete run from this input reaches the failing statement "
               f"after {found.final.steps} steps")
+        if found.found_by is not None:
+            from symcert.engine.candidates import Source
+            print(f"  found by the concrete replay of {Source(found.found_by).what()}; "
+                  "no symbolic path")
         print(schedule_text(found), end="")  # with threads: the schedule and interleaving
     else:
         print(f"{name}: undecided")
@@ -172,7 +176,8 @@ def _json(name: str, program: Any, proof: Any, seconds: float) -> int:
              message=found.describe(), cause=bug_cause(found.failing),
              input={x: v if isinstance(v, str) else json_int(v) for x, v in cells},
              **({"heap": objects} if objects else {}), replay_steps=found.final.steps,
-             path_condition=imp_condition(found.bug.pc, refs), **schedule_json(found),
+             path_condition=None if found.found_by else imp_condition(found.bug.pc, refs),
+             **({"found_by": found.found_by} if found.found_by else {}), **schedule_json(found),
              states=verdict.stats.states)
     for ob in proof.undecided:
         emit("unknown", file=name, line=ob.where.line if ob.where else 0,
