@@ -173,12 +173,13 @@ class GhostCheck:
     complete: bool
 
 
-def check_ghost_schedules(p: Stmt, rho: Env, depth: int, max_pairs: int = 5000) -> GhostCheck:
+def check_ghost_schedules(p: Stmt, rho: Env, depth: int | None = None,
+                          max_pairs: int = 5000) -> GhostCheck:
     """Ghost mode over every schedule from `ρ` of at most `depth` steps, level by level (a level
     that would pass `max_pairs` pairs in all is not started): the full global transition
     (`--por off`) against every interleaving of the concrete configurations, no solver.
 
-    :param depth: the longest schedule checked.
+    :param depth: the longest schedule checked (None: as long as `max_pairs` allows).
     :param max_pairs: the budget of pairs (concrete configuration, ghost state).
     """
     c, g = ghost_start(p, rho)
@@ -191,7 +192,8 @@ def check_ghost_schedules(p: Stmt, rho: Env, depth: int, max_pairs: int = 5000) 
     pairs = 0
     with por.reducing(False):
         step = successors()
-        for d in range(depth):
+        levels = max_pairs + 1 if depth is None else depth  # a level steps one pair at least
+        for d in range(levels):
             if not level or pairs + len(level) > max_pairs:
                 return GhostCheck(None, pairs, d, not level)
             after: list[Pair] = []
@@ -205,4 +207,4 @@ def check_ghost_schedules(p: Stmt, rho: Env, depth: int, max_pairs: int = 5000) 
                         seen.add((nxt, s))
                         after.append((nxt, s))
             level = after
-    return GhostCheck(None, pairs, depth, not level)
+    return GhostCheck(None, pairs, levels, not level)
