@@ -23,7 +23,7 @@ once (the step is a function of the pair), up to a depth and a number of pairs.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Callable, Sequence
+from typing import Sequence
 
 from symcert.core.concrete import Env, is_stuck
 from symcert.core.state import SymState, concretize, concretize_frames, satisfies
@@ -34,9 +34,9 @@ from symcert.engine import por
 from symcert.engine.explore import successors
 from symcert.engine.ghost import ghost_initial, ghost_interprets
 from symcert.lang.structure import variables
-from symcert.lang.syntax import Stmt
+from symcert.engine.threads import Step
+from symcert.lang.syntax import Fail, Stmt
 
-Step = Callable[[SymState], list[SymState]]
 Pair = tuple[Config, SymState]
 """A concrete configuration and the ghost state that the same schedule reached."""
 
@@ -105,6 +105,11 @@ def ghost_step(c: Config, g: SymState, step: Step,
             return f"a ghost successor mentions symbols ρ does not interpret: {s.pc}"
         assert s.config is not None
         if len(s.config.schedule) == len(config.schedule):  # no thread stepped: B-X4
+            if not (isinstance(s.prog, Fail) and s.prog.deadlock):
+                return "a successor where no thread steps and no deadlock (M-P4)"
+            changed = matches(replace(s, prog=g.prog), c)
+            if changed is not None:
+                return f"the deadlock successor changed the configuration: {changed} (M-P4)"
             dead = True
             continue
         i = s.config.schedule[-1]
