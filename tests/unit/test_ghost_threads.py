@@ -104,3 +104,12 @@ def test_the_ghost_configuration_concretizes_every_thread():
     mine = concretize_config(g)
     assert mine == concrete and len(mine.threads) == 2
     assert mine.threads[1].frame is not None and mine.threads[1].frame.locals == Env.of({"v": 13})
+
+
+def test_following_one_schedule_catches_a_lost_write(monkeypatch):
+    """Along the witness schedule, the writer's `y = v` lost by the global step shows at the
+    configuration after the spawn: its ghost successor's globals are not the concrete ones."""
+    monkeypatch.setattr(explore, "expand_config", _drop_worker_writes)
+    miss = check_ghost_schedule(WRITER, Env.of({"x": 13}), FAILING)
+    assert miss is not None and miss.startswith("after the schedule [0, 0]: where thread 1")
+    assert "the globals are" in miss and "M-P4" in miss
