@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 
+import icontract
 import pytest
 
 from symcert.checking import campaign, concurrency, generate_threads
 from symcert.checking.generate import RandomChoices
-from symcert.engine import por
+from symcert.core.concrete import Env
+from symcert.engine import explore, por
 from symcert.lang.parser import parse
 from symcert.lang.procedures import show_program, statements, table_of
 from symcert.lang.syntax import Assert, Await, Get, If, Skip, Spawn, Update, While
@@ -88,6 +91,27 @@ def test_a_reduction_that_calls_two_writes_independent_is_caught(check, monkeypa
                         lambda a, b, pc=None: not (a[1] & b[0] or b[1] & a[0]))
     found = check(p, sigma, Solver())
     assert found is not None and ("B-X5" in found.kind or "T-D2" in found.kind), found
+
+
+def test_the_threads_check_follows_every_schedule_with_ghosts(monkeypatch):
+    """`threads` starts with ghost mode over every schedule (engine/ghost_threads.py): a global
+    step that loses the second worker's write is caught there, before any solver is asked."""
+    p = parse(LOST_WRITE)
+    real = explore.expand_config
+    monkeypatch.setattr(explore, "expand_config", lambda s, local: [
+        replace(c, store=s.store) if c.config.schedule[-1:] == (2,) else c
+        for c in real(s, local)])
+    found = concurrency.check_threads(p, [Env()], Solver())
+    assert found is not None and "M-P3/M-P4" in found.kind and "thread 2" in found.detail
+
+
+def test_the_checks_of_the_seed004_interpreter_skip_programs_with_threads():
+    """`interp` and `verdicts` compare with the seed-004 interpreter, a big-step semantics of one
+    thread: a program with threads is skipped, where the bare check stops at the interpreter."""
+    p = parse(LOST_WRITE)
+    assert campaign.check_program(p, [Env()], Solver(), ("interp", "verdicts")) is None
+    with pytest.raises((icontract.ViolationError, TypeError)):
+        campaign.check_interp(p, [Env()], Solver())
 
 
 def test_the_thread_checks_skip_sequential_programs_and_refuse_company():

@@ -32,7 +32,7 @@ from typing import Callable, ContextManager, Iterator, cast
 
 from symcert.checking import annotated, generate_threads
 from symcert.checking.agreement import compare
-from symcert.checking.concurrency import THREAD_CHECKS
+from symcert.checking.concurrency import THREAD_CHECKS, one_thread
 from symcert.checking.disagreement import Disagreement
 from symcert.checking.generate import Choices, RandomChoices, Shape, env, program
 from symcert.checking.oracles import Counterexample, check_exhaustiveness, check_precision
@@ -294,7 +294,8 @@ def _shown(v: Verdict) -> list[str]:
 
 
 Check = Callable[[Stmt, list[Env], Solver], Disagreement | None]
-CHECKS: dict[str, Check] = {"main": check_main, "verdicts": check_verdicts, "interp": check_interp,
+CHECKS: dict[str, Check] = {"main": check_main, "verdicts": one_thread(check_verdicts),
+                            "interp": one_thread(check_interp),
                             "derived": check_derived, "alias": check_alias, "merge": check_merge,
                             **THREAD_CHECKS,
                             **annotated.checks(Disagreement, SHAPE)}
