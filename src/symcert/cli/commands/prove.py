@@ -125,7 +125,7 @@ def main(args: argparse.Namespace) -> int:
             values, objects = heap.graph(found.input, names, refs)
             cells = list(values.items())
         shown = ", ".join(f"{x} = {v if isinstance(v, str) else show_int(v)}"  # type: ignore[arg-type]
-                          for x, v in cells) or "any"
+                          for x, v in cells) or "any (the bug does not depend on the input)"
         print(f"{where}: counterexample: {found.describe()}")
         print(f"  input:  {shown}")
         if objects:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from symcert.cli.commands.budget import BudgetExceeded, positive
 from symcert.cli.commands.programs import add_program, read_source, source_name
 from symcert.cli.commands.values import MAX_SHOWN_DIGITS, digits
+from symcert.lang.errors import plural
 from symcert.lang.errors import EXIT_UNDECIDED
 
 if TYPE_CHECKING:
@@ -92,7 +93,7 @@ def _summarise(name: str, suite: Suite, max_states: int, out: Any, threads: bool
     how = ("an exhaustive exploration" if suite.exhaustive else
            f"an exploration cut by the state budget (--max-states {max_states:,}): the tests "
            "cover the paths explored so far")
-    print(f"{name}: {len(suite.tests):,} tests, one per leaf of {how} "
+    print(f"{name}: {plural(len(suite.tests), 'test')}, one per leaf of {how} "
           f"({suite.states:,} symbolic states)", file=out)
     print(f"  coverage by concrete replay: statements {_ratio(cov.statements, cov.all_statements)}"
           f", branches {_ratio(cov.branches, cov.all_branches)}", file=out)
@@ -106,8 +107,9 @@ def _summarise(name: str, suite: Suite, max_states: int, out: Any, threads: bool
                       if t.final.where is not None})
     if failing:
         spots = ", ".join(f"{line}:{column}" for line, column in failing)
-        print(f"  {sum(t.final.where is not None for t in suite.tests):,} tests end at a "
-              f"failing statement ({spots}): bugs", file=out)
+        ending = sum(t.final.where is not None for t in suite.tests)
+        print(f"  {plural(ending, 'test ends', 'tests end')} at a failing statement ({spots}): "
+              "bugs", file=out)
     if threads:
         print(f"  each test is an input and a schedule, replayed: `symcert exec {name} --input "
               "... --schedule ...` runs one again", file=out)
