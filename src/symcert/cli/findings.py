@@ -221,7 +221,7 @@ def _bug(bug: dict[str, Any], lines: list[str]) -> Finding:
                 "(replay it with exec --schedule)")
     message = (f"bug: {bug['message']}{stack_note(stack)}\n{witness(bug)}{schedule}\n"
                f"replay: concrete run from this input reaches the failing statement after "
-               f"{bug['replay_steps']} steps")
+               f"{plural(bug['replay_steps'], 'step')}")
     return Finding(statement_span(lines, bug["line"], bug["column"]), ERROR, bug["cause"],
                    message, "bug", steps)
 

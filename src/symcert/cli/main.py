@@ -35,7 +35,7 @@ from symcert.cli.commands.progress import count, heartbeat
 from symcert.cli.commands.programs import add_program, read_program, source_name, with_alias
 from symcert.cli.commands.values import json_int, show_int
 from symcert.cli.commands.workers import add_workers
-from symcert.lang.errors import EXIT_UNDECIDED  # errors.py has no contracts: safe to import early
+from symcert.lang.errors import EXIT_UNDECIDED, plural  # errors.py has no contracts: safe to import early
 
 EXIT_PIPE = 141  # as a process killed by SIGPIPE: the output pipe was closed early
 DEFAULT_MAX_STATES = 100_000
@@ -399,7 +399,7 @@ def _bug_report(found: Any, name: str, as_json: bool, explored: int,
     return (f"{name}:{line}:{column}: bug: {found.describe()}{told.note()}\n"
             f"  input:  {shown or 'any (the bug does not depend on the input)'}\n{graph}"
             f"  replay: concrete run from this input reaches the failing statement after "
-            f"{found.final.steps} steps\n{schedule_text(found)}" + told.text(name))
+            f"{plural(found.final.steps, 'step')}\n{schedule_text(found)}" + told.text(name))
 
 
 def _exec(args: argparse.Namespace) -> int:

@@ -131,7 +131,7 @@ def main(args: argparse.Namespace) -> int:
         if objects:
             print(f"  heap:   {heap.show({}, objects)[1]}")
         print(f"  replay: the concrete run from this input reaches the failing statement "
-              f"after {found.final.steps} steps")
+              f"after {plural(found.final.steps, 'step')}")
         if found.found_by is not None:
             from symcert.engine.candidates import Source
             print(f"  found by the concrete replay of {Source(found.found_by).what()}; "
