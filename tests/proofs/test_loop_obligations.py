@@ -49,6 +49,10 @@ def test_a_wrong_transition_is_refuted_where_it_is_wrong(mistake: str, refuted: 
     if mistake == "invariant-forgets-written":  # every shape of the loop: the written `x` is read
         assert "T-I1/iterate/complete/atom+atom/int" in names
         assert "T-I1/iterate/complete/bool+bool/term" in names
+        assert "T-I1/iterate/complete/atom+atom/in-g" in names  # a procedure's local
     if mistake == "exit-skips-invariant":  # only where the invariant reads `x`
         assert "T-I1/exit/sound/atom+atom/term" in names
         assert not any(n.startswith("T-I1/exit/sound/bool+") for n in names)
+    if mistake == "summary-forgets-written":  # in the main statement and in a procedure
+        assert {"T-S1/post/complete/atom+atom/term",
+                "T-S1/post/complete/atom+atom/in-g/local-target"} <= names

@@ -13,14 +13,16 @@ the parameter, the globals and `result` (`REQUIRES`, `ENSURES`). The concrete me
 on `σ = V0∘S`: `concrete.step` at the call (which evaluates the arguments, enters `f`'s frame
 and checks `P` there) and, for the summary, the contract: `σ'` is `σ` with `x` and `r` at
 arbitrary values `?hx`, `?hr`, and `Q` is read (`concrete.beval`) in `f`'s frame at the call
-over `σ'`'s globals, `result` being `σ'(r)`:
+over `σ'`'s globals, `result` being `σ'(r)`. Two more states run the call in a procedure
+`g(a)` with the local `l`: `l = f(a)` (the result goes to the caller's local) and `r = f(l)`
+(the caller's locals are kept):
 
 - `T-S1/pre`, `T-S1/by-zero`: the failing successor's path condition implies that the concrete
   step fails there (its program), and `φ` where the concrete step fails implies it;
 - `T-S1/post`, sound: every valuation `V` of the successor's path condition makes the concrete
   call enter `f` (`P` holds, the arguments are defined), makes `Q` true over `V∘S'` with
-  `result = V∘S'(r)`, and keeps `y` and the operands (`V∘S' = σ` there); the program is what follows
-  the call;
+  `result = V∘S'(r)`, and keeps `y`, the operands and the caller's locals but the target
+  (`V∘S' = σ` there), and its stack; the program is what follows the call;
 - `T-S1/post`, complete: under `φ`, where the concrete call enters `f` and `Q` holds over `σ'`,
   `∃ x#k, result#k. φ' ∧ V∘S' = σ'`.
 
@@ -34,18 +36,20 @@ from typing import Callable
 
 from symcert.checking import smtlib
 from symcert.checking.obligations.common import (
-    A_SHAPES, PHI, Q, V0, Draft, Obligation, X, Y, collect, schematic_store, snum,
+    A_SHAPES, P1, PHI, Q, Draft, Obligation, X, Y, collect, schematic_store, snum,
 )
-from symcert.checking.obligations.loops import exists, fresh, same
+from symcert.checking.obligations.loops import (
+    Concrete, concrete, exists, frame_kept, fresh, moved, names, read, same,
+)
 from symcert.checking.smtlib import Script, conj, sbool
-from symcert.core.concrete import Env, State, aeval, beval, step
-from symcert.core.frames import scope
-from symcert.core.state import Store, SymState
+from symcert.core.concrete import State, beval, step
+from symcert.core.frames import after as continuation, assign, enter, scope
+from symcert.core.state import ID, Store, SymState
 from symcert.engine.contracts import expand_call
 from symcert.lang.annotations import RESULT
 from symcert.lang.procedures import Procedures, declare, link
 from symcert.lang.syntax import (
-    AExpr, Add, Assign, BExpr, Bool, Call, Cmp, Div, Fail, Not, Return, Seq, Var, seq_of,
+    AExpr, Add, Assign, BExpr, Bool, Call, Cmp, Div, Fail, Int, Not, Return, Seq, Var, seq_of,
 )
 from symcert.spec.definedness import defined
 
@@ -69,18 +73,42 @@ ENSURES: dict[str, Callable[[], BExpr | None]] = {
 """The postcondition: missing, or in each shape of `B_SHAPES`, over `result`, the parameter `u`
 (its value at the call), the written `x` and the unwritten `y`."""
 
-NAMES = (X, Y, R, "?e1", "?e2")
+GLOBALS = (X, Y, R, "?e1", "?e2")
 """The globals compared: the written `x`, the unwritten `y`, the target `r`, the operands of
 the argument."""
 
-HAVOCKED = {X: "?hx", R: "?hr"}
-"""`σ'` on the names the call may change: arbitrary values."""
+A, L = "a", "l"
+"""The caller's locals where the call runs in `g(a)`, which declares `var l`."""
+
+HAVOCKED = {X: "?hx", R: "?hr", L: "?hr"}
+"""`σ'` on the names the call may change (the written global, the target): arbitrary values."""
+
+Variant = tuple[str, SymState, str]
+"""(variant, state, the call's target)."""
 
 
-def variants() -> list[tuple[str, BExpr | None, BExpr | None, AExpr, Store]]:
-    """(variant, precondition, postcondition, argument, store): every pair of shapes of the
-    contract with the argument bound to a term, every shape of the argument's term with both
-    atoms, and an argument that may divide by zero."""
+def state_of(pre: BExpr | None, post: BExpr | None, argument: AExpr, target: str,
+             store: Store, in_g: bool = False) -> SymState:
+    """`⟨φ, S, target = f(argument); ?Q⟩`, `f` declared with the contract `pre`, `post`; with
+    `in_g`, the call runs in `g(a)` (`var l = 0; target = f(argument)`), called from the main
+    statement with `a ↦ ?ta`, its local `l` then at `?tl`, and goes on with `?P1`."""
+    procs = Procedures()
+    procs["f"] = declare("f", ["u"], seq_of([Assign(X, U), Return(Var(X))]), None, procs,
+                         pre, post)
+    call = Call("f", (argument,), target, None, False, procs)
+    if not in_g:
+        return SymState(PHI, store, link(Seq(call, Q), procs))
+    procs["g"] = declare("g", [A], seq_of([Assign(L, Int(0), local=True), call]), None, procs)
+    g = link(Call("g", (Var("?ta"),), None, None, False, procs), procs)
+    frame = enter(g, [Var("?ta")], Int(0), Store.of, None, Q)  # type: ignore[arg-type]
+    frame = assign(frame, ID, L, Var("?tl"))[0]
+    return SymState(PHI, store, Seq(call, P1), frame=frame)
+
+
+def variants() -> list[Variant]:
+    """Every pair of shapes of the contract with the argument bound to a term, every shape of
+    the argument's term with both atoms, an argument that may divide by zero, and the call in
+    `g` to its local `l` (with the argument `a`) and to the global `r` (with the argument `l`)."""
     out = []
     base = ((X, Var("?sx")), (Y, Var("?sy")), (R, Var("?sr")), ("?e2", Var("?t2")))
     for sp, pre in REQUIRES.items():
@@ -88,24 +116,14 @@ def variants() -> list[tuple[str, BExpr | None, BExpr | None, AExpr, Store]]:
             for sa, term in A_SHAPES.items():
                 if sa == "term" or (sp, sq) == ("atom", "atom"):
                     store = schematic_store(*base, ("?e1", term(1)))
-                    out.append((f"{sp}+{sq}/{sa}", pre(), post(), Var("?e1"), store))
+                    out.append((f"{sp}+{sq}/{sa}", state_of(pre(), post(), Var("?e1"), R, store),
+                                R))
     store = schematic_store(*base, ("?e1", Var("?t1")))
-    out.append(("atom+atom/div", REQUIRES["atom"](), ENSURES["atom"](),
-                Div(Var("?e1"), Var("?e2")), store))
+    atoms = (REQUIRES["atom"](), ENSURES["atom"]())
+    out.append(("atom+atom/div", state_of(*atoms, Div(Var("?e1"), Var("?e2")), R, store), R))
+    out.append(("atom+atom/in-g/local-target", state_of(*atoms, Var(A), L, store, True), L))
+    out.append(("atom+atom/in-g/global-target", state_of(*atoms, Var(L), R, store, True), R))
     return out
-
-
-def program(pre: BExpr | None, post: BExpr | None, argument: AExpr) -> Seq:
-    """`r = f(argument); ?Q` with `f` declared with the contract `pre`, `post`."""
-    procs = Procedures()
-    procs["f"] = declare("f", ["u"], seq_of([Assign(X, U), Return(Var(X))]), None, procs,
-                         pre, post)
-    return link(Seq(Call("f", (argument,), R, None, False, procs), Q), procs)  # type: ignore[return-value]
-
-
-def _env(store: Store, names: tuple[str, ...]) -> Env:
-    """`V0∘S` on `names`, built without `Env.of` (which would fork on each value being 0)."""
-    return Env(tuple((n, aeval(V0, store(n))) for n in names))
 
 
 def rule(p: object) -> str:
@@ -115,47 +133,50 @@ def rule(p: object) -> str:
     return "post"
 
 
-def _ensured(state: SymState, sigma: Env, after: Env) -> tuple[bool, bool]:
+def _ensured(state: SymState, sigma: Concrete, after: Concrete, target: str
+             ) -> tuple[bool, bool]:
     """(whether the concrete call from `sigma` enters `f`, whether `Q` then holds in `f`'s
-    frame over the globals `after`, `result` being `after(r)`)."""
-    nxt = step(State(sigma, state.prog))
-    if nxt is None or nxt.frame is None:
+    frame over the globals of `after`, `result` being the target's value in `after`)."""
+    nxt = step(State(sigma[0], state.prog, frame=sigma[1]))
+    if nxt is None or nxt.frame is None or nxt.frame.proc.name != "f":
         return False, False
     post = nxt.frame.proc.ensures
     if post is None:
         return True, True
-    inner = scope(nxt.frame, after)
-    return True, bool(beval(lambda n: after(R) if n == RESULT else inner(n), post))  # type: ignore[arg-type]
+    inner, result = scope(nxt.frame, after[0]), read(after)(target)
+    return True, bool(beval(lambda n: result if n == RESULT else inner(n), post))  # type: ignore[arg-type]
 
 
-def sound(state: SymState) -> list[Draft]:
+def sound(state: SymState, target: str) -> list[Draft]:
     """Soundness of every successor of the call."""
-    sigma = _env(state.store, NAMES)
+    sigma, compared = concrete(state, GLOBALS), names(state, GLOBALS)
     drafts = []
     for t in expand_call(state):
         name = rule(t.prog)
         s = Script()
         if name == "post":
-            after = defined(lambda t=t: _env(t.store, NAMES))
-            entered, holds = _ensured(state, sigma, after) if after is not None else (False,
-                                                                                      False)
+            after = defined(lambda t=t: concrete(t, GLOBALS))
             goal = "false"
-            if entered and holds and t.prog == Q and t.frame is None:
-                goal = same(s, after, sigma, (Y, "?e1", "?e2"))  # type: ignore[arg-type]
+            if after is not None and t.prog == continuation(state.prog) \
+                    and frame_kept(t.frame, state.frame) \
+                    and all(_ensured(state, sigma, after, target)):
+                kept = tuple(n for n in compared if n not in (X, target))
+                goal = same(s, read(after), read(sigma), kept)
         else:
-            nxt = step(State(sigma, state.prog))
-            ok = nxt is not None and nxt.prog == t.prog and t.store == state.store
+            nxt = step(State(sigma[0], state.prog, frame=sigma[1]))
+            ok = nxt is not None and nxt.prog == t.prog and t.store is state.store \
+                and t.frame is state.frame
             goal = "true" if ok else "false"
         drafts.append(Draft("T-S1", f"{name}/sound", s, [s.conjunction(t.pc.conjuncts())], goal,
-                            state, NAMES, t))
+                            state, compared, t))
     return drafts
 
 
-def complete(state: SymState) -> list[Draft]:
+def complete(state: SymState, target: str) -> list[Draft]:
     """Completeness: under `φ`, a failing concrete call is the failing successor's, and a call
     meeting the contract returns to a state of the summary's for some value of its symbols."""
-    sigma = _env(state.store, NAMES)
-    nxt = step(State(sigma, state.prog))
+    sigma, compared = concrete(state, GLOBALS), names(state, GLOBALS)
+    nxt = step(State(sigma[0], state.prog, frame=sigma[1]))
     assert nxt is not None
     successors = expand_call(state)
     s = Script()
@@ -163,27 +184,27 @@ def complete(state: SymState) -> list[Draft]:
         goal = smtlib.disj(s.conjunction(t.pc.conjuncts()) for t in successors
                            if t.prog == nxt.prog)
         return [Draft("T-S1", f"{rule(nxt.prog)}/complete", s, [s.conjunction(PHI.conjuncts())],
-                      goal, state, NAMES)]
-    moved = Env(tuple((n, snum(HAVOCKED[n]) if n in HAVOCKED else sigma(n)) for n in NAMES))
-    if not _ensured(state, sigma, moved)[1]:
+                      goal, state, compared)]
+    later = moved(sigma, {n: snum(HAVOCKED[n]) for n in (X, target)})
+    if not _ensured(state, sigma, later, target)[1]:
         return []  # `Q` does not hold at `σ'`: no call meeting the contract returns there
     options = []
     for t in successors:
-        after = defined(lambda t=t: _env(t.store, NAMES))
-        if rule(t.prog) == "post" and after is not None:
-            body = conj([s.conjunction(t.pc.conjuncts()), same(s, after, moved, NAMES)])
-            options.append(exists(s, fresh(t, state, NAMES), body))
+        after = defined(lambda t=t: concrete(t, GLOBALS))
+        if rule(t.prog) == "post" and after is not None and frame_kept(t.frame, state.frame):
+            body = conj([s.conjunction(t.pc.conjuncts()),
+                         same(s, read(after), read(later), compared)])
+            options.append(exists(s, fresh(t, state, compared), body))
     return [Draft("T-S1", "post/complete", s, [s.conjunction(PHI.conjuncts())],
-                  smtlib.disj(options), state, NAMES)]
+                  smtlib.disj(options), state, compared)]
 
 
 def t_s1() -> list[Obligation]:
     """The obligations of the contract transition for every variant."""
     out: list[Obligation] = []
-    for variant, pre, post, argument, store in variants():
-        state = SymState(PHI, store, program(pre, post, argument))
-        out += collect(variant, lambda s=state: sound(s))
-        out += collect(variant, lambda s=state: complete(s))
+    for variant, state, target in variants():
+        out += collect(variant, lambda s=state, r=target: sound(s, r))
+        out += collect(variant, lambda s=state, r=target: complete(s, r))
     return out
 
 

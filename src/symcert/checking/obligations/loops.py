@@ -10,9 +10,11 @@ The schematic state is `⟨φ, S, while b invariant I do x = ?e od; ?Q⟩`: the 
 (the havoc set must hold it), `y` stands for every name the body does not write; `S` binds `x`
 to a term of a shape of `A_SHAPES` and `y` to the term `?sy`; `I` and `b` take the shapes of
 `B_SHAPES` over `x` and `y` (`INVARIANTS`, `CONDITIONS`; a condition may divide by `x`, which
-the havoc may make 0). The concrete meaning is Fig. 2 on `σ = V0∘S` (`concrete.beval` of `I`,
-`concrete.step` at the loop's head, which checks `I` then tests `b`), and `σ'` is `σ` with `x`
-at an arbitrary value `?hx`, the state after any iterations:
+the havoc may make 0). One more state runs the loop in a procedure `g(a)` whose local `x` the
+body writes (the havoc goes to the frame). The concrete meaning is Fig. 2 on `σ = V0∘S` (and
+`V0∘Σ`: `concrete.beval` of `I`, `concrete.step` at the loop's head, which checks `I` then
+tests `b`), and `σ'` is `σ` with `x` at an arbitrary value `?hx`, the state after any
+iterations:
 
 - `T-I1/entry` at the head reached anew, `T-I1/preserve` at the head after the iteration: the
   failing successor's path condition is exactly `φ ∧ ¬⟦I⟧_σ` (sound: it implies it, and the
@@ -20,7 +22,7 @@ at an arbitrary value `?hx`, the state after any iterations:
 - `T-I1/iterate`, `T-I1/exit`, `T-I1/by-zero`, sound: every valuation `V` of the successor's
   path condition has `⟦I⟧_σ`, and the concrete step at the head from `V∘S'` checks `I` and
   goes into the body (resp. after the loop, to `fail` dividing by zero): the successor's
-  program; and `V∘S'` agrees with `σ` on `y`;
+  program; and `V∘S'` agrees with `σ` on `y` (and the frame's other locals, the stack kept);
 - complete: under `φ ∧ ⟦I⟧_σ`, where the concrete step from `σ'` goes into the body (resp.
   after the loop, to `fail`), `∃ x#k. φ' ∧ V∘S' = σ'` for the successor of that program.
 
@@ -36,15 +38,17 @@ from typing import Callable
 
 from symcert.checking import smtlib
 from symcert.checking.obligations.common import (
-    A_SHAPES, PHI, Q, V0, Draft, Obligation, X, Y, collect, schematic_store, snum,
+    A_SHAPES, P1, PHI, Q, V0, Draft, Obligation, X, Y, collect, schematic_store, snum,
 )
 from symcert.checking.smtlib import Script, conj, sbool
 from symcert.core.concrete import Env, State, aeval, beval, head, step
-from symcert.core.state import Store, SymState
+from symcert.core.frames import Frame, assign, enter, scope
+from symcert.core.state import ID, Store, SymState
 from symcert.core.terms import free_vars
 from symcert.engine.invariants import expand_invariant
+from symcert.lang.procedures import Procedures, declare, link
 from symcert.lang.syntax import (
-    Assign, BExpr, Bool, Cmp, Div, Fail, Int, Not, Seq, Skip, Stmt, Var, While,
+    Assign, BExpr, Bool, Call, Cmp, Div, Fail, Int, Not, Seq, Skip, Stmt, Var, While,
 )
 from symcert.spec.definedness import defined
 
@@ -66,33 +70,87 @@ CONDITIONS: dict[str, Callable[[], BExpr]] = {
 BODY = Assign(X, Var("?e"))
 """The loop's body: it writes `x` (what it assigns is never evaluated by one step)."""
 
-NAMES = (X, Y)
-"""The names compared."""
+GLOBALS = (X, Y)
+"""The globals compared (in `g`, `x` is a local: the frame's locals are compared too)."""
 
 HAVOCKED = "?hx"
 """`σ'(x)`: the arbitrary value of the written `x` after any number of iterations."""
 
 
-def variants() -> list[tuple[str, BExpr, BExpr, Store]]:
-    """(variant, invariant, condition, store): every pair of shapes of the invariant and the
-    condition with `x` bound to a term, and every shape of `x`'s term with both atoms."""
+def variants() -> list[tuple[str, SymState]]:
+    """(variant, the state at the loop's head reached anew): every pair of shapes of the
+    invariant and the condition with `x` bound to a term, every shape of `x`'s term with both
+    atoms, and both atoms in a procedure `g(a)` whose `var x` the body writes."""
     out = []
     for si, inv in INVARIANTS.items():
         for sb, cond in CONDITIONS.items():
             for sx, term in A_SHAPES.items():
                 if sx == "term" or (si, sb) == ("atom", "atom"):
                     store = schematic_store((X, term(1)), (Y, Var("?sy")))
-                    out.append((f"{si}+{sb}/{sx}", inv(), cond(), store))
+                    loop = While(cond(), BODY, invariants=(inv(),))
+                    out.append((f"{si}+{sb}/{sx}", SymState(PHI, store, Seq(loop, Q))))
+    loop = While(CONDITIONS["atom"](), BODY, invariants=(INVARIANTS["atom"](),))
+    procs = Procedures()
+    procs["g"] = declare("g", ["a"], Seq(Assign(X, Int(0), local=True), loop), None, procs)
+    g = link(Call("g", (Var("?ta"),), None, None, False, procs), procs)
+    frame = enter(g, [Var("?ta")], Int(0), Store.of, None, Q)  # type: ignore[arg-type]
+    frame = assign(frame, ID, X, Var("?t1"))[0]
+    out.append(("atom+atom/in-g", SymState(PHI, schematic_store((Y, Var("?sy"))),
+                                           Seq(loop, P1), frame=frame)))
     return out
 
 
-def _env(store: Store) -> Env:
-    """`V0∘S` on `NAMES`, built without `Env.of` (whose test of each value against 0 would
-    fork the generation for nothing)."""
-    return Env(tuple((n, aeval(V0, store(n))) for n in NAMES))
+Concrete = tuple[Env, "Frame[Env] | None"]
+"""A concrete state's globals and stack (one frame at most)."""
 
 
-def same(s: Script, a: Env, b: Env, names: tuple[str, ...]) -> str:
+def concrete(s: SymState, globals_: tuple[str, ...]) -> Concrete:
+    """`V0∘S` on `globals_` and `V0∘Σ`, built without `Env.of` (whose test of each value
+    against 0 would fork the generation for nothing)."""
+    env = Env(tuple((n, aeval(V0, s.store(n))) for n in globals_))
+    f = s.frame
+    if f is None:
+        return env, None
+    assert f.below is None
+    local = Env(tuple((n, aeval(V0, f.locals(n))) for n in sorted(f.proc.locals)))
+    return env, Frame(f.proc, local, f.target, f.caller, None, f.height)
+
+
+def names(s: SymState, globals_: tuple[str, ...]) -> tuple[str, ...]:
+    """The names compared: the globals and the running procedure's locals (a local that
+    shadows a global is read once, in the frame)."""
+    own = s.frame.proc.locals - set(globals_) if s.frame is not None else ()
+    return globals_ + tuple(sorted(own))
+
+
+def read(c: Concrete) -> Callable[[str], object]:
+    """Where a statement reads a name: the frame's locals, else the globals."""
+    return scope(c[1], c[0])
+
+
+def moved(c: Concrete, values: dict[str, object]) -> Concrete:
+    """`c` with the names of `values` (globals or locals) at those values."""
+    def put(e: Env) -> Env:
+        return Env(tuple((k, values.get(k, v)) for k, v in e.bindings))
+    env, f = c
+    return put(env), None if f is None else Frame(f.proc, put(f.locals), f.target, f.caller,
+                                                   None, f.height)
+
+
+def frame_kept(a: Frame[Store] | None, b: Frame[Store] | None) -> bool:
+    """Whether two stacks are the same closures (their locals compared apart)."""
+    if a is None or b is None:
+        return a is b
+    return (a.proc.name, a.target, a.caller, a.height, a.below) == \
+        (b.proc.name, b.target, b.caller, b.height, b.below)
+
+
+def _step(c: Concrete, p: Stmt) -> State | None:
+    return step(State(c[0], p, frame=c[1]))
+
+
+def same(s: Script, a: Callable[[str], object], b: Callable[[str], object],
+         names: tuple[str, ...]) -> str:
     """The SMT formula `a(n) = b(n)` for every name (schematic values: no fork)."""
     return conj(smtlib.equal(s.int_value(a(n)), s.int_value(b(n))) for n in names)  # type: ignore[arg-type]
 
@@ -106,14 +164,14 @@ def exists(s: Script, names: frozenset[str], body: str) -> str:
 
 
 def fresh(t: SymState, state: SymState, names: tuple[str, ...]) -> frozenset[str]:
-    """The symbols `t` has and `state` has not (in the path condition and on `names`): the
-    havoc's `x#k`."""
+    """The symbols `t` has and `state` has not (in the path condition and on `names`, read in
+    the running procedure's scope): the havoc's `x#k`."""
     def symbols(u: SymState) -> frozenset[str]:
         out: frozenset[str] = frozenset()
         for c in u.pc.conjuncts():
             out |= free_vars(c)
         for n in names:
-            out |= free_vars(u.store(n))
+            out |= free_vars(scope(u.frame, u.store)(n))
         return out
     return symbols(t) - symbols(state)
 
@@ -131,21 +189,22 @@ def checks(state: SymState, name: str) -> list[Draft]:
     loop = head(state.prog)
     assert isinstance(loop, While)
     fail = [t for t in expand_invariant(state) if rule(t.prog) == "entry"]
-    sigma = _env(state.store)
-    holds = beval(sigma, loop.invariant())
+    sigma, compared = concrete(state, GLOBALS), names(state, GLOBALS)
+    holds = beval(read(sigma), loop.invariant())  # type: ignore[arg-type]
     drafts = []
     for t in fail:
         s = Script()
-        nxt = None if holds else step(State(sigma, state.prog))
-        same = nxt is not None and nxt.prog == t.prog and t.store == state.store
-        goal = conj([s.conjunction(PHI.conjuncts()), "true" if same else "false"])
+        nxt = None if holds else _step(sigma, state.prog)
+        kept = nxt is not None and nxt.prog == t.prog and t.store is state.store \
+            and t.frame is state.frame
+        goal = conj([s.conjunction(PHI.conjuncts()), "true" if kept else "false"])
         drafts.append(Draft("T-I1", f"{name}/sound", s, [s.conjunction(t.pc.conjuncts())], goal,
-                            state, NAMES, t))
+                            state, compared, t))
     if not holds:
         s = Script()
         goal = smtlib.disj(s.conjunction(t.pc.conjuncts()) for t in fail)
         drafts.append(Draft("T-I1", f"{name}/complete", s, [s.conjunction(PHI.conjuncts())],
-                            goal, state, NAMES))
+                            goal, state, compared))
     return drafts
 
 
@@ -154,21 +213,23 @@ def sound(state: SymState) -> list[Draft]:
     anew."""
     loop = head(state.prog)
     assert isinstance(loop, While)
-    sigma = _env(state.store)
+    sigma, compared = concrete(state, GLOBALS), names(state, GLOBALS)
+    kept = tuple(n for n in compared if n != X)
     drafts = []
     for t in expand_invariant(state):
         name = rule(t.prog)
         if name == "entry":
             continue
         s = Script()
-        after = defined(lambda t=t: _env(t.store))
+        after = defined(lambda t=t: concrete(t, GLOBALS))
         ok = "false"
-        if after is not None and beval(sigma, loop.invariant()):
-            nxt = step(State(after, state.prog))
+        if after is not None and frame_kept(t.frame, state.frame) \
+                and beval(read(sigma), loop.invariant()):  # type: ignore[arg-type]
+            nxt = _step(after, state.prog)
             stepped = nxt is not None and nxt.prog == t.prog  # the head changes no value
-            ok = conj(["true" if stepped else "false", same(s, after, sigma, (Y,))])
+            ok = conj(["true" if stepped else "false", same(s, read(after), read(sigma), kept)])
         drafts.append(Draft("T-I1", f"{name}/sound", s, [s.conjunction(t.pc.conjuncts())], ok,
-                            state, NAMES, t))
+                            state, compared, t))
     return drafts
 
 
@@ -177,11 +238,11 @@ def complete(state: SymState) -> list[Draft]:
     the successor with its program, for some value of the fresh symbols."""
     loop = head(state.prog)
     assert isinstance(loop, While)
-    sigma = _env(state.store)
-    if not beval(sigma, loop.invariant()):
+    sigma, compared = concrete(state, GLOBALS), names(state, GLOBALS)
+    if not beval(read(sigma), loop.invariant()):  # type: ignore[arg-type]
         return []
-    moved = Env(tuple((n, snum(HAVOCKED) if n == X else sigma(n)) for n in NAMES))
-    nxt = step(State(moved, state.prog))
+    later = moved(sigma, {X: snum(HAVOCKED)})
+    nxt = _step(later, state.prog)
     if nxt is None or (rule(nxt.prog) == "entry"):
         return []  # `I` does not hold at `σ'`: not a state of the loop's head
     successors = expand_invariant(state)
@@ -190,21 +251,21 @@ def complete(state: SymState) -> list[Draft]:
     for t in successors:
         if t.prog != nxt.prog:
             continue
-        after = defined(lambda t=t: _env(t.store))
-        if after is not None:
-            body = conj([s.conjunction(t.pc.conjuncts()), same(s, after, moved, NAMES)])
-            options.append(exists(s, fresh(t, state, NAMES), body))
+        after = defined(lambda t=t: concrete(t, GLOBALS))
+        if after is not None and frame_kept(t.frame, state.frame):
+            body = conj([s.conjunction(t.pc.conjuncts()), same(s, read(after), read(later),
+                                                                compared)])
+            options.append(exists(s, fresh(t, state, compared), body))
     return [Draft("T-I1", f"{rule(nxt.prog)}/complete", s, [s.conjunction(PHI.conjuncts())],
-                  smtlib.disj(options), state, NAMES)]
+                  smtlib.disj(options), state, compared)]
 
 
 def t_i1() -> list[Obligation]:
     """The obligations of the invariant transition for every variant."""
     out: list[Obligation] = []
-    for variant, inv, cond, store in variants():
-        loop = While(cond, BODY, invariants=(inv,))
-        anew = SymState(PHI, store, Seq(loop, Q))
-        again = replace(anew, prog=Seq(replace(loop, entered=True), Q))
+    for variant, anew in variants():
+        assert isinstance(anew.prog, Seq) and isinstance(anew.prog.first, While)
+        again = replace(anew, prog=Seq(replace(anew.prog.first, entered=True), anew.prog.second))
         out += collect(variant, lambda s=anew: checks(s, "entry"))
         out += collect(variant, lambda s=again: checks(s, "preserve"))
         out += collect(variant, lambda s=anew: sound(s))
