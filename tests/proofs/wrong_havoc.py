@@ -3,10 +3,10 @@ z3: `python wrong_havoc.py MISTAKE` prints the refuted obligations, one name a l
 the path's digest), then `N obligations`.
 
 Run as a script by test_loop_obligations.py, in its own process with contracts off. MISTAKE is
-`none` (the engine's transitions, both lemmas), `invariant-forgets-written` (T-I1 havocs nothing: the
-written `x` keeps its value on entry), `exit-skips-invariant` (T-I1's exit assumes `I` on entry
-and `¬b` after the havoc, but not `I` there) or `summary-forgets-written` (T-S1 havocs only the
-result: the global the callee writes keeps its value).
+`none` (the engine's transitions, both lemmas), `invariant-forgets-written` (T-I1 havocs
+nothing: the written `x` keeps its value on entry), `exit-skips-invariant` (T-I1's exit assumes
+`I` on entry and `¬b` after the havoc, but not `I` there) or `summary-forgets-written` (T-S1
+havocs only the result: the global the callee writes keeps its value).
 """
 
 import sys
