@@ -116,11 +116,13 @@ def test_missing_names_every_gap() -> None:
     # of IMP and of a defined language; X-A1 (5); W-L2.1, M-S1 (2), M-Q1 (2); B-A1 (update,
     # congruence) and B-H3 (resolve, resolve-pc) of arrays; B-H2 (fresh-read); B-H1's field
     # rules (4); G-L2 and G-L3 per rule of imp.sem and gcl.sem; T-M1's merge rule (sound,
-    # complete-a, complete-b); the thread rules of the global step (6)
+    # complete-a, complete-b); the thread rules of the global step (6); T-I1's (entry,
+    # preserve, iterate, exit, by-zero) and T-S1's (pre, post, by-zero)
     assert len(gaps) == 3 * (22 + 4) + 2 * 2 + 2 * len(EXPR_CASES) + len(OPERATIONS) \
-        + len(DEFINABLE) + 5 + 5 + 4 + 1 + 4 + 2 * len(rules_needed()) + 3 + 6
+        + len(DEFINABLE) + 5 + 5 + 4 + 1 + 4 + 2 * len(rules_needed()) + 3 + 6 + 5 + 3
     assert "T-M1 sound" in gaps and "T-M1 complete-b" in gaps
     assert "B-X2 spawn" in gaps and "B-X4 deadlock" in gaps and "B-X1 await-then" in gaps
+    assert "T-I1 iterate" in gaps and "T-I1 preserve" in gaps and "T-S1 post" in gaps
     ob = Obligation("W-L2.3/assign/demo", "W-L2.3", "assign", "", "")
     assert "W-L2.3 assign" not in missing([ob])
     assert "W-L2.3 assign" in missing([ob], vacuous=frozenset({ob.name}))  # proves nothing

@@ -22,11 +22,14 @@ of a language defined by rewrite rules, seed 002), `rules` (W-L2.3, W-L2.5, W-L2
 call, return, local and global assignment in a procedure and `var`), `division` (X-A1, X-A2's guard), `solver_rules`
 (M-S1, M-Q1), `arrays` (B-A1, B-H3: seed 003 §5's update of a cell and its resolution along
 an update sequence), `rewriting` (G-L2, G-L3 per rule of imp.sem and gcl.sem, seed 002),
-`coverage` (`generate`, `missing`), `counterexamples`, `record` (replay, the proof
+`loops` (T-I1: the invariant transition's checks, iteration and exit), `calls` (T-S1: the
+contract transition's precondition and summary), `coverage` (`generate`, `missing`),
+`counterexamples`, `record` (replay, the proof
 record, the table, the command).
 """
 
 from symcert.checking.obligations.arrays import b_a1, b_h3
+from symcert.checking.obligations.calls import t_s1
 from symcert.checking.obligations.common import (
     EXPR_CASES,
     FRAME_RULES,
@@ -44,6 +47,7 @@ from symcert.checking.obligations.coverage import generate, missing
 from symcert.checking.obligations.division import x_a1, x_a2
 from symcert.checking.obligations.expressions import b_l1, g_m1, w_l2_1
 from symcert.checking.obligations.languages import g_m1_languages
+from symcert.checking.obligations.loops import t_i1
 from symcert.checking.obligations.record import (
     dump_record,
     keep_times,
@@ -63,6 +67,6 @@ __all__ = [
     "b_h3", "b_l1", "counterexample", "dump_record", "g_m1", "g_m1_languages", "generate",
     "instantiate", "keep_times",
     "load_record", "m_q1", "m_q1_quantify", "m_s1", "m_s1_maybe_sat", "main", "missing",
-    "problems", "procedure_rules", "replay", "statements", "table", "vacuous", "w_l2_1", "x_a1",
-    "x_a2",
+    "problems", "procedure_rules", "replay", "statements", "t_i1", "t_s1", "table", "vacuous",
+    "w_l2_1", "x_a1", "x_a2",
 ]

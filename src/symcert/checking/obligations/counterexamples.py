@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Callable
 
 from symcert.checking.obligations.common import Obligation
-from symcert.checking.smtlib import SymBool, SymInt
+from symcert.checking.smtlib import SchematicError, SymBool, SymInt
 from symcert.core.algebra import fold
 from symcert.core.concrete import VALUES, Env, State, step
 from symcert.core.frames import Frame
@@ -119,8 +119,10 @@ def instantiate(node: Node, model: Model) -> Node:
                 return Assert(go(a))  # type: ignore[arg-type]
             case Assume(a):
                 return Assume(go(a))  # type: ignore[arg-type]
-            case Seq(a, b) | While(a, b):
-                return type(n)(go(a), go(b))  # type: ignore[call-arg]
+            case Seq(a, b):
+                return Seq(go(a), go(b))  # type: ignore[arg-type]
+            case While(a, b, invariants=clauses):
+                return While(go(a), go(b), invariants=tuple(go(c) for c in clauses))  # type: ignore[arg-type, misc]
             case Assign(x, e):
                 return Assign(x, go(e), local=n.local)  # type: ignore[arg-type]
             case Call(name, args, target):
@@ -195,7 +197,10 @@ def counterexample(ob: Obligation, model: Model) -> str:
     for f in frames(_instantiate_frames(ob.state.frame, model)):
         lines.append(f"  symbolic frame  τ  = {f.proc.name}{f.locals} (depth {f.height})")
     lines.append(f"  concrete state  σ  = {_show(sigma)}")
-    lines.append(f"  concrete step   σ → {_show(sigma and step(sigma))}")
+    try:
+        lines.append(f"  concrete step   σ → {_show(sigma and step(sigma))}")
+    except SchematicError:  # a contract's schematic literal (obligations/calls.py)
+        lines.append("  concrete step   σ → reads a schematic literal of a contract")
     if ob.successor is not None:
         succ, holds = _concrete_state(ob.successor, model, ob.names)
         pc = instantiate_pc(ob.successor.pc, model)

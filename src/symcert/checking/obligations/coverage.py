@@ -13,10 +13,12 @@ from symcert.checking.obligations.arrays import (
 from symcert.checking.obligations.common import (
     EXPR_CASES, FRAME_RULES, OPERATIONS, Obligation, RULES,
 )
+from symcert.checking.obligations.calls import T_S1_RULES, t_s1
 from symcert.checking.obligations.division import x_a1, x_a2
 from symcert.checking.obligations.expressions import b_l1, g_m1, w_l2_1
 from symcert.checking.obligations.objects import b_h1_fields, b_h2_fresh
 from symcert.checking.obligations.languages import DEFINABLE, g_m1_languages, rule_name
+from symcert.checking.obligations.loops import T_I1_RULES, t_i1
 from symcert.checking.obligations.merging import t_m1
 from symcert.checking.obligations.procedures import procedure_rules
 from symcert.checking.obligations.rewriting import g_l2_g_l3, rules_needed
@@ -30,7 +32,7 @@ def generate() -> list[Obligation]:
     obs = (b_l1() + g_m1() + g_m1_languages() + w_l2_1() + statements() + procedure_rules()
            + m_s1() + m_s1_maybe_sat() + m_q1() + m_q1_quantify() + x_a1() + x_a2() + b_a1()
            + b_h3() + b_h3_path_condition() + b_l1_select() + x_a2_arrays() + b_h1_fields()
-           + b_h2_fresh() + g_l2_g_l3() + t_m1() + thread_rules())
+           + b_h2_fresh() + g_l2_g_l3() + t_m1() + thread_rules() + t_i1() + t_s1())
     names = [o.name for o in obs]
     if len(set(names)) != len(names):
         raise AssertionError("two obligations share a name")
@@ -62,5 +64,5 @@ def missing(obs: Iterable[Obligation], vacuous: frozenset[str] = frozenset()) ->
     need += [("T-M1", rule) for rule in ("sound", "complete-a", "complete-b")]
     need += [("B-H1", rule) for rule in ("field-write", "field-write-nil", "field-read",
                                          "field-read-nil")]
-    need += list(THREAD_RULES)
+    need += list(THREAD_RULES) + list(T_I1_RULES) + list(T_S1_RULES)
     return [f"{lemma} {rule}" for lemma, rule in need if (lemma, rule) not in have]
