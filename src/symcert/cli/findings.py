@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Mapping
 
+from symcert.lang.errors import plural
+
 if TYPE_CHECKING:
     from symcert.cli.commands.batch import Outcome
     from symcert.engine.trace import Step
