@@ -242,7 +242,6 @@ def test_one_and_four_workers_give_the_same_results(cluster):
     from distributed import Client
 
     from symcert.checking.explore_dask import on_dask
-    from symcert.engine.explore import run
     from symcert.engine.partition import partitioned
     from symcert.engine.verdict import Budget, Check
 

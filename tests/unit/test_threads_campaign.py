@@ -16,7 +16,7 @@ from symcert.core.concrete import Env
 from symcert.engine import explore, por
 from symcert.lang.parser import parse
 from symcert.lang.procedures import show_program, statements, table_of
-from symcert.lang.syntax import Assert, Await, Get, If, Skip, Spawn, Update, While
+from symcert.lang.syntax import Await, Skip, Spawn, Update
 from symcert.solver.z3backend import Solver
 
 SHAPE = generate_threads.THREAD_SHAPE

@@ -305,7 +305,6 @@ def _run(args: argparse.Namespace) -> int:
     from symcert.cli.commands.verdicts import bounded, print_done, shown_reason, stop_reason, used
     from symcert.checking.inference import InferringCheck
     from symcert.engine.verdict import Budget, Check, Kind, Stats, Verdict
-    from symcert.lang.procedures import references
     from symcert.cli.commands.workers import explorer_for
 
     deadline: Deadline = args.budget

@@ -158,7 +158,7 @@ def _json(name: str, program: Any, proof: Any, seconds: float) -> int:
     from symcert.cli.commands.threads import schedule_json
     from symcert.cli.commands.values import json_int, text
     from symcert.core import heap
-    from symcert.lang.procedures import arrays, references, table_of
+    from symcert.lang.procedures import arrays, references
     from symcert.lang.structure import inputs
     from symcert.lang.syntax import is_field
 
