@@ -4,6 +4,7 @@ faults it catches."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pytest
 
 from symcert.core.concrete import Env
 from symcert.core.threads import ScheduleError, run_schedule
-from symcert.engine import explore
+from symcert.engine import explore, ghost_threads
 from symcert.engine.ghost_threads import (
     check_ghost_schedule, check_ghost_schedules, concretize_config, ghost_start,
     ghost_successors,
@@ -113,3 +114,22 @@ def test_following_one_schedule_catches_a_lost_write(monkeypatch):
     miss = check_ghost_schedule(WRITER, Env.of({"x": 13}), FAILING)
     assert miss is not None and miss.startswith("after the schedule [0, 0]: where thread 1")
     assert "the globals are" in miss and "M-P4" in miss
+
+
+def test_the_oracle_command_follows_the_ghosts(monkeypatch, capsys):
+    """`symcert oracle` on threads also follows the ghosts over every schedule from its inputs
+    (each distinct input once: the study without inputs has one), and says NO, exit 1, when the
+    global step the ghosts follow swaps two threads' steps (the exploration's own step is left
+    right: with it wrong, a replay would stop the command first, exit 70)."""
+    from symcert.cli.main import main
+
+    study = str(EXAMPLES / "counter_buggy.imp")
+    assert main(["oracle", study, "--runs", "3"]) == 0
+    assert ("ghosts (no solver): held on 45 configurations, every schedule followed from 1 of "
+            "1 distinct input\n") in capsys.readouterr().out
+    monkeypatch.setattr(ghost_threads, "successors",
+                        lambda: lambda s: _swap_workers(s, explore.expand))
+    assert main(["oracle", study, "--runs", "3", "--json"]) == 1
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    [ghosts] = [e for e in events if e.get("property") == "ghosts"]
+    assert not ghosts["held"] and "input {}" in ghosts["counterexample"]

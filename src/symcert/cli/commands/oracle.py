@@ -9,7 +9,8 @@ big-step execution that unrolls each loop K times and drops the rest (precise, n
 T-X1), and with --merge the stream with state merging (T-M1); on a program with loop invariants
 or contracts, the stream with the invariant and contract transitions (T-I1, T-S1: exhaustive,
 not precise); a program with threads through its configurations, with and without the
-reduction (`checking.concurrency`). A counterexample to a property a transition does not claim
+reduction (`checking.concurrency`), and by ghosts over every schedule of the full global step
+from the same inputs (seed 004's M-P3 and M-P4, no solver). A counterexample to a property a transition does not claim
 (unrolling's exhaustiveness, the summaries' precision) is printed as expected. Exit 1 when a
 counterexample to a claimed property is found; 3 (undecided) when some check held on no input
 at all (every run was skipped) or the time budget ran out; 0 otherwise.
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import Callable
 
 from symcert.cli.commands.budget import BudgetExceeded
 from symcert.cli.commands.events import emit
@@ -171,6 +173,8 @@ def _threads(args: argparse.Namespace, name: str, program: object) -> int:
                 say(f"    {prop}: held on {plural(decided, what)}"
                     + ("" if explored.ended else f" (the run did not end in {args.max_states:,}"
                        " states)"))
+        if not reduce:
+            found = _ghosts(args, name, program, transition, say) or found
     if found:
         return _done(args, name, "counterexample", None, None, 1)
     if vacuous:
@@ -178,6 +182,46 @@ def _threads(args: argparse.Namespace, name: str, program: object) -> int:
                      "a run did not end, or its schedules were too many to enumerate",
                      "vacuous", EXIT_UNDECIDED)
     return _done(args, name, "held", None, None, 0)
+
+
+def _ghosts(args: argparse.Namespace, name: str, program: object, transition: str,
+            say: Callable[[str], None]) -> bool:
+    """Ghost mode over configurations (seed 004's M-P3 and M-P4, `engine.ghost_threads`, no
+    solver) from the same random inputs, each once: every schedule of the full global step from
+    each, up to `GHOST_PAIRS` pairs of a concrete configuration and its ghost state. Whether it
+    failed."""
+    import random
+
+    from symcert.checking.concurrency import GHOST_PAIRS
+    from symcert.checking.oracles import random_input
+    from symcert.engine.ghost_threads import check_ghost_schedules
+    from symcert.lang.procedures import arrays, references
+    from symcert.lang.structure import inputs
+
+    args.budget.enter(f"following the ghosts of {transition}")
+    rng = random.Random(args.seed)
+    wrong, every, pairs = None, 0, 0
+    sigmas = dict.fromkeys(random_input(inputs(program), rng, arrays(program),  # type: ignore[arg-type]
+                                        references(program))  # type: ignore[arg-type]
+                           for _ in range(args.runs))
+    for sigma in sigmas:
+        checked = check_ghost_schedules(program, sigma, max_pairs=GHOST_PAIRS)  # type: ignore[arg-type]
+        every += checked.complete
+        pairs += checked.pairs
+        if checked.miss is not None:
+            wrong = f"input {sigma}: {checked.miss}"
+            break
+    if args.json:
+        emit("check", file=name, transition=transition, property="ghosts", held=wrong is None,
+             decided=every, skipped=0, counterexample=wrong)
+    if wrong is not None:
+        say(f"    ghosts: NO, counterexample: {wrong}")
+        return True
+    cut = "" if every == len(sigmas) else \
+        f"; the others' cut at {GHOST_PAIRS:,} configurations"
+    say(f"    ghosts (no solver): held on {plural(pairs, 'configuration')}, every schedule "
+        f"followed from {every:,} of {plural(len(sigmas), 'distinct input')}{cut}")
+    return False
 
 
 def _done(args: argparse.Namespace, name: str, verdict: str, reason: str | None,
