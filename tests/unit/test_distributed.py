@@ -119,6 +119,24 @@ def test_a_worker_that_dies_loses_no_chunk(scheduler, tmp_path: Path):
     assert outcome(report) == outcome(run_campaign(6, template, 1, chunk_size=2, task=planted))
 
 
+
+def test_the_results_read_are_released(scheduler):
+    """A chunk's result, once the client has read it, is released: the cluster holds no more
+    than the chunks in flight, so a worker that dies late in a long campaign costs only those
+    (it made every result it held again when the client kept them all)."""
+    from distributed import Client
+
+    held: list[int] = []
+    with Client(scheduler) as watch:
+        def progress(checked, lost):  # type: ignore[no-untyped-def]
+            held.append(watch.run_on_scheduler(lambda dask_scheduler: sum(
+                t.state == "memory" for t in dask_scheduler.tasks.values())))
+
+        template = Chunk(4, 0, 0, ("odd",), keep_going=True)
+        run_campaign(12, template, 2, scheduler, progress=progress, chunk_size=1, task=planted)
+    assert len(held) == 12 and max(held[-4:]) <= 3
+
+
 def test_cli_campaign_on_a_scheduler(scheduler, tmp_path: Path, capsys):
     """`symcert campaign --scheduler ADDRESS --log FILE`: the chunks run on the cluster, the log
     has a line per chunk, and a resumed campaign with every chunk logged checks nothing new."""

@@ -146,7 +146,9 @@ def _remade(index: int, template: Chunk, solver: Solver) -> Disagreement | None:
 def _dask(chunks: list[Chunk], workers: int, scheduler: str | None, task: Task,
           combined: Combined, keep_going: bool) -> Iterator[tuple[Checked, int]]:
     """The chunks' results as they complete on Dask, with the workers lost running each; the
-    chunks after a disagreement are cancelled (unless `keep_going`)."""
+    chunks after a disagreement are cancelled (unless `keep_going`). A result read is released
+    at once: the scheduler then forgets its task, so a worker that dies later costs only its
+    chunks in flight, not the making again of every result it held."""
     from distributed import Client, LocalCluster, as_completed
 
     cluster = (LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
@@ -162,6 +164,8 @@ def _dask(chunks: list[Chunk], workers: int, scheduler: str | None, task: Task,
                 key = future.key
                 lost = client.run_on_scheduler(
                     lambda dask_scheduler: dask_scheduler.tasks[key].suspicious)
+                del futures[future]
+                future.release()
                 yield checked, lost
                 first = combined.first_disagreement()
                 if not keep_going and first is not None:
