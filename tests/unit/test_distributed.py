@@ -134,7 +134,9 @@ def test_the_results_read_are_released(scheduler):
 
         template = Chunk(4, 0, 0, ("odd",), keep_going=True)
         run_campaign(12, template, 2, scheduler, progress=progress, chunk_size=1, task=planted)
-    assert len(held) == 12 and max(held[-4:]) <= 3
+    # At the last chunk all twelve are made; those read before are released (the scheduler
+    # hears of a release a moment later, hence the slack), where all twelve used to stay.
+    assert len(held) == 12 and held[-1] <= 6
 
 
 def test_cli_campaign_on_a_scheduler(scheduler, tmp_path: Path, capsys):
