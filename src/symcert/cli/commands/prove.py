@@ -19,13 +19,11 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from symcert.cli.commands.budget import BudgetExceeded, positive
+from symcert.cli.commands.budget import EXIT_INTERNAL, BudgetExceeded, positive
 from symcert.cli.commands.events import emit
-from symcert.lang.errors import plural
 from symcert.cli.commands.programs import add_program, read_source, source_name
 from symcert.cli.commands.values import show_int, text
-from symcert.cli.commands.budget import EXIT_INTERNAL
-from symcert.lang.errors import EXIT_UNDECIDED
+from symcert.lang.errors import EXIT_UNDECIDED, plural
 
 if TYPE_CHECKING:
     from symcert.checking.certificate import Checked

@@ -20,8 +20,7 @@ from typing import TYPE_CHECKING, Any
 from symcert.cli.commands.budget import BudgetExceeded, positive
 from symcert.cli.commands.programs import add_program, read_source, source_name
 from symcert.cli.commands.values import MAX_SHOWN_DIGITS, digits
-from symcert.lang.errors import plural
-from symcert.lang.errors import EXIT_UNDECIDED
+from symcert.lang.errors import EXIT_UNDECIDED, plural
 
 if TYPE_CHECKING:
     from symcert.core.concrete import Env
