@@ -63,7 +63,7 @@ def test_the_drawn_contract_is_the_strongest_postcondition():
 
 
 def test_the_checks_are_registered_in_the_campaign():
-    assert {"invariants", "summaries"} <= set(campaign.CHECKS)
+    assert {"invariants", "summaries", "derived-annotated"} <= set(campaign.CHECKS)
     report = campaign.campaign(2, 0, None, ("invariants", "summaries"))
     assert report.programs == 2 and report.disagreement is None
 

@@ -73,8 +73,9 @@ ANNOTATED = re.compile(r"\b(invariant|requires|ensures)\b")
 PROGRAMS = [(p.stem, p.read_text(), Kind.BUG if p.stem.endswith("_buggy") else Kind.SAFE)
             for p in sorted((ROOT / "examples").glob("*.imp"))
             if not ANNOTATED.search(p.read_text())]
-"""Every example, objects included, but those with annotations (imp.sem has no invariants nor
-contracts: docs/invariants.md). The bench programs (up to 10,000 loop turns) are compared
+"""Every example, objects included, but those with annotations, whose loops `run --lang`
+unrolls without end where `symcert run` takes the invariant transition (their bugs are compared
+in test_seed002_annotations.py). The bench programs (up to 10,000 loop turns) are compared
 by `bench/derived.py`, contracts off: every verdict agrees (docs/bench.md)."""
 OBJECTS = {"alias_nil", "alias_nil_buggy", "list_insert", "list_insert_buggy", "list_reverse",
            "list_reverse_buggy"}

@@ -54,7 +54,8 @@ def test_imp_derivation_gives_the_seeds_conditional_rules():
     assert {r.label for r in IMP_SYM.rules if r.cond is not None} == {
         *SEED_6_2, "div-zero", "mod", "mod-zero", "or-true", "or-false", "assert-true",
         "assert-false", "assume", "find", "find-next", "get", "get-nil", "put", "put-nil",
-        "new-next", "new-class"}
+        "new-next", "new-class", "invariant-true", "invariant-false", "requires-true",
+        "requires-false"}
     assert [c.name for c in IMP_SYM.cells] == [*(c.name for c in IMP.cells), "cnd"]
 
 
@@ -79,7 +80,7 @@ def test_unconditional_rules_are_unchanged():
 def test_cli_prints_the_derived_rules_and_the_typo_note(capsys):
     assert main(["derive", "imp"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("IMP^sym: 151 rules\n\nCfg^sym ::= ⟨⟨Code⟩k ⟨Map⟩env ⟨Arrays⟩arrays "
+    assert out.startswith("IMP^sym: 168 rules\n\nCfg^sym ::= ⟨⟨Code⟩k ⟨Map⟩env ⟨Arrays⟩arrays "
                           "⟨Map⟩frame ⟨Map⟩next ⟨Procs⟩procs ⟨Classes⟩classes ⟨Map⟩objects "
                           "⟨Fol⟩cnd⟩cfg\n")
     for text in SEED_6_2.values():

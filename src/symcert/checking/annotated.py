@@ -1,5 +1,6 @@
-"""Campaign checks of the invariant and contract transitions (T-I1, T-S1) on generated programs
-(`symcert campaign --checks invariants,summaries`).
+"""Campaign checks of the invariant and contract transitions (T-I1, T-S1) and of the derived
+engine's annotations on generated programs (`symcert campaign --checks
+invariants,summaries,derived-annotated`).
 
 - `invariants`: each bounded loop `k = 0; while k < N [and b] do S; k = k + 1 od` of the
   campaign's program gets the invariant `0 <= k and k <= N`, which holds, and one time in
@@ -18,6 +19,12 @@
   are, is checked itself). The transition must be exhaustive at random inputs; summarised and
   inlined runs must give the same verdict; a SAFE one no concrete run contradicts; every bug
   replayed.
+- `derived-annotated`: the IMP engine derived from the shipped `imp.sem` (seed 002) against the
+  hand-written one (`agreement.compare`: pointwise at every input, the verdicts at the first)
+  on the program annotated: its bounded loops as for `invariants`, each procedure given
+  `requires d >= 0` (true at every generated call) and one time in three a random condition
+  besides (which may fail at a call), and one time in two a random `ensures` (which neither
+  concrete semantics checks).
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from dataclasses import replace
 from typing import Any, Callable
 
 from symcert.checking.abstraction import abstracted
+from symcert.checking.agreement import compare
 from symcert.checking.generate import Choices, RandomChoices, Shape, bexpr
 from symcert.checking.oracles import Counterexample, check_exhaustiveness
 from symcert.core.concrete import Ending, Env, run_to_end
@@ -35,6 +43,7 @@ from symcert.core.state import initial
 from symcert.engine.contracts import contracted, summaries
 from symcert.engine.verdict import Budget, Kind, Verdict, check
 from symcert.lang.parser import parse
+from symcert.lang.annotations import RESULT
 from symcert.lang.procedures import show_program, table_of
 from symcert.lang.syntax import Stmt
 from symcert.solver.z3backend import Solver
@@ -49,6 +58,8 @@ FUEL = 2000
 
 _LOOP = re.compile(r"^(\s*while ([kc]\d+) < (-?\d+)(?:(?! invariant ).)*) do$", re.M)
 """A bounded loop's head as `show_program` prints it, not yet annotated."""
+_PROC = re.compile(r"^proc (\w+)\(d, a\) begin$", re.M)
+"""A generated procedure's head as `show_program` prints it, without a contract."""
 
 
 def with_invariants(p: Stmt, c: Choices, shape: Shape) -> Stmt | None:
@@ -63,6 +74,23 @@ def with_invariants(p: Stmt, c: Choices, shape: Shape) -> Stmt | None:
         return f"{m[1]} invariant {inv} do"
 
     return parse(_LOOP.sub(annotate, text)) if "while " in text else None
+
+
+def with_contracts(p: Stmt, c: Choices, shape: Shape) -> Stmt | None:
+    """`p` with each generated procedure given a contract (module docstring), None when it
+    has none."""
+    text = show_program(p)
+    params = ("d",) if shape.objects else ("d", "a")  # `a` may be a reference
+    plain = replace(shape, names=shape.names + params, divisions=False, arrays=(),
+                    objects=False)
+
+    def annotate(m: re.Match[str]) -> str:
+        pre = "d >= 0" + (f" and {bexpr(c, plain, 0)}" if c.integer(0, 2) == 0 else "")
+        post = (f" ensures {bexpr(c, replace(plain, names=plain.names + (RESULT,)), 0)}"
+                if c.integer(0, 1) else "")
+        return f"proc {m[1]}(d, a) requires {pre}{post} begin"
+
+    return parse(_PROC.sub(annotate, text)) if _PROC.search(text) else None
 
 
 def _choices(p: Stmt) -> RandomChoices:
@@ -171,11 +199,27 @@ def check_summaries(p: Stmt, sigmas: list[Env], solver: Solver) -> Found | None:
     return _sound("T-S1", r, summarised, inputs)
 
 
+def check_derived(p: Stmt, sigmas: list[Env], shape: Shape) -> Found | None:
+    """The derived engine against the hand-written one on `p` annotated (module docstring)."""
+    c = _choices(p)
+    looped = with_invariants(p, c, shape) or p
+    q = with_contracts(looped, c, shape) or looped
+    if q is p:
+        return None
+    for i, sigma in enumerate(sigmas):
+        found = compare(q, sigma, FUEL, MAX_STATES if i == 0 else None)
+        if not found.agree:
+            return ("derived and hand-written engines disagree on annotations (W-T3.1)", q,
+                    sigma, str(found.disagreement))
+    return None
+
+
 def checks(make: Callable[..., Any], shape: Shape) -> dict[str, Check]:
-    """The two checks for the campaign's table, each disagreement made by `make`."""
+    """The three checks for the campaign's table, each disagreement made by `make`."""
     def made(found: Found | None) -> Any:
         return None if found is None else make(*found)
 
     return {"invariants": lambda p, sigmas, solver: made(check_invariants(p, sigmas, solver,
                                                                           shape)),
-            "summaries": lambda p, sigmas, solver: made(check_summaries(p, sigmas, solver))}
+            "summaries": lambda p, sigmas, solver: made(check_summaries(p, sigmas, solver)),
+            "derived-annotated": lambda p, sigmas, solver: made(check_derived(p, sigmas, shape))}

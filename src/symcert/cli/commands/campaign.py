@@ -31,6 +31,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "interp (seed 004 vs its twin), derived (the IMP engine derived "
                              "from the shipped imp.sem, seed 002, vs the hand-written one), "
                              "alias, merge, invariants, summaries (T-I1, T-S1 on annotated "
+                             "programs), derived-annotated (derived vs hand-written on annotated "
                              "programs); on concurrent programs: por (reduced vs full "
                              "interleavings), threads (configurations vs concrete schedules); "
                              "default: main,verdicts,interp")
