@@ -70,7 +70,8 @@ def with_invariants(p: Stmt, c: Choices, shape: Shape) -> Stmt | None:
     def annotate(m: re.Match[str]) -> str:
         inv = f"0 <= {m[2]} and {m[2]} <= {m[3]}"
         if c.integer(0, 2) == 0:
-            inv += f" invariant {bexpr(c, replace(shape, divisions=False), 0)}"
+            total = replace(shape, divisions=False, objects=False)  # an annotation is total
+            inv += f" invariant {bexpr(c, total, 0)}"
         return f"{m[1]} invariant {inv} do"
 
     return parse(_LOOP.sub(annotate, text)) if "while " in text else None
