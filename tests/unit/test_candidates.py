@@ -124,12 +124,12 @@ def test_the_json_event_of_a_replayed_bug_says_how_it_was_found(capsys, tmp_path
 
 
 def test_prove_reports_a_sampled_runs_bug_beyond_its_states(capsys, tmp_path):
-    """`prove --infer`: the bug lies beyond the states, the failing sampled run's input
-    replays to it: a counterexample (exit 1) with no path condition and `found_by`; without
-    `--infer` the same budget is undecided."""
+    """`prove` (inferring, the default): the bug lies beyond the states, the failing sampled
+    run's input replays to it: a counterexample (exit 1) with no path condition and `found_by`;
+    with `--no-infer` the same budget is undecided."""
     src = tmp_path / "deep.imp"
     src.write_text("x = 0; while x < 700 do x = x + 1 od; assert x != 700\n", encoding="utf-8")
-    assert main(["prove", "--max-states", "300", str(src)]) == 3
+    assert main(["prove", "--no-infer", "--max-states", "300", str(src)]) == 3
     capsys.readouterr()
     code = main(["prove", "--infer", "--json", "--max-states", "300", str(src)])
     found = [json.loads(line) for line in capsys.readouterr().out.splitlines()]

@@ -43,15 +43,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--certificate", metavar="CERT",
                         help="when PROVED, write the proof's certificate (JSON) to CERT; "
                              "`symcert check-certificate CERT FILE` re-checks it")
-    parser.add_argument("--infer", action="store_true",
+    parser.add_argument("--infer", action=argparse.BooleanOptionalAction, default=True,
                         help="when 2,000 states do not finish a program whose loops have no "
                              "written invariant (or procedures no written contract), prove it "
                              "with invariants (contracts) inferred by z3's Spacer, checked by "
-                             "z3 and cvc5 (docs/inference.md)")
+                             "z3 and cvc5 (the default, as in `run`; docs/inference.md); "
+                             "--no-infer proves by exploration and written annotations only")
 
 
 def main(args: argparse.Namespace) -> int:
     from symcert.engine.prove import prove
+    from symcert.engine.contracts import unreached
+    from symcert.cli.commands.verdicts import unchecked
     from symcert.checking.inference import prove_inferring
     from symcert.lang.annotations import loops
     from symcert.core import heap
@@ -99,7 +102,8 @@ def main(args: argparse.Namespace) -> int:
     if verdict.kind is Kind.SAFE:
         print(f"{name}: PROVED: every assertion holds for all inputs"
               + (" and schedules, and no schedule deadlocks" if is_threaded(program) else ""))
-        print(f"  exhaustive: {explored}, each one UNSAT for z3 and for cvc5")
+        print(f"  exhaustive: {explored}, each one UNSAT for z3 and for cvc5"
+              f"{unchecked(unreached(program))}")
         whiles = list(loops(program))
         for k, inv in sorted(inferred.items()):
             pos = whiles[k].pos
