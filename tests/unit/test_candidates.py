@@ -85,11 +85,15 @@ def test_a_candidate_is_discarded_unless_its_run_fails():
     p = parse("assume x > 0; while x < 10 do x = x + 1 od; assert x == 10")
     ended = replay(p, Candidate(Env.of({"x": 4}), Source.CHC), 1_000)
     blocked = replay(p, Candidate(Env.of({"x": -1}), Source.CHC), 1_000)
-    long = replay(p, Candidate(Env.of({"x": 1}), Source.SAMPLING), 5)
+    doubling = parse("assume x > 0; while x < 1000 do x = x * 2 od; assert x >= 1000")
+    long = replay(doubling, Candidate(Env.of({"x": 1}), Source.SAMPLING), 5)
     assert isinstance(ended, Discarded) and ended.ending is Ending.NORMAL
     assert isinstance(blocked, Discarded) and "blocked by an `assume`" in blocked.why()
     assert isinstance(long, Discarded) and long.exhausted and long.steps == 5
     assert "exceeds the step budget" in long.why()
+    jumped = replay(p, Candidate(Env.of({"x": 1}), Source.SAMPLING), 5)  # x + 1: accelerated
+    assert isinstance(jumped, Discarded) and jumped.ending is Ending.NORMAL
+    assert jumped.steps == 32 and jumped.jumped == 27
 
 
 def test_any_failing_ending_is_a_bug_and_the_input_is_restricted_to_the_inputs():

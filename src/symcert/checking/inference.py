@@ -45,7 +45,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Mapping
 
 from symcert.checking import summaries
-from symcert.core.concrete import Env, State
+from symcert.core.concrete import Env
 from symcert.engine.candidates import Candidate, Discarded, Source, replay
 from symcert.engine.explore import Explorer, run
 from symcert.engine.shrink import shrink
@@ -164,7 +164,7 @@ class InferringCheck:
     runs too long for their steps, models of failures on abstract paths (T-I1)."""
     bug: Verdict | None = field(default=None, init=False)
     """The verdict of a replayed candidate, once reported."""
-    stopped_at: dict[Candidate, State] = field(default_factory=dict, init=False)
+    stopped_at: dict[Candidate, Discarded] = field(default_factory=dict, init=False)
     """Where the replays that ran out of budget stopped (a later replay goes on from there)."""
     unfinished: dict[Candidate, str] = field(default_factory=dict, init=False)
     """What the undecided reason says of each of those replays."""
@@ -337,7 +337,7 @@ class InferringCheck:
             found = replay(self.program, candidate, steps if left is None else REPLAY_STEPS,
                            until, self.stopped_at.get(candidate))
             if isinstance(found, Discarded) and found.last is not None:
-                self.stopped_at[candidate] = found.last
+                self.stopped_at[candidate] = found
                 self.unfinished[candidate] = found.why()  # said once, however often resumed
                 continue
             if isinstance(found, Discarded):

@@ -401,7 +401,8 @@ def _bug_report(found: Any, name: str, as_json: bool, explored: int,
     return (f"{name}:{line}:{column}: bug: {found.describe()}{told.note()}\n"
             f"  input:  {shown or 'any (the bug does not depend on the input)'}\n{graph}"
             f"  replay: concrete run from this input reaches the failing statement after "
-            f"{plural(found.final.steps, 'step')}\n{schedule_text(found)}" + told.text(name))
+            f"{plural(found.final.steps, 'step')}{told.jumps()}\n{schedule_text(found)}"
+            + told.text(name))
 
 
 def _exec(args: argparse.Namespace) -> int:

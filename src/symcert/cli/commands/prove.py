@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from symcert.cli.commands.budget import EXIT_INTERNAL, BudgetExceeded, positive
 from symcert.cli.commands.events import emit
 from symcert.cli.commands.programs import add_program, read_source, source_name
+from symcert.cli.commands.traces import jumps
 from symcert.cli.commands.values import show_int, text
 from symcert.lang.errors import EXIT_UNDECIDED, plural
 
@@ -133,7 +134,7 @@ def main(args: argparse.Namespace) -> int:
         if objects:
             print(f"  heap:   {heap.show({}, objects)[1]}")
         print(f"  replay: the concrete run from this input reaches the failing statement "
-              f"after {plural(found.final.steps, 'step')}")
+              f"after {plural(found.final.steps, 'step')}{jumps(found.jumped)}")
         if found.found_by is not None:
             from symcert.engine.candidates import Source
             print(f"  found by the concrete replay of {Source(found.found_by).what()}; "
@@ -179,7 +180,8 @@ def _json(name: str, program: Any, proof: Any, seconds: float) -> int:
              input={x: v if isinstance(v, str) else json_int(v) for x, v in cells},
              **({"heap": objects} if objects else {}), replay_steps=found.final.steps,
              path_condition=None if found.found_by else imp_condition(found.bug.pc, refs),
-             **({"found_by": found.found_by} if found.found_by else {}), **schedule_json(found),
+             **({"found_by": found.found_by} if found.found_by else {}),
+             **({"jumped_steps": found.jumped} if found.jumped else {}), **schedule_json(found),
              states=verdict.stats.states)
     for ob in proof.undecided:
         emit("unknown", file=name, line=ob.where.line if ob.where else 0,
