@@ -158,7 +158,9 @@ class InferringCheck:
     """What each check explores with (`Check.explorer`)."""
     seconds: float | None = None
     """The caller's wall-clock budget for the whole check from `start` (the CLI's `--timeout`),
-    of which the replays of candidate inputs take a share; None: their step budget only."""
+    of which the replays of candidate inputs take a share; None: their step budget only. It
+    does not stop the check: the caller interrupts `run` when it is spent (as the CLI's
+    deadline does) and asks `stopped` for the verdict."""
     deferred: list[Candidate] = field(default_factory=list, init=False)
     """Candidates replayed once inference has not proved the program: the inputs of sampled
     runs too long for their steps, models of failures on abstract paths (T-I1)."""
