@@ -112,8 +112,9 @@ def main(args: argparse.Namespace) -> int:
             print(f"  with the loop invariant inferred by z3's Spacer, checked by z3 and cvc5: "
                   f"the loop at {at}: invariant {inv}")
         for q in table_of(proved).values() if proved is not program else ():
-            print(f"  with the contract inferred by z3's Spacer, checked by z3 and cvc5: the "
-                  f"procedure {q.name}: requires {q.requires} ensures {q.ensures}")
+            print(f"  with the contract inferred (z3's Spacer, or guessed from concrete calls), "
+                  f"checked by z3 and cvc5: the procedure {q.name}: requires {q.requires} "
+                  f"ensures {q.ensures}")
         if args.certificate:
             print(f"  certificate: {args.certificate}")
     elif verdict.kind is Kind.BUG:
