@@ -85,11 +85,15 @@ def test_a_candidate_is_discarded_unless_its_run_fails():
     p = parse("assume x > 0; while x < 10 do x = x + 1 od; assert x == 10")
     ended = replay(p, Candidate(Env.of({"x": 4}), Source.CHC), 1_000)
     blocked = replay(p, Candidate(Env.of({"x": -1}), Source.CHC), 1_000)
-    long = replay(p, Candidate(Env.of({"x": 1}), Source.SAMPLING), 5)
+    doubling = parse("assume x > 0; while x < 1000 do x = x * 2 od; assert x >= 1000")
+    long = replay(doubling, Candidate(Env.of({"x": 1}), Source.SAMPLING), 5)
     assert isinstance(ended, Discarded) and ended.ending is Ending.NORMAL
     assert isinstance(blocked, Discarded) and "blocked by an `assume`" in blocked.why()
     assert isinstance(long, Discarded) and long.exhausted and long.steps == 5
     assert "exceeds the step budget" in long.why()
+    jumped = replay(p, Candidate(Env.of({"x": 1}), Source.SAMPLING), 5)  # x + 1: accelerated
+    assert isinstance(jumped, Discarded) and jumped.ending is Ending.NORMAL
+    assert jumped.steps == 32 and jumped.jumped == 27
 
 
 def test_any_failing_ending_is_a_bug_and_the_input_is_restricted_to_the_inputs():
@@ -124,12 +128,12 @@ def test_the_json_event_of_a_replayed_bug_says_how_it_was_found(capsys, tmp_path
 
 
 def test_prove_reports_a_sampled_runs_bug_beyond_its_states(capsys, tmp_path):
-    """`prove --infer`: the bug lies beyond the states, the failing sampled run's input
-    replays to it: a counterexample (exit 1) with no path condition and `found_by`; without
-    `--infer` the same budget is undecided."""
+    """`prove` (inferring, the default): the bug lies beyond the states, the failing sampled
+    run's input replays to it: a counterexample (exit 1) with no path condition and `found_by`;
+    with `--no-infer` the same budget is undecided."""
     src = tmp_path / "deep.imp"
     src.write_text("x = 0; while x < 700 do x = x + 1 od; assert x != 700\n", encoding="utf-8")
-    assert main(["prove", "--max-states", "300", str(src)]) == 3
+    assert main(["prove", "--no-infer", "--max-states", "300", str(src)]) == 3
     capsys.readouterr()
     code = main(["prove", "--infer", "--json", "--max-states", "300", str(src)])
     found = [json.loads(line) for line in capsys.readouterr().out.splitlines()]

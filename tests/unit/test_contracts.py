@@ -40,13 +40,23 @@ y = bump(n);
 assert y == n + 1 and c == n"""
 
 
-def test_the_language_section_program_is_proved():
+def test_the_language_section_program_is_proved(capsys, tmp_path):
     """The syntax of contracts and invariants exactly as users write it: PROVED by `run` and
-    `prove` (`gcd` is never called, so its body needs no verification)."""
+    `prove` (`gcd` is never called, so its body needs no verification, and the reports say
+    its contract was not verified)."""
     p = parse(ISSUE)
     assert check(p, Budget(2_000)).kind is Kind.SAFE
     assert prove(p, 2_000).verdict.kind is Kind.SAFE
-    assert contracts.verified(p) == []
+    assert contracts.verified(p) == [] and contracts.unreached(p) == ("gcd",)
+    path = tmp_path / "issue.imp"
+    path.write_text(ISSUE)
+    for command in ("run", "prove"):
+        assert main([command, "--no-infer", str(path)]) == 0
+        assert "not verified: the contract of gcd (no call reaches it)" in capsys.readouterr().out
+    path.write_text(CALLS)
+    assert contracts.unreached(parse(CALLS)) == ()
+    assert main(["prove", str(path)]) == 0
+    assert "not verified" not in capsys.readouterr().out
 
 
 def test_the_successors_of_a_summarised_call():

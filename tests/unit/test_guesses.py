@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from symcert.checking import guesses
-from symcert.checking.guesses import _equalities, guess, sample
+from symcert.checking.guesses import equalities, guess, sample
 from symcert.checking.inductive import check_invariants
 from symcert.lang.parser import parse
 
@@ -17,7 +17,7 @@ SUM = ("assume n >= 0; i = 0; s = 0; while i < n do s = s + i; i = i + 1 od; "
 def test_the_null_space_gives_the_sum_s_closed_form():
     """Rows (i, s) of the triangular numbers satisfy exactly one quadratic equality."""
     rows = [(i, i * (i - 1) // 2) for i in range(8)]
-    [equality] = _equalities(rows, ["i", "s"])
+    [equality] = equalities(rows, ["i", "s"])
     assert str(equality) == "i * i == i + 2 * s"
 
 
@@ -71,7 +71,7 @@ def test_pruning_stops_at_its_deadline_between_any_two_queries(monkeypatch):
     p = parse("assume n >= 0; x = 0; while x < n do x = x + 1 od; assert x == n")
     rows = [(n, x) for n in range(6) for x in range(n + 1)]
     candidates = guesses._octagon(rows, ["n", "x"])
-    split = obligations(p, {0: guesses._conj(candidates)}, parts={0: tuple(candidates)})
+    split = obligations(p, {0: guesses.conjunction(candidates)}, parts={0: tuple(candidates)})
     clock, asked = [0.0], []
 
     def tick() -> float:

@@ -76,8 +76,10 @@ def test_cli_prove_exit_codes(capsys, tmp_path):
     assert out[1].startswith("  input:  a = ")
     loop = tmp_path / "loop.imp"
     loop.write_text("i = 0; while i < n do i = i + 1 od; assert i >= n\n")
-    assert main(["prove", str(loop), "--max-states", "50"]) == 3
+    assert main(["prove", str(loop), "--max-states", "50", "--no-infer"]) == 3
     assert "not exhaustive: the state budget (50 states) ran out" in capsys.readouterr().out
+    assert main(["prove", str(loop), "--max-states", "50"]) == 0  # inference is the default
+    assert "the loop invariant inferred by z3's Spacer" in capsys.readouterr().out
     bad = tmp_path / "bad.imp"
     bad.write_text("x = ;\n")
     assert main(["prove", str(bad)]) == 65

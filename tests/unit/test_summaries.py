@@ -154,8 +154,9 @@ def test_prove_infer_carries_the_inferred_contract_into_the_certificate(tmp_path
     program.write_text(MCCARTHY_TEXT)
     assert main(["prove", "--infer", "--max-states", "60", str(program), "--certificate",
                  str(path)]) == 0
-    assert re.search(r"with the contract inferred by z3's Spacer, checked by z3 and cvc5: the "
-                     r"procedure f91: requires .+ ensures ", capsys.readouterr().out)
+    assert re.search(r"with the contract inferred \(z3's Spacer, or guessed from concrete "
+                     r"calls\), checked by z3 and cvc5: the procedure f91: requires .+ ensures ",
+                     capsys.readouterr().out)
     [contract] = json.loads(path.read_text())["contracts"]
     assert contract["procedure"] == "f91" and "result" in contract["ensures"]
 
@@ -185,3 +186,48 @@ def test_a_body_loop_invariant_that_does_not_hold_on_entry_is_rejected():
     wrong = {**good, 1: _contract("s >= 0 and i > 0", "true")[0]}
     failed = summaries.check_summaries(LOOPS, contracts, wrong).failed()
     assert failed == ["invariant of loop 1 holds on entry (the body of sum, 3:3)"]
+
+
+MULT = parse("""proc mult(n, m) begin
+  if m < 0 then var r = mult(n, -m); return r else skip fi;
+  if m == 0 then return 0 else skip fi;
+  var s = mult(n, m - 1);
+  return n + s
+end
+if m < 0 or n < 0 then skip else
+  a = mult(m, n); b = mult(n, m);
+  assert a == b
+fi""")
+"""SV-COMP's recursive/MultCommutative (bench/heldout): its summary is not linear."""
+
+
+def test_calls_are_recorded_with_their_arguments_and_results():
+    from symcert.checking.contract_guesses import calls
+
+    rows = calls(MULT)["mult"]
+    assert len(rows) > 20 and all(r == n * m for n, m, r in rows if m >= 0)
+    assert calls(MCCARTHY)["f91"] and all(r == 91 for x, r in calls(MCCARTHY)["f91"] if x <= 101)
+
+
+def test_a_product_contract_is_guessed_from_calls_and_proves_the_program():
+    """Spacer's linear arithmetic finds no summary; the guess `n * m == result` (for natural
+    `m`, `n`, the recorded calls' signs) is proved by z3 and cvc5 and by T-S1."""
+    check = InferringCheck(MULT, BUDGET)
+    verdict = check.run()
+    assert verdict.kind is Kind.SAFE and check.inferred is not None
+    assert check.inferred.how == "guessed" and "guessed from concrete calls" in \
+        check.inferred.heading()
+    assert check.inferred.lines() == [
+        "the procedure mult: requires n >= 0 and m >= 0 ensures n * m == result"]
+
+
+def test_a_guess_the_samples_suggest_but_the_body_refutes_is_rejected():
+    """Sampled inputs stay below 25, so every recorded call returns `2 * x`: the guess
+    `result == 2 * x` is refuted by both provers (above 30 the body returns 0), never used."""
+    from symcert.checking.contract_guesses import candidates
+
+    p = parse("proc f(x) begin if x > 30 then return 0 else return 2 * x fi end\n"
+              "y = f(n); assert y != 7")
+    for guessed in candidates(p):
+        assert str(guessed["f"][1]).startswith("result == 2 * x")
+        assert not summaries.check_summaries(p, guessed).accepted

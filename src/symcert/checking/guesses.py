@@ -147,11 +147,11 @@ def guess(p: Stmt, samples: Samples, seconds: float = 10.0) -> dict[int, BExpr] 
     if samples.failing is not None or not any(samples.states):
         return None
     phases = _phases(p, names)
-    candidates = {k: _equalities(list(rows), names) + _octagon(list(rows), names)
+    candidates = {k: equalities(list(rows), names) + _octagon(list(rows), names)
                   + [c for c in phases if _holds(c, rows, names)]
                   for k, rows in enumerate(samples.states) if rows}  # a loop not reached: true
     while time.perf_counter() - start < seconds:
-        invariants = {k: _conj(cs) for k, cs in candidates.items()}
+        invariants = {k: conjunction(cs) for k, cs in candidates.items()}
         try:
             split = obligations(p, invariants, parts={k: tuple(cs) for k, cs in
                                                       candidates.items()})
@@ -181,7 +181,7 @@ def _refuted(split: list[Obligation], deadline: float) -> set[tuple[int, int]] |
             return None
         group = [o for o in group if o.part not in bad]
         while group:
-            together = Obligation(name, hypotheses, _conj([o.goal for o in group]))
+            together = Obligation(name, hypotheses, conjunction([o.goal for o in group]))
             answer = prove_z3(together.smtlib(), RLIMIT)
             if answer.status == VALID:
                 break
@@ -219,7 +219,7 @@ def _monomials(n: int) -> list[tuple[int, ...]]:
     return [()] + [(i,) for i in range(n)] + [(i, j) for i in range(n) for j in range(i, n)]
 
 
-def _equalities(rows: list[tuple[int, ...]], names: list[str]) -> list[BExpr]:
+def equalities(rows: list[tuple[int, ...]], names: list[str]) -> list[BExpr]:
     """The null space of the rows' monomial matrix, each basis vector an equality."""
     monos = _monomials(len(names))
     matrix = [[Fraction(reduce(lambda a, i: a * row[i], m, 1)) for m in monos] for row in rows]
@@ -295,5 +295,5 @@ def _holds(c: BExpr, rows: tuple[tuple[int, ...], ...], names: list[str]) -> boo
     return all(beval(Env.of(dict(zip(names, row))), c) for row in rows)
 
 
-def _conj(parts: list[BExpr]) -> BExpr:
+def conjunction(parts: list[BExpr]) -> BExpr:
     return reduce(And, parts) if parts else Bool(True)

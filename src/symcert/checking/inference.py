@@ -42,10 +42,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Iterator, Mapping
 
 from symcert.checking import summaries
-from symcert.core.concrete import Env, State
+from symcert.core.concrete import Env
 from symcert.engine.candidates import Candidate, Discarded, Source, replay
 from symcert.engine.explore import Explorer, run
 from symcert.engine.shrink import shrink
@@ -57,6 +57,7 @@ from symcert.lang.syntax import BExpr, Stmt, While
 from symcert.solver.z3backend import Solver, solver_for
 
 if TYPE_CHECKING:
+    from symcert.checking.inductive import Contracts
     from symcert.engine.prove import Proof
 
 PROBE_STATES = 2_000
@@ -91,7 +92,8 @@ class Inferred:
     invariants: tuple[tuple[While, BExpr], ...]
     seconds: float
     how: str = "inferred"
-    """`inferred` by the CHC solver or `guessed` from concrete runs (`checking.guesses`)."""
+    """`inferred` by the CHC solver or `guessed` from concrete runs (`checking.guesses`,
+    `checking.contract_guesses`)."""
     contracts: tuple[str, ...] = ()
     """The procedures' inferred contracts, one line each (`checking.summaries.shown`)."""
 
@@ -106,7 +108,8 @@ class Inferred:
         """The line before `lines` in a report."""
         if self.contracts:
             loops_too = "loop invariants and " if self.invariants else ""
-            return (f"proved with inferred {loops_too}procedure contracts (z3's Spacer), checked "
+            source = "guessed from concrete calls" if self.how == "guessed" else "z3's Spacer"
+            return (f"proved with inferred {loops_too}procedure contracts ({source}), checked "
                     "by z3, cvc5 and the invariant and contract transitions:")
         return ("proved with inferred loop invariants (z3's Spacer, or guessed from concrete "
                 "runs), checked by z3, cvc5 and the invariant transition:")
@@ -158,13 +161,15 @@ class InferringCheck:
     """What each check explores with (`Check.explorer`)."""
     seconds: float | None = None
     """The caller's wall-clock budget for the whole check from `start` (the CLI's `--timeout`),
-    of which the replays of candidate inputs take a share; None: their step budget only."""
+    of which the replays of candidate inputs take a share; None: their step budget only. It
+    does not stop the check: the caller interrupts `run` when it is spent (as the CLI's
+    deadline does) and asks `stopped` for the verdict."""
     deferred: list[Candidate] = field(default_factory=list, init=False)
     """Candidates replayed once inference has not proved the program: the inputs of sampled
     runs too long for their steps, models of failures on abstract paths (T-I1)."""
     bug: Verdict | None = field(default=None, init=False)
     """The verdict of a replayed candidate, once reported."""
-    stopped_at: dict[Candidate, State] = field(default_factory=dict, init=False)
+    stopped_at: dict[Candidate, Discarded] = field(default_factory=dict, init=False)
     """Where the replays that ran out of budget stopped (a later replay goes on from there)."""
     unfinished: dict[Candidate, str] = field(default_factory=dict, init=False)
     """What the undecided reason says of each of those replays."""
@@ -286,37 +291,48 @@ class InferringCheck:
         return verdict
 
     def _summarise(self, observer: Observer) -> Verdict | None:
-        """Ask Spacer for procedure summaries, check them as contracts with both provers, then
-        run the program annotated with them (T-S1). The verdict if SAFE, else None with
-        `finding` set (a bug of the annotated program, whose contracts the concrete run
-        checks too, is left to exploration of the program as written)."""
+        """Ask Spacer for procedure summaries, else guess contracts from concrete calls
+        (`contract_guesses`); check each proposal as contracts with both provers, then run the
+        program annotated with it (T-S1). The verdict if SAFE, else None with `finding` set (a
+        bug of the annotated program, whose contracts the concrete run checks too, is left to
+        exploration of the program as written)."""
+        began = time.perf_counter()
+        for contracts, invariants, how in self._proposals(observer):
+            checked = summaries.check_summaries(self.program, contracts, invariants)
+            if not checked.accepted:
+                self._found(f"the {how} procedure contracts were rejected (not proved by z3 "
+                            f"and cvc5: {', '.join(checked.failed())})")
+                continue
+            observer.phase("exploring")
+            verdict = self._explore(summaries.annotate(self.program, contracts, invariants),
+                                    self.budget, observer)
+            if verdict.kind is not Kind.SAFE:
+                self._found(f"with the {how} procedure contracts: "
+                            f"{verdict.reason or 'a failure the program as written must replay'}")
+                continue
+            whiles = summaries.loops(self.program)
+            self.inferred = Inferred(tuple((whiles[k], inv) for k, inv in
+                                           sorted(invariants.items())),
+                                     time.perf_counter() - began, how,
+                                     contracts=tuple(summaries.shown(contracts)))
+            return verdict
+        return None
+
+    def _proposals(self, observer: Observer) -> Iterator[tuple[Contracts, dict[int, BExpr], str]]:
+        """Spacer's summaries, if it has some, then the contracts guessed from concrete calls."""
+        from symcert.checking import contract_guesses
         from symcert.solver import horn_procs
 
-        began = time.perf_counter()
         answer = horn_procs.infer(self.program, timeout_ms=self.infer_ms)
-        if not isinstance(answer, horn_procs.Summaries):
+        if isinstance(answer, horn_procs.Summaries):
+            yield ({c.name: (c.requires, c.ensures) for c in answer.contracts},
+                   {i.index: i.invariant for i in answer.invariants}, "inferred")
+        else:
             self._found("the CHC solver derives a failure through the calls" if isinstance(
                 answer, horn_procs.Failing) else f"no procedure summary inferred ({answer.reason})")
-            return None
-        contracts = {c.name: (c.requires, c.ensures) for c in answer.contracts}
-        invariants = {i.index: i.invariant for i in answer.invariants}
-        checked = summaries.check_summaries(self.program, contracts, invariants)
-        if not checked.accepted:
-            self._found("the inferred procedure contracts were rejected (not proved by z3 and "
-                        f"cvc5: {', '.join(checked.failed())})")
-            return None
-        observer.phase("exploring")
-        verdict = self._explore(summaries.annotate(self.program, contracts, invariants),
-                                self.budget, observer)
-        if verdict.kind is not Kind.SAFE:
-            self._found(f"with the inferred procedure contracts: "
-                        f"{verdict.reason or 'a failure the program as written must replay'}")
-            return None
-        whiles = summaries.loops(self.program)
-        self.inferred = Inferred(tuple((whiles[k], inv) for k, inv in sorted(invariants.items())),
-                                 time.perf_counter() - began,
-                                 contracts=tuple(summaries.shown(contracts)))
-        return verdict
+        observer.phase("guessing procedure contracts")
+        for contracts in contract_guesses.candidates(self.program):
+            yield contracts, {}, "guessed"
 
     def _candidates(self, inputs: list[Env] | tuple[Env, ...], source: Source) -> list[Candidate]:
         return [Candidate.of(self.program, env, source) for env in inputs]
@@ -337,7 +353,7 @@ class InferringCheck:
             found = replay(self.program, candidate, steps if left is None else REPLAY_STEPS,
                            until, self.stopped_at.get(candidate))
             if isinstance(found, Discarded) and found.last is not None:
-                self.stopped_at[candidate] = found.last
+                self.stopped_at[candidate] = found
                 self.unfinished[candidate] = found.why()  # said once, however often resumed
                 continue
             if isinstance(found, Discarded):
@@ -384,7 +400,7 @@ def prove_inferring(p: Stmt, max_states: int,
         and the program it proved (`p`, or `p` with inferred contracts and invariants); a
         rejected or missing answer leaves the plain proof of `p` with the whole budget.
     """
-    from symcert.checking import guesses
+    from symcert.checking import contract_guesses, guesses
     from symcert.checking.inductive import check_invariants
     from symcert.engine.prove import prove
     from symcert.solver import horn, horn_procs
@@ -416,15 +432,16 @@ def prove_inferring(p: Stmt, max_states: int,
             return found, {}, p
     elif summaries.applies(p):
         found = horn_procs.infer(p, timeout_ms=infer_ms)
-        if isinstance(found, horn_procs.Summaries):
-            contracts = {c.name: (c.requires, c.ensures) for c in found.contracts}
-            invariants = {i.index: i.invariant for i in found.invariants}
+        proposals = [({c.name: (c.requires, c.ensures) for c in found.contracts},
+                      {i.index: i.invariant for i in found.invariants})] \
+            if isinstance(found, horn_procs.Summaries) else []
+        for contracts, invariants in proposals + [(c, {}) for c in contract_guesses.candidates(p)]:
             if summaries.check_summaries(p, contracts, invariants).accepted:
                 annotated = summaries.annotate(p, contracts, invariants)
                 proved = prove(annotated, max_states)
                 if proved.verdict.kind is Kind.SAFE:  # the main statement's loops come first
-                    return proved, {k: invariants[k] for k in range(len(list(loops(p))))}, \
-                        annotated
+                    return proved, {k: invariants[k] for k in range(len(list(loops(p)))) if k in
+                                    invariants}, annotated
     return (prove(p, max_states) if probe < max_states else proof), {}, p
 
 

@@ -302,7 +302,10 @@ def _run(args: argparse.Namespace) -> int:
         args.max_states = DEFAULT_MAX_STATES
     from symcert.engine.bugfinder import ReplayMismatch
     from symcert.engine.explore import Strategy
-    from symcert.cli.commands.verdicts import bounded, print_done, shown_reason, stop_reason, used
+    from symcert.cli.commands.verdicts import (
+        bounded, print_done, shown_reason, stop_reason, unchecked, used,
+    )
+    from symcert.engine.contracts import unreached
     from symcert.checking.inference import InferringCheck
     from symcert.engine.verdict import Budget, Check, Kind, Stats, Verdict
     from symcert.cli.commands.workers import explorer_for
@@ -347,7 +350,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"  {summary}")
     elif verdict.kind is Kind.SAFE:
         print(f"{name}: no bug: every assertion holds for all inputs")
-        print(f"  exhaustive: {summary}{used(verdict.summaries)}")
+        print(f"  exhaustive: {summary}{used(verdict.summaries)}{unchecked(unreached(program))}")
         for line in ([check.inferred.heading()] if isinstance(check, InferringCheck)
                      and check.inferred else []) + inferred:
             print(f"  {line}")
@@ -398,7 +401,8 @@ def _bug_report(found: Any, name: str, as_json: bool, explored: int,
     return (f"{name}:{line}:{column}: bug: {found.describe()}{told.note()}\n"
             f"  input:  {shown or 'any (the bug does not depend on the input)'}\n{graph}"
             f"  replay: concrete run from this input reaches the failing statement after "
-            f"{plural(found.final.steps, 'step')}\n{schedule_text(found)}" + told.text(name))
+            f"{plural(found.final.steps, 'step')}{told.jumps()}\n{schedule_text(found)}"
+            + told.text(name))
 
 
 def _exec(args: argparse.Namespace) -> int:

@@ -115,6 +115,9 @@ class Witness:
     found_by: str | None = None
     """For a bug found by the concrete replay of a candidate input, with no symbolic path (its
     `bug` has the path condition `true`): where the input came from (`engine.candidates`)."""
+    jumped: int = 0
+    """How many of the replay's steps it took in checked jumps over loop iterations
+    (`engine.acceleration`, T-A1): 0 for a replay one step at a time."""
 
     @property
     def failing(self) -> Fail:

@@ -6,7 +6,8 @@ path to the failure: a sampled concrete run (`checking.guesses.sample`), the cou
 the CHC solver (`solver.horn.Unsafe`), or the model of a failure on a path through the
 invariant transition (T-I1: a havoc stands for more runs than there are). Such an input is a
 `Candidate`. `replay` runs the program on it with the concrete interpreter
-(`core.concrete.trace`) within a step budget and a wall-clock limit: if the run ends stuck at a
+(`core.concrete.trace`, its loops accelerated by checked jumps: `acceleration.run`, T-A1)
+within a step budget and a wall-clock limit: if the run ends stuck at a
 `fail` (a failed assertion, a division by zero, a field of nil, an invariant or a precondition
 that does not hold: every bug ending `run` reports), the candidate is a confirmed bug, a
 `Witness` whose state is the concrete run's failing one and whose path condition is `true`
@@ -25,8 +26,9 @@ import enum
 import time
 from dataclasses import dataclass, field
 
-from symcert.core.concrete import Cells, Ending, Env, State, Value, final_of, step, trace
+from symcert.core.concrete import Cells, Ending, Env, State, Value, final_of, step
 from symcert.core.state import ID, TRUE_PC, SymState
+from symcert.engine.acceleration import run as accelerated
 from symcert.engine.bugfinder import Witness
 from symcert.lang.structure import inputs
 from symcert.lang.syntax import Fail, Stmt
@@ -77,6 +79,8 @@ class Discarded:
     steps: int
     ending: Ending | None
     last: State | None = field(default=None, compare=False, repr=False)
+    jumped: int = 0
+    """How many of the `steps` the run took in checked jumps (`acceleration.run`)."""
 
     @property
     def exhausted(self) -> bool:
@@ -109,25 +113,30 @@ def shown(env: Env) -> str:
 
 
 def replay(p: Stmt, candidate: Candidate, steps: int, until: float | None = None,
-           resume: State | None = None) -> Witness | Discarded:
+           resume: Discarded | None = None) -> Witness | Discarded:
     """The concrete run of `p` from the candidate's input: a witness if it ends stuck at a
     `fail`, else why not.
 
-    :param steps: the most steps the run may take (from `resume`, if given).
+    :param steps: the most steps the run may take one at a time (from `resume`, if given);
+        the jumps of accelerated loops come on top.
     :param until: a `time.perf_counter()` by which the replay stops (None: steps only).
-    :param resume: the `last` state of an earlier replay of the same candidate, to go on from.
+    :param resume: an earlier replay of the same candidate that ran out of steps, to go on
+        from where it stopped.
     """
-    last = State(candidate.input, p) if resume is None else resume
-    for last in trace(last, steps):
+    last = State(candidate.input, p) if resume is None or resume.last is None else resume.last
+    jumped = 0 if resume is None else resume.jumped
+    for now in accelerated(last, steps):
+        jumped += now.steps - last.steps if now.steps - last.steps > 1 else 0
+        last = now
         if until is not None and last.steps % CHECK_EVERY == 0 and time.perf_counter() > until:
             break
     if step(last) is not None:
-        return Discarded(candidate, last.steps, None, last)
+        return Discarded(candidate, last.steps, None, last, jumped)
     end = final_of(last)
     if end.ending is not Ending.FAIL:
-        return Discarded(candidate, last.steps, end.ending)
+        return Discarded(candidate, last.steps, end.ending, jumped=jumped)
     return Witness(SymState(TRUE_PC, ID, last.prog, last.steps), candidate.input, last, p,
-                   found_by=candidate.source.value)
+                   found_by=candidate.source.value, jumped=jumped)
 
 
 SHRINK_STEPS = 2_000_000

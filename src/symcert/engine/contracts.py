@@ -159,15 +159,28 @@ class Ensures(Assert):
     clause: str = ""
 
 
-def verified(p: Stmt) -> list[Proc]:
-    """The procedures with a contract whose bodies must be verified for `p`: those the main
-    statement may call, transitively, whose calls T-S1 summarises (in the table's order)."""
+def reached(p: Stmt) -> set[str]:
+    """The procedures the main statement of `p` may call, transitively."""
     table = table_of(p)
     called: set[str] = set()
     for s in statements(p):
         if isinstance(s, Call):
             called |= {q.name for q in callees(table[s.name])}
-    return [q for q in table.values() if q.name in called and summarisable(q)]
+    return called
+
+
+def verified(p: Stmt) -> list[Proc]:
+    """The procedures with a contract whose bodies must be verified for `p`: those the main
+    statement may call, transitively, whose calls T-S1 summarises (in the table's order)."""
+    called = reached(p)
+    return [q for q in table_of(p).values() if q.name in called and summarisable(q)]
+
+
+def unreached(p: Stmt) -> tuple[str, ...]:
+    """The procedures with a contract that no call reaches: a verdict on `p` rests on no
+    verification of their bodies, so a report names them (the contracts are not checked)."""
+    called = reached(p)
+    return tuple(q.name for q in table_of(p).values() if contracted(q) and q.name not in called)
 
 
 def entry(q: Proc) -> SymState:

@@ -16,6 +16,7 @@ from typing import Iterator
 from symcert.core.concrete import Cells, Env, State, beval, head, trace
 from symcert.core.frames import Frame, scope
 from symcert.core.heap import show_ref
+from symcert.engine.acceleration import run as accelerated
 from symcert.lang.syntax import (
     ALLOC, Assert, Assign, Assume, Call, Fail, If, New, Pos, Return, Seq, Skip, Stmt, While,
     is_field,
@@ -106,6 +107,10 @@ class Tracer:
             return None  # `skip; p → p`
         failed = isinstance(head(after.prog), Fail) and not isinstance(s, Fail)
         written = self._written(before, after, height, below) if self.changes else ()
+        if after.steps - before.steps > 1:  # a checked jump over iterations (acceleration.py)
+            return Step(after.steps, s.pos, "while", f"{header(s)}: "
+                        f"{after.steps - before.steps:,} steps in one checked jump", True,
+                        written, self.stack, height, False)
         return Step(after.steps, s.pos, _KINDS.get(type(s), "statement"),
                     "end of " + before.frame.proc.name if isinstance(s, Skip) and before.frame
                     else header(s), _branch(before, after, s), written, self.stack, height,
@@ -213,12 +218,26 @@ def _branch(before: State, after: State, s: Stmt) -> bool | None:
     return way
 
 
-def walk(program: Stmt, start: Env, steps: int,
-         references: frozenset[str] = frozenset()) -> Iterator[Step]:
-    """The trace of the concrete run of `program` from `start`, at most `steps` steps."""
+def _run(program: Stmt, start: Env, steps: int, jumps: bool) -> Iterator[State]:
+    """The concrete run of `program` from `start`, at most `steps` steps; with `jumps`, its
+    loops accelerated as the replay of a bug found so was (`acceleration.run`: the same states,
+    some iterations skipped)."""
+    if not jumps:
+        yield from trace(State(start, program), steps)
+        return
+    for state in accelerated(State(start, program), steps, horizon=steps):
+        yield state
+        if state.steps >= steps:
+            return
+
+
+def walk(program: Stmt, start: Env, steps: int, references: frozenset[str] = frozenset(),
+         jumps: bool = False) -> Iterator[Step]:
+    """The trace of the concrete run of `program` from `start`, at most `steps` steps (with
+    `jumps`, a checked jump is one step of the trace)."""
     tracer = Tracer(references)
     before = None
-    for state in trace(State(start, program), steps):
+    for state in _run(program, start, steps, jumps):
         if before is not None:
             done = tracer.follow(before, state)
             if done is not None:
@@ -226,12 +245,12 @@ def walk(program: Stmt, start: Env, steps: int,
         before = state
 
 
-def call_stack(program: Stmt, start: Env, steps: int) -> tuple[Site, ...]:
-    """The procedures running after `steps` steps of the concrete run from `start`, innermost
-    first, each with its call site."""
+def call_stack(program: Stmt, start: Env, steps: int, jumps: bool = False) -> tuple[Site, ...]:
+    """The procedures running after `steps` steps of the concrete run from `start` (with
+    `jumps`, accelerated), innermost first, each with its call site."""
     tracer = Tracer(changes=False)
     before = None
-    for state in trace(State(start, program), steps):
+    for state in _run(program, start, steps, jumps):
         if before is not None:
             tracer.follow(before, state)
         before = state

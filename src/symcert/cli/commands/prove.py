@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from symcert.cli.commands.budget import EXIT_INTERNAL, BudgetExceeded, positive
 from symcert.cli.commands.events import emit
 from symcert.cli.commands.programs import add_program, read_source, source_name
+from symcert.cli.commands.traces import jumps
 from symcert.cli.commands.values import show_int, text
 from symcert.lang.errors import EXIT_UNDECIDED, plural
 
@@ -43,15 +44,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--certificate", metavar="CERT",
                         help="when PROVED, write the proof's certificate (JSON) to CERT; "
                              "`symcert check-certificate CERT FILE` re-checks it")
-    parser.add_argument("--infer", action="store_true",
+    parser.add_argument("--infer", action=argparse.BooleanOptionalAction, default=True,
                         help="when 2,000 states do not finish a program whose loops have no "
                              "written invariant (or procedures no written contract), prove it "
                              "with invariants (contracts) inferred by z3's Spacer, checked by "
-                             "z3 and cvc5 (docs/inference.md)")
+                             "z3 and cvc5 (the default, as in `run`; docs/inference.md); "
+                             "--no-infer proves by exploration and written annotations only")
 
 
 def main(args: argparse.Namespace) -> int:
     from symcert.engine.prove import prove
+    from symcert.engine.contracts import unreached
+    from symcert.cli.commands.verdicts import unchecked
     from symcert.checking.inference import prove_inferring
     from symcert.lang.annotations import loops
     from symcert.core import heap
@@ -99,7 +103,8 @@ def main(args: argparse.Namespace) -> int:
     if verdict.kind is Kind.SAFE:
         print(f"{name}: PROVED: every assertion holds for all inputs"
               + (" and schedules, and no schedule deadlocks" if is_threaded(program) else ""))
-        print(f"  exhaustive: {explored}, each one UNSAT for z3 and for cvc5")
+        print(f"  exhaustive: {explored}, each one UNSAT for z3 and for cvc5"
+              f"{unchecked(unreached(program))}")
         whiles = list(loops(program))
         for k, inv in sorted(inferred.items()):
             pos = whiles[k].pos
@@ -107,8 +112,9 @@ def main(args: argparse.Namespace) -> int:
             print(f"  with the loop invariant inferred by z3's Spacer, checked by z3 and cvc5: "
                   f"the loop at {at}: invariant {inv}")
         for q in table_of(proved).values() if proved is not program else ():
-            print(f"  with the contract inferred by z3's Spacer, checked by z3 and cvc5: the "
-                  f"procedure {q.name}: requires {q.requires} ensures {q.ensures}")
+            print(f"  with the contract inferred (z3's Spacer, or guessed from concrete calls), "
+                  f"checked by z3 and cvc5: the procedure {q.name}: requires {q.requires} "
+                  f"ensures {q.ensures}")
         if args.certificate:
             print(f"  certificate: {args.certificate}")
     elif verdict.kind is Kind.BUG:
@@ -129,7 +135,7 @@ def main(args: argparse.Namespace) -> int:
         if objects:
             print(f"  heap:   {heap.show({}, objects)[1]}")
         print(f"  replay: the concrete run from this input reaches the failing statement "
-              f"after {plural(found.final.steps, 'step')}")
+              f"after {plural(found.final.steps, 'step')}{jumps(found.jumped)}")
         if found.found_by is not None:
             from symcert.engine.candidates import Source
             print(f"  found by the concrete replay of {Source(found.found_by).what()}; "
@@ -175,7 +181,8 @@ def _json(name: str, program: Any, proof: Any, seconds: float) -> int:
              input={x: v if isinstance(v, str) else json_int(v) for x, v in cells},
              **({"heap": objects} if objects else {}), replay_steps=found.final.steps,
              path_condition=None if found.found_by else imp_condition(found.bug.pc, refs),
-             **({"found_by": found.found_by} if found.found_by else {}), **schedule_json(found),
+             **({"found_by": found.found_by} if found.found_by else {}),
+             **({"jumped_steps": found.jumped} if found.jumped else {}), **schedule_json(found),
              states=verdict.stats.states)
     for ob in proof.undecided:
         emit("unknown", file=name, line=ob.where.line if ob.where else 0,

@@ -24,11 +24,18 @@ class Told:
     steps: list[Step] | None
     found_by: str | None = None
     """Where the input of a bug found by concrete replay alone came from (`Witness.found_by`)."""
+    jumped: int = 0
+    """The replay's steps taken in checked jumps over loop iterations (`Witness.jumped`)."""
 
     @staticmethod
     def of(found: Witness, references: frozenset[str], trace: bool) -> Told:
         return Told(stack_of(found), steps_of(found, references)  # threads: the interleaving
-                    if trace and found.program is not None else None, found.found_by)
+                    if trace and found.program is not None else None, found.found_by,
+                    found.jumped)
+
+    def jumps(self) -> str:
+        """For the report's replay line: how many steps the replay took in jumps, or ""."""
+        return jumps(self.jumped)
 
     def note(self) -> str:
         """The stack for the report's first line (`stack_note`), and for a bug found by
@@ -44,11 +51,19 @@ class Told:
         out: dict[str, Any] = {"stack": sites_json(self.stack)}
         if self.found_by is not None:
             out["found_by"] = self.found_by
+        if self.jumped:
+            out["jumped_steps"] = self.jumped
         return out if self.steps is None else {**out, "trace": json_steps(self.steps)}
 
     def text(self, name: str) -> str:
         """The trace's lines, or "" when not asked for."""
         return "" if self.steps is None else text(name, self.steps)
+
+
+def jumps(jumped: int) -> str:
+    """`jumped` steps of a replay taken in checked jumps (`Witness.jumped`), as the end of a
+    report's replay line, or "" for none."""
+    return f" ({jumped:,} of them in checked jumps over loop iterations, T-A1)" if jumped else ""
 
 
 def stack_of(found: Witness) -> tuple[Site, ...]:
@@ -57,7 +72,7 @@ def stack_of(found: Witness) -> tuple[Site, ...]:
 
     if found.program is None or found.final.frame is None:  # no call runs at the failure
         return ()
-    return call_stack(found.program, found.input, found.final.steps)
+    return call_stack(found.program, found.input, found.final.steps, found.jumped > 0)
 
 
 def steps_of(found: Witness, references: frozenset[str]) -> list[Step]:
@@ -65,7 +80,8 @@ def steps_of(found: Witness, references: frozenset[str]) -> list[Step]:
     from symcert.engine.trace import walk
 
     assert found.program is not None
-    return list(walk(found.program, found.input, found.final.steps, references))
+    return list(walk(found.program, found.input, found.final.steps, references,
+                     found.jumped > 0))
 
 
 def calls(program: Stmt, start: Env, state: State) -> str:

@@ -51,6 +51,16 @@ def print_done(kind: Kind, exhaustive: bool, reason: Reason | None, states: int,
                       "solver_seconds": round(solver_seconds, 6)})
 
 
+def unchecked(unreached: Sequence[str]) -> str:
+    """The contracts a verdict did not check, no call reaching them (`contracts.unreached`), as
+    a line of the text report, or ""."""
+    if not unreached:
+        return ""
+    one = len(unreached) == 1
+    return (f"\n  not verified: the contract{'' if one else 's'} of {', '.join(unreached)} "
+            f"(no call reaches {'it' if one else 'them'})")
+
+
 def used(summaries: Sequence[str]) -> str:
     """The contracts a verdict relied on (T-S1), as a line of the text report, or ""."""
     if not summaries:
