@@ -112,7 +112,7 @@ def test_a_jump_one_iteration_too_long_is_refused_by_its_last_iteration(monkeypa
 
 def test_the_affine_reading_of_conditions():
     """`x < 5` is `4 - x ≥ 0`; its negation `x - 5 ≥ 0`; `!=`, `or` of two constraints and
-    `%` of a variable are not convex or not affine."""
+    `%` of a variable are not convex or not affine; a comparison of constants is decided."""
     moving = acceleration.Reading(frozenset({"x"}), Env.of({"c": 5}))
     fold = lambda text: acceleration.fold_b(acceleration.AFFINITY, moving,  # noqa: E731
                                             parse(f"assert {text}").cond)
@@ -121,6 +121,8 @@ def test_the_affine_reading_of_conditions():
     assert fold("2 * x == c + 1") == (Constraint(Affine((("x", 2),), -6), eq=True),)
     for opaque in ("x != 1", "x < 1 or x > 3", "x % 2 == 0", "x * x < 4"):
         assert fold(opaque) is acceleration.OPAQUE
+    assert fold("c != 0 and x < c") == fold("x < c")  # `c` is never written: a constant
+    assert fold("not c % 2 == 1") == acceleration.FALSE
 
 
 def test_a_deep_bug_is_reported_with_its_jumps(capsys, tmp_path):

@@ -36,6 +36,7 @@ from typing import Callable, Iterator
 from symcert.core.algebra import fold_a, fold_b
 from symcert.core.concrete import Env, State, head, step, trace
 from symcert.core.state import ID, TRUE_PC, SymState
+from symcert.core.terms import COMPARE
 from symcert.engine.explore import expand
 from symcert.lang.annotations import written
 from symcert.lang.syntax import While
@@ -156,6 +157,9 @@ class _Affinity:
         return OPAQUE
 
     def cmp(self, op: str, a: Value, b: Value) -> Conjuncts:
+        ka, kb = _const(a), _const(b)
+        if ka is not None and kb is not None:  # of constants (variables the body never writes)
+            return () if COMPARE[op](ka, kb) else FALSE
         return _cmp(op, a, b) if isinstance(a, Affine) and isinstance(b, Affine) else OPAQUE
 
     def boolean(self, ctx: Reading, value: bool) -> Conjuncts:
