@@ -22,8 +22,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from symcert.checking.distributed import Chunk, run_campaign
-from symcert.checking.explore_dask import local_cluster, on_dask
+from symcert.distributed.campaign import Chunk, run_campaign
+from symcert.distributed.explore import local_cluster, on_dask
 from symcert.engine.explore import run
 from symcert.engine.partition import partitioned
 from symcert.engine.verdict import Budget, Check

@@ -14,7 +14,8 @@ from typing import get_args
 
 import pytest
 
-from symcert.checking import obligations, provers, smtlib
+from symcert.checking import obligations
+from symcert.prove import provers, smtlib
 from symcert.checking.obligations import (
     EXPR_CASES, FRAME_RULES, RULES, Obligation, missing, problems,
 )

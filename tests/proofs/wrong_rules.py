@@ -29,7 +29,8 @@ The obligations of the wrong rule must be refuted, with a counterexample printed
 import sys
 from dataclasses import replace
 
-from symcert.checking import obligations, smtlib
+from symcert.checking import obligations
+from symcert.prove import smtlib
 
 from symcert.core import entailment, frames, guards, terms
 

@@ -14,7 +14,7 @@ import pytest
 
 from symcert.checking import campaign as c
 from symcert.checking.campaign import Disagreement, numbered
-from symcert.checking.distributed import Chunk, check_chunk, run_campaign
+from symcert.distributed.campaign import Chunk, check_chunk, run_campaign
 
 
 def odd(p, sigmas, solver):  # type: ignore[no-untyped-def]
@@ -201,7 +201,7 @@ def test_a_worker_that_dies_mid_exploration_loses_no_state(cluster, tmp_path: Pa
     partitioned `check` still has the plain run's verdict, states and bugs."""
     from distributed import Client
 
-    from symcert.checking.explore_dask import on_dask, step_on_worker
+    from symcert.distributed.explore import on_dask, step_on_worker
     from symcert.engine.partition import frontier, partitioned
     from symcert.engine.verdict import Budget, Check
     from symcert.lang.parser import parse
@@ -229,7 +229,7 @@ def test_the_workers_queries_are_counted_once(cluster):
     client's; in this process's pool (`Here`) the one solver's are not counted twice."""
     from distributed import Client
 
-    from symcert.checking.explore_dask import on_dask
+    from symcert.distributed.explore import on_dask
     from symcert.engine.partition import Here, partitioned
     from symcert.engine.verdict import Budget, Check
     from symcert.lang.parser import parse
@@ -261,7 +261,7 @@ def test_one_and_four_workers_give_the_same_results(cluster):
     between rounds of a few states), the verdict, states, bounded claim and bugs of `run`."""
     from distributed import Client
 
-    from symcert.checking.explore_dask import on_dask
+    from symcert.distributed.explore import on_dask
     from symcert.engine.partition import partitioned
     from symcert.engine.verdict import Budget, Check
 

@@ -14,7 +14,7 @@ from icontract.errors import ViolationError
 from symcert.checking.campaign import check_main
 from symcert.core import entailment
 from symcert.core.concrete import Env
-from symcert.core.state import TRUE_PC, Store, SymState, initial
+from symcert.core.state import TRUE_PC, Store, SymState, fact_literals, initial, read_facts
 from symcert.engine import explore
 from symcert.engine.explore import expand, run
 from symcert.lang.parser import parse
@@ -65,7 +65,7 @@ def test_resolution_adds_no_state_and_keeps_the_parents_terms():
     for _ in range(4):
         (s,) = expand(s)
     then, _ = expand(s)
-    assert entailment.read_facts(then)
+    assert read_facts(then)
     (t,) = expand(then)
     assert t.store("a") is then.store("a") and t.store("x") == Int(5)
 
@@ -118,12 +118,12 @@ def test_read_facts_visits_only_the_conjuncts_that_hold_a_literal(monkeypatch):
     assert (plain.facts, pc.facts) == (0, 4)
     seen = _counting(monkeypatch)
     state = SymState(pc, Store.of({"a": Update(ArrayVar("a"), i, Int(1))}), Skip())
-    assert entailment.read_facts(state) == [
+    assert read_facts(state) == [
         Cmp("==", i, j), Cmp("!=", j, k), Not(Cmp("==", i, k)), Cmp("<", i, Int(3))]
     assert seen[0] == 3
-    assert entailment.read_facts(replace(state, pc=plain)) == [] and seen[0] == 3
-    assert entailment.read_facts(replace(state, store=Store())) == [] and seen[0] == 3
-    assert _scan(pc) == entailment.read_facts(state)
+    assert read_facts(replace(state, pc=plain)) == [] and seen[0] == 3
+    assert read_facts(replace(state, store=Store())) == [] and seen[0] == 3
+    assert _scan(pc) == read_facts(state)
 
 
 def test_a_long_array_loop_reads_each_conjunct_once(monkeypatch):
@@ -138,4 +138,4 @@ def test_a_long_array_loop_reads_each_conjunct_once(monkeypatch):
     *_, last = islice(run([initial(p)]), 1_000)
     assert seen[0] <= 1_000
     assert last.pc.facts >= 150 and isinstance(last.store("a"), Update)
-    assert entailment.fact_literals(last.pc) == _scan(last.pc)
+    assert fact_literals(last.pc) == _scan(last.pc)

@@ -11,7 +11,8 @@ from xml.etree import ElementTree as ET
 import jsonschema
 import pytest
 
-from symcert.cli.commands.batch import Outcome, programs, run_all, worst
+from symcert.cli.commands.batch import programs, run_all, worst
+from symcert.cli.commands.reports import Outcome
 from symcert.cli.commands.reports import junit, sarif
 from symcert.cli.main import main, parse_args
 

@@ -97,7 +97,7 @@ def random_input(c: Choices, p: Stmt, shape: Shape = SHAPE) -> Env:
 def numbered(seed: int, index: int, shape: Shape = SHAPE,
              inputs_per_program: int = 3) -> tuple[Stmt, list[Env]]:
     """Program `index` of the campaign of `seed` and its inputs, drawn from a generator seeded
-    by `(seed, index)` alone: any process makes any program (checking/distributed.py)."""
+    by `(seed, index)` alone: any process makes any program (distributed/campaign.py)."""
     choices = RandomChoices(random.Random(f"{seed}:{index}"))
     p = (generate_threads.program if shape.threads else program)(choices, shape)
     return p, [random_input(choices, p, shape) for _ in range(inputs_per_program)]

@@ -31,40 +31,12 @@ from typing import Protocol, Sequence, TypeVar
 from symcert.core.concrete import Cells, Env, Value, beval
 from symcert.core.state import PathCondition, Store, SymState
 from symcert.core.terms import negate
-from symcert.lang.procedures import Procedures, declare, link
+from symcert.lang.procedures import declare, link
 from symcert.lang.syntax import (
     CMP_OPS,
-    Add,
-    AExpr,
-    And,
-    ArrayVar,
-    Assert,
-    Assign,
-    Assume,
-    BExpr,
-    Bool,
-    Call,
-    Cmp,
-    Div,
-    Fail,
-    If,
-    Int,
-    Mod,
-    Mul,
-    Neg,
-    New,
-    Nil,
-    Not,
-    Or,
-    Return,
-    Select,
-    Seq,
-    Skip,
-    Stmt,
-    Sub,
-    Update,
-    Var,
-    While,
+    AExpr, Add, And, ArrayVar, Assert, Assign, Assume, BExpr, Bool, Call, Cmp, Div, Fail, If,
+    Int, Mod, Mul, Neg, New, Nil, Not, Or, Procedures, Return, Select, Seq, Skip, Stmt, Sub,
+    Update, Var, While,
     is_field,
 )
 

@@ -29,10 +29,10 @@ from dataclasses import replace
 
 from symcert.checking.generate import Choices, Shape, aexpr, bexpr, pick
 from symcert.lang import threads as static
-from symcert.lang.procedures import Procedures, declare
+from symcert.lang.procedures import declare
 from symcert.lang.syntax import (
-    Add, And, ArrayVar, Assert, Assign, Await, Cmp, Get, If, Int, Return, Seq, Spawn, Stmt, Update,
-    Var, While,
+    Add, And, ArrayVar, Assert, Assign, Await, Cmp, Get, If, Int, Procedures, Return, Seq,
+    Spawn, Stmt, Update, Var, While,
 )
 
 SHARED = ("x", "y")

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 from symcert.lang.errors import plural
 
 if TYPE_CHECKING:
-    from symcert.cli.commands.batch import Outcome
+    from symcert.cli.commands.reports import Outcome
     from symcert.engine.trace import Step
 
 ERROR, WARNING, INFORMATION, HINT = 1, 2, 3, 4

@@ -306,7 +306,7 @@ def _run(args: argparse.Namespace) -> int:
         bounded, print_done, shown_reason, stop_reason, unchecked, used,
     )
     from symcert.engine.contracts import unreached
-    from symcert.checking.inference import InferringCheck
+    from symcert.prove.inference import InferringCheck
     from symcert.engine.verdict import Budget, Check, Kind, Stats, Verdict
     from symcert.cli.commands.workers import explorer_for
 

@@ -6,17 +6,12 @@ the literals do not say is left to the solver.
 
 The literals of a path condition are those of its parent and those of its last conjunct, so
 `state.PathCondition` counts them as it grows and links each node to the newest ancestor whose
-conjunct holds one (`facts`, `older`): `read_facts` visits those conjuncts only, never the
+conjunct holds one (`facts`, `older`): `state.read_facts` visits those conjuncts only, never the
 conjuncts in between, and nothing at all for a path condition without such a literal."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from symcert.lang.syntax import AExpr, And, BExpr, Cmp, Not, Update
-
-if TYPE_CHECKING:
-    from symcert.core.state import PathCondition, SymState
+from symcert.lang.syntax import AExpr, And, BExpr, Cmp, Not
 
 Question = tuple[AExpr, AExpr]
 """An alias question `(i, j)`: whether the update's index `i` equals the read's index `j`."""
@@ -39,29 +34,6 @@ def literals(conjunct: BExpr) -> list[BExpr]:
         elif _answer(lit) is not None:
             out.append(lit)
     return out
-
-
-def fact_literals(pc: PathCondition) -> list[BExpr]:
-    """The literals of `pc` that answer an alias question, oldest conjunct first; only the
-    conjuncts that hold one are visited (`PathCondition.older`)."""
-    nodes: list[PathCondition] = []
-    node = pc if pc.parent is not None and pc.facts > pc.parent.facts else pc.older
-    while node is not None:
-        nodes.append(node)
-        node = node.older
-    return [lit for n in reversed(nodes) for lit in literals(n.last)]  # type: ignore[arg-type]
-
-
-def may_answer(s: SymState) -> bool:
-    """Whether `s`'s path condition holds a literal that answers an alias question and its
-    store binds an update sequence (a read can go past one only then); constant in `φ`."""
-    return bool(s.pc.facts) and any(type(v) is Update for _, v in s.store.bindings)
-
-
-def read_facts(s: SymState) -> list[BExpr]:
-    """The literals of `s`'s path condition that answer an alias question, oldest conjunct
-    first; none unless `may_answer(s)`."""
-    return fact_literals(s.pc) if may_answer(s) else []
 
 
 def answers(facts: list[BExpr]) -> dict[Question, bool]:

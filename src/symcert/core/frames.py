@@ -15,8 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Generic, Mapping, Protocol, TypeVar
 
-from symcert.lang.procedures import Proc
-from symcert.lang.syntax import Call, Seq, Skip, Stmt
+from symcert.lang.syntax import Call, Proc, Seq, Skip, Stmt
 
 MAX_CALL_DEPTH = 10_000
 """The deepest stack of calls a run may build (`--max-call-depth`): past it the run is cut."""

@@ -35,6 +35,7 @@ from symcert.lang.syntax import (
     Seq,
     Skip,
     Stmt,
+    Update,
     Var,
     While,
     is_field,
@@ -318,3 +319,26 @@ def rule_count(p: Stmt, in_procedure: bool = False) -> int:
 def rules_of(s: SymState) -> int:
     """`rule_count` of a state: how many successors `expand` gives it (0 for a leaf)."""
     return rule_count(s.prog, s.frame is not None)
+
+
+def fact_literals(pc: PathCondition) -> list[BExpr]:
+    """The literals of `pc` that answer an alias question, oldest conjunct first; only the
+    conjuncts that hold one are visited (`PathCondition.older`)."""
+    nodes: list[PathCondition] = []
+    node = pc if pc.parent is not None and pc.facts > pc.parent.facts else pc.older
+    while node is not None:
+        nodes.append(node)
+        node = node.older
+    return [lit for n in reversed(nodes) for lit in entailment.literals(n.last)]  # type: ignore[arg-type]
+
+
+def may_answer(s: SymState) -> bool:
+    """Whether `s`'s path condition holds a literal that answers an alias question and its
+    store binds an update sequence (a read can go past one only then); constant in `φ`."""
+    return bool(s.pc.facts) and any(type(v) is Update for _, v in s.store.bindings)
+
+
+def read_facts(s: SymState) -> list[BExpr]:
+    """The literals of `s`'s path condition that answer an alias question, oldest conjunct
+    first; none unless `may_answer(s)`."""
+    return fact_literals(s.pc) if may_answer(s) else []

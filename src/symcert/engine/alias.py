@@ -43,7 +43,7 @@ from symcert.core.algebra import fold
 from symcert.core.concrete import beval, head
 from symcert.core import entailment
 from symcert.core.entailment import Question
-from symcert.core.state import Store, SymState
+from symcert.core.state import Store, SymState, may_answer, read_facts
 from symcert.core.guards import GUARDS
 from symcert.core.terms import Terms, cmp, conj, disj, negate
 from symcert.lang.syntax import AExpr, ArrayExpr, BExpr, Bool, Fail, Int, Select, Update, Var
@@ -133,9 +133,9 @@ def resolve_reads(parent: SymState, children: list[SymState]) -> list[SymState]:
     are the new conjuncts (the shapes W-T3.1 reads off stay as the rules make them). Every
     valuation of `φ` gives a resolved term the value of the term it replaces, so the one-step
     lemmas hold as for the unresolved successors; no state is added."""
-    if not entailment.may_answer(parent):
+    if not may_answer(parent):
         return children
-    algebra = _Deciding(lambda: entailment.read_facts(parent))
+    algebra = _Deciding(lambda: read_facts(parent))
     memo: dict[int, object] = {id(v): v for v in _held(parent)}
 
     def again(term: AExpr) -> AExpr:

@@ -37,9 +37,10 @@ from symcert.core.symbolic import sym_aeval, sym_beval, sym_guard
 from symcert.core.terms import conj, free_vars, negate
 from symcert.engine.invariants import HAVOC, INVARIANTS, Unproved
 from symcert.lang.annotations import RESULT, written
-from symcert.lang.procedures import Proc, arrays, statements, table_of
+from symcert.lang.procedures import arrays, statements, table_of
 from symcert.lang.syntax import (
-    ALLOC, AExpr, Assert, ArrayVar, BExpr, Bool, Call, Fail, Int, Stmt, Var, While,
+    ALLOC,
+    AExpr, ArrayVar, Assert, BExpr, Bool, Call, Fail, Int, Proc, Stmt, Var, While,
 )
 from symcert.solver.z3backend import Sat, Solver
 

@@ -4,7 +4,7 @@ stepped, and rebalanced between rounds (Fig. 6).
 `partitioned(parts, pool)` is an explorer with `run`'s signature, for `find_bugs` and `Check`.
 It steps the first levels here; once a level holds `local` states it cuts it into `parts`
 contiguous slices (`Part`) and hands them to the `pool`, which keeps each where it steps it (a
-Dask worker: checking/explore_dask.py; this process: `Here`). Then it goes by rounds: each
+Dask worker: distributed/explore.py; this process: `Here`). Then it goes by rounds: each
 part steps the same number of levels (`advance`, as `run` does: `successors`, the call-depth
 bound, pruning by the worker's own solver) and sends back only what the verdict reads of
 them (`Level`); between rounds, when the parts' frontiers are uneven (a lopsided tree), states

@@ -39,17 +39,18 @@ from contextvars import ContextVar
 from typing import Callable, Iterator
 
 from symcert.core.concrete import head
-from symcert.core.entailment import answers, fact_literals
+from symcert.core.entailment import answers
 from symcert.core.frames import Frame, scope
-from symcert.core.state import PathCondition, Store, SymState
+from symcert.core.state import PathCondition, Store, SymState, fact_literals
 from symcert.core.symbolic import sym_aeval
 from symcert.core.threads import Thread, result_name
-from symcert.lang.procedures import Procedures, statements
-from symcert.lang.structure import children, variables
+from symcert.lang.procedures import statements
 from symcert.lang.syntax import (
-    ALLOC, AExpr, ArrayVar, Assert, Assign, Assume, Await, Call, Cmp, Get, If, Int, New, Node,
-    Return, Select, Skip, Spawn, Stmt, Update, Var, While,
+    ALLOC,
+    AExpr, ArrayVar, Assert, Assign, Assume, Await, Call, Cmp, Get, If, Int, New, Node,
+    Procedures, Return, Select, Skip, Spawn, Stmt, Update, Var, While,
 )
+from symcert.lang.structure import children, variables
 from symcert.solver.z3backend import Sat, Solver
 
 POR: ContextVar[bool] = ContextVar("symcert_por", default=True)

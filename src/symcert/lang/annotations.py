@@ -22,7 +22,7 @@ from symcert.lang.syntax import (
 )
 
 if TYPE_CHECKING:
-    from symcert.lang.procedures import Procedures
+    from symcert.lang.syntax import Procedures
 
 RESULT = "result"
 """The name of a procedure's returned value in its `ensures`."""
@@ -51,7 +51,7 @@ def clauses(main: Stmt, procs: Procedures) -> Iterator[tuple[str, BExpr]]:
 def loops(root: Stmt) -> Iterator[While]:
     """Every `while` of `root`, nested ones included, in pre-order (a loop before the loops of
     its body, in the order of the text): a loop's index in this order is how inferred
-    invariants name it (`solver.horn`, `checking.inductive`)."""
+    invariants name it (`solver.horn`, `prove.inductive`)."""
     todo: list[Node] = [root]
     while todo:
         node = todo.pop()

@@ -37,41 +37,10 @@ from symcert.lang.lalr import (
     UnexpectedInput, UnexpectedToken,
 )
 from symcert.lang.syntax import (
-    Add,
-    AExpr,
-    And,
-    ArrayVar,
-    Assert,
-    Assign,
-    Assume,
-    BExpr,
-    Bool,
-    Call,
-    Cmp,
-    Div,
-    Fail,
-    If,
-    Int,
-    Mod,
-    Mul,
-    Neg,
-    New,
-    Nil,
-    Not,
-    Or,
-    Pos,
-    Return,
-    Select,
-    Seq,
-    Skip,
-    Stmt,
-    Sub,
-    Update,
-    Var,
-    While,
-    field_map,
-    seq_of,
-    spine,
+    AExpr, Add, And, ArrayVar, Assert, Assign, Assume, BExpr, Bool, Call, Cmp, Div, Fail, If,
+    Int, Mod, Mul, Neg, New, Nil, Not, Or, Pos, Procedures, Return, Select, Seq, Skip, Stmt,
+    Sub, Update, Var, While,
+    field_map, seq_of, spine,
 )
 from symcert.lang.structure import levels
 from symcert.lang.threads import ThreadRules
@@ -107,7 +76,7 @@ class _Build(ThreadRules, Transformer[Token, Stmt]):
         super().__init__()
         self.parenthesized: set[int] = set()
         self.macros: dict[str, macros.Macro] = {}
-        self.procs = procedures.Procedures()
+        self.procs = Procedures()
         self.calls: list[Call] = []
         self.size = 0
         self.max_size = 0
@@ -117,7 +86,7 @@ class _Build(ThreadRules, Transformer[Token, Stmt]):
         of procedures (the last program's calls keep theirs)."""
         self.parenthesized.clear()
         self.macros.clear()
-        self.procs, self.calls = procedures.Procedures(), []
+        self.procs, self.calls = Procedures(), []
         self.size, self.max_size = 0, max_size
 
     def _grow(self, nodes: int, where: Pos | None) -> None:

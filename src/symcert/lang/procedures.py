@@ -14,58 +14,17 @@ guarantees is declared with as many parameters as the call has arguments.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Iterator
 
 from symcert.lang import annotations, objects
 from symcert.lang.errors import KindError, NamingError, SourceError, plural, quote
 from symcert.lang.structure import children, variables
 from symcert.lang.syntax import (
-    ArrayVar, Assign, Await, BExpr, Call, If, New, Node, Pos, Return, Seq, Spawn, Stmt, Var, While,
+    ArrayVar, Assign, Await, BExpr, Call, If, New, Node, Pos, Proc, Procedures, Return, Seq, Spawn,
+    Stmt, Var, While,
     array_write,
     show_stmt,
 )
-
-
-class Procedures(dict[str, "Proc"]):
-    """A program's procedures by name, and `globals`: every variable the program uses as a
-    global (set by `check`), so that `only_local` names the variables that are never global."""
-
-    globals: frozenset[str] = frozenset()
-    classes: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    """The classes `class C(f1, ..., fn)` in declaration order (seed 003 §4)."""
-    checked: tuple[Stmt, frozenset[str]] | None = None
-    """The main statement `check` checked and its references (`objects.references`), so that
-    `references` does not walk the program again."""
-
-    def only_local(self) -> frozenset[str]:
-        """The variables that are local wherever they occur (seed 003 §3 assumes all locals are)."""
-        return frozenset().union(*(q.locals for q in self.values())) - self.globals
-
-
-@dataclass(frozen=True, slots=True)
-class Proc:
-    """`proc name(params) requires P ensures Q begin body end`; `locals` are its parameters
-    and `var` names; `procs` is the table of the program it is declared in. The contract is
-    optional: `requires` speaks of the parameters and globals at the call, `ensures` of the
-    parameters (their values at the call), the globals after it and `RESULT`, the value
-    returned (T-S1)."""
-
-    name: str
-    params: tuple[str, ...]
-    body: Stmt
-    locals: frozenset[str]
-    pos: Pos | None = field(default=None, compare=False, repr=False)
-    procs: Procedures = field(default_factory=Procedures, compare=False, repr=False)
-    requires: BExpr | None = None
-    ensures: BExpr | None = None
-
-    def __str__(self) -> str:
-        contract = "".join(f" {word} {c}" for word, c in (("requires", self.requires),
-                                                          ("ensures", self.ensures))
-                           if c is not None)
-        return (f"proc {self.name}({', '.join(self.params)}){contract} begin\n"
-                f"{show_stmt(self.body, '  ')}\nend")
 
 
 def statements(p: Stmt) -> Iterator[Stmt]:

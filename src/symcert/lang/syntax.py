@@ -23,7 +23,7 @@ value under CrossHair, which it cannot run (contracts/README.md).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterator, Union
+from typing import Iterator, Union
 
 from symcert.lang.expressions import (  # re-exported: the syntax is expressions and statements
     ARITY,
@@ -59,8 +59,20 @@ from symcert.lang.expressions import (  # re-exported: the syntax is expressions
     show_aexpr,
 )
 
-if TYPE_CHECKING:
-    from symcert.lang.procedures import Procedures
+class Procedures(dict[str, "Proc"]):
+    """A program's procedures by name, and `globals`: every variable the program uses as a
+    global (set by `check`), so that `only_local` names the variables that are never global."""
+
+    globals: frozenset[str] = frozenset()
+    classes: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """The classes `class C(f1, ..., fn)` in declaration order (seed 003 §4)."""
+    checked: tuple[Stmt, frozenset[str]] | None = None
+    """The main statement `check` checked and its references (`objects.references`), so that
+    `references` does not walk the program again."""
+
+    def only_local(self) -> frozenset[str]:
+        """The variables that are local wherever they occur (seed 003 §3 assumes all locals are)."""
+        return frozenset().union(*(q.locals for q in self.values())) - self.globals
 
 
 # ---------------------------------------------------------------------------------------------
@@ -151,7 +163,7 @@ class Call:
     target: str | None = None
     pos: Pos | None = field(default=None, compare=False, repr=False)
     local: bool = False
-    procs: Procedures = field(default_factory=dict, compare=False, repr=False)  # type: ignore[assignment]
+    procs: Procedures = field(default_factory=Procedures, compare=False, repr=False)
 
     def __str__(self) -> str:
         call = f"{self.name}({', '.join(map(show_aexpr, self.args))})"
@@ -302,7 +314,7 @@ class Spawn:
     args: tuple[AExpr, ...]
     target: str | None = None
     pos: Pos | None = field(default=None, compare=False, repr=False)
-    procs: Procedures = field(default_factory=dict, compare=False, repr=False)  # type: ignore[assignment]
+    procs: Procedures = field(default_factory=Procedures, compare=False, repr=False)
 
     def __str__(self) -> str:
         spawn = f"spawn {self.name}({', '.join(map(show_aexpr, self.args))})"
@@ -453,3 +465,26 @@ def _show_simple(s: Stmt, indent: str) -> str:
             return indent + str(s)
 
 
+@dataclass(frozen=True, slots=True)
+class Proc:
+    """`proc name(params) requires P ensures Q begin body end`; `locals` are its parameters
+    and `var` names; `procs` is the table of the program it is declared in. The contract is
+    optional: `requires` speaks of the parameters and globals at the call, `ensures` of the
+    parameters (their values at the call), the globals after it and `RESULT`, the value
+    returned (T-S1)."""
+
+    name: str
+    params: tuple[str, ...]
+    body: Stmt
+    locals: frozenset[str]
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+    procs: Procedures = field(default_factory=Procedures, compare=False, repr=False)
+    requires: BExpr | None = None
+    ensures: BExpr | None = None
+
+    def __str__(self) -> str:
+        contract = "".join(f" {word} {c}" for word, c in (("requires", self.requires),
+                                                          ("ensures", self.ensures))
+                           if c is not None)
+        return (f"proc {self.name}({', '.join(self.params)}){contract} begin\n"
+                f"{show_stmt(self.body, '  ')}\nend")

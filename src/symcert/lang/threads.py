@@ -24,6 +24,7 @@ from symcert.lang.errors import SourceError, quote
 from symcert.lang.lalr import Token
 from symcert.lang.structure import children
 from symcert.lang.syntax import (
+    Procedures,
     Assign, Assume, Await, Call, Get, New, Node, Pos, Return, Spawn, Stmt, Var, While,
 )
 
@@ -37,7 +38,7 @@ class ThreadRules:
     provides `procs` and `_grow`)."""
 
     if TYPE_CHECKING:
-        procs: procedures.Procedures
+        procs: Procedures
         calls: list[Call]
 
         def _grow(self, nodes: int, where: Pos | None) -> None: ...
@@ -73,7 +74,7 @@ class ThreadRules:
         return Await(c[1], c[2], _tpos(c[0]))
 
 
-def check(main: Stmt, procs: procedures.Procedures) -> None:
+def check(main: Stmt, procs: Procedures) -> None:
     """The static rules of threads (module docstring) over the program `main` with `procs`."""
     roots = [main, *(q.body for q in procs.values())]
     spawns = [s for root in roots for s in procedures.statements(root) if isinstance(s, Spawn)]

@@ -77,12 +77,13 @@ from symcert.core.guards import GUARDS, may_fail
 from symcert.core.state import TRUE_PC, PathCondition, satisfies
 from symcert.core.threads import is_threaded
 from symcert.engine.ghost import Interpretation
-from symcert.lang.procedures import Proc
-from symcert.lang.structure import inputs
 from symcert.lang.syntax import (
-    ALLOC, AExpr, Assert, Assign, Assume, BExpr, Bool, Call, Cmp, Fail, If, Int, New, Return,
-    Seq, Skip, Stmt, Var, While, allocation, spine,
+    ALLOC,
+    AExpr, Assert, Assign, Assume, BExpr, Bool, Call, Cmp, Fail, If, Int, New, Proc, Return,
+    Seq, Skip, Stmt, Var, While,
+    allocation, spine,
 )
+from symcert.lang.structure import inputs
 from symcert.seed004.quantify import existentially_quantify, quantify_all
 from symcert.seed004.natural import CALL_LIMIT, Behaviour, Outcome, Unbound, exec_concrete
 from symcert.seed004.results import (

@@ -1,7 +1,7 @@
 # crosshair: off
-# (it drives z3's Spacer; its answers are checked by checking.summaries and the engine's T-S1)
+# (it drives z3's Spacer; its answers are checked by prove.summaries and the engine's T-S1)
 """Procedure summaries inferred by a CHC solver (T-I2 for calls: proposed here, checked in
-`checking.summaries`).
+`prove.summaries`).
 
 A program with procedures (recursive ones included) becomes constrained Horn clauses in the
 style of `solver.horn`, with two predicates per procedure `f` the main statement may call:
@@ -42,11 +42,12 @@ from typing import Any, Union
 import z3
 
 from symcert.lang import annotations
-from symcert.lang.procedures import Proc, called, statements, table_of
-from symcert.lang.structure import levels, variables
+from symcert.lang.procedures import called, statements, table_of
 from symcert.lang.syntax import (
-    ArrayVar, Await, BExpr, Bool, Call, Get, New, Nil, Return, Spawn, Stmt, While, is_field,
+    ArrayVar, Await, BExpr, Bool, Call, Get, New, Nil, Proc, Return, Spawn, Stmt, While,
+    is_field,
 )
+from symcert.lang.structure import levels, variables
 from symcert.solver.horn import (
     DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, LoopInvariant, Unknown, _Ctx, _Encoder, _to_imp,
     _Untranslatable, spacer,
@@ -229,7 +230,7 @@ def infer(p: Stmt, *, timeout_ms: int = DEFAULT_TIMEOUT_MS, rlimit: int = DEFAUL
           seed: int = 0) -> Answer:
     """Ask Spacer for a summary of every procedure the main statement `p` may call that,
     with invariants of the loops, proves the program's asserts and divisions (T-I2); the
-    answer is a proposal, to be checked (`checking.summaries`).
+    answer is a proposal, to be checked (`prove.summaries`).
 
     :param timeout_ms: Spacer's wall-clock budget (the run holds `Z3_CALLS`).
     :param rlimit: Spacer's resource limit (deterministic).

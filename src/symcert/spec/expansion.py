@@ -9,10 +9,9 @@ from __future__ import annotations
 from typing import Callable, Iterator, Sequence
 
 from symcert.core.concrete import Env, State, beval, head, run_concrete, step, trace
-from symcert.core.entailment import read_facts
 from symcert.core.state import (
-    Store, SymState, concretize, concretize_frames, frames, initial, rules_of, satisfies,
-    state_names,
+    Store, SymState, concretize, concretize_frames, frames, initial, read_facts, rules_of,
+    satisfies, state_names,
 )
 from symcert.core.guards import assuming
 from symcert.core.frames import Frame

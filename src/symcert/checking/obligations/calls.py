@@ -34,22 +34,24 @@ from __future__ import annotations
 
 from typing import Callable
 
-from symcert.checking import smtlib
+from symcert.prove import smtlib
 from symcert.checking.obligations.common import (
     A_SHAPES, P1, PHI, Q, Draft, Obligation, X, Y, collect, schematic_store, snum,
 )
 from symcert.checking.obligations.loops import (
     Concrete, concrete, exists, frame_kept, fresh, moved, names, read, same,
 )
-from symcert.checking.smtlib import Script, conj, sbool
+from symcert.prove.smtlib import Script, conj, sbool
 from symcert.core.concrete import State, beval, step
 from symcert.core.frames import after as continuation, assign, enter, scope
 from symcert.core.state import ID, Store, SymState
 from symcert.engine.contracts import expand_call
 from symcert.lang.annotations import RESULT
-from symcert.lang.procedures import Procedures, declare, link
+from symcert.lang.procedures import declare, link
 from symcert.lang.syntax import (
-    AExpr, Add, Assign, BExpr, Bool, Call, Cmp, Div, Fail, Int, Not, Return, Seq, Var, seq_of,
+    AExpr, Add, Assign, BExpr, Bool, Call, Cmp, Div, Fail, Int, Not, Procedures, Return, Seq,
+    Var,
+    seq_of,
 )
 from symcert.spec.definedness import defined
 

@@ -36,19 +36,20 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable
 
-from symcert.checking import smtlib
+from symcert.prove import smtlib
 from symcert.checking.obligations.common import (
     A_SHAPES, P1, PHI, Q, V0, Draft, Obligation, X, Y, collect, schematic_store, snum,
 )
-from symcert.checking.smtlib import Script, conj, sbool
+from symcert.prove.smtlib import Script, conj, sbool
 from symcert.core.concrete import Env, State, aeval, beval, head, step
 from symcert.core.frames import Frame, assign, enter, scope
 from symcert.core.state import ID, Store, SymState
 from symcert.core.terms import free_vars
 from symcert.engine.invariants import expand_invariant
-from symcert.lang.procedures import Procedures, declare, link
+from symcert.lang.procedures import declare, link
 from symcert.lang.syntax import (
-    Assign, BExpr, Bool, Call, Cmp, Div, Fail, Int, Not, Seq, Skip, Stmt, Var, While,
+    Assign, BExpr, Bool, Call, Cmp, Div, Fail, Int, Not, Procedures, Seq, Skip, Stmt, Var,
+    While,
 )
 from symcert.spec.definedness import defined
 

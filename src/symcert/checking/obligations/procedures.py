@@ -33,28 +33,13 @@ from symcert.checking.obligations.rules import steps
 from symcert.core.concrete import head
 from symcert.core.frames import Frame, assign, enter
 from symcert.core.state import ID, Store
-from symcert.lang.procedures import Procedures, declare, link
-from symcert.lang.structure import variables
+from symcert.lang.procedures import declare, link
 from symcert.lang.syntax import (
-    AExpr,
-    Add,
-    Assign,
-    Call,
-    Cmp,
-    Div,
-    Fail,
-    If,
-    Int,
-    Mod,
-    Pos,
-    Return,
-    Seq,
-    Skip,
-    Stmt,
-    Sub,
-    Var,
+    AExpr, Add, Assign, Call, Cmp, Div, Fail, If, Int, Mod, Pos, Procedures, Return, Seq, Skip,
+    Stmt, Sub, Var,
     seq_of,
 )
+from symcert.lang.structure import variables
 
 PROCS = Procedures()
 """The program's table: `proc f(u) begin var l = u; if u > 0 then l = f(u - 1) else skip fi;

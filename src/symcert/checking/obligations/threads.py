@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from symcert.checking.obligations.common import PHI, V0, Draft, Obligation, X, Y, collect
 from symcert.checking.obligations.common import env_equal, frames_equal, schematic_store
-from symcert.checking.smtlib import Script, conj, disj
+from symcert.prove.smtlib import Script, conj, disj
 from symcert.core.concrete import head
 from symcert.core.state import Store, SymState, concretize, concretize_frames
 from symcert.core.threads import (
@@ -35,13 +35,13 @@ from symcert.core.threads import (
 from symcert.engine import por
 from symcert.engine.explore import expand
 from symcert.engine.threads import configuration, expand_config, thread_moves
-from symcert.lang.procedures import Procedures, declare
+from symcert.lang.procedures import declare
+from symcert.lang.syntax import (
+    Add, Assign, Assume, Await, Cmp, Div, Fail, Get, If, Int, Procedures, Return, Skip, Spawn,
+    Stmt, Var,
+)
 from symcert.lang.structure import variables
 from symcert.spec.definedness import defined
-from symcert.lang.syntax import (
-    Add, Assign, Assume, Await, Cmp, Div, Fail, Get, If, Int, Return, Skip, Spawn, Stmt,
-    Var,
-)
 
 PROCS = Procedures()
 """The program's table: `proc w() begin ?BODY = 0 end` and `proc v(k) begin ?BODY = 0 end` (a

@@ -14,38 +14,15 @@ import argparse
 import json
 import os
 import sys
-from dataclasses import dataclass
 from typing import Any, Iterator
 
 from symcert.cli.commands.programs import STDIN_NAME, source_name
+from symcert.cli.commands.reports import Outcome
 
 FORMATS = ("text", "json", "sarif", "junit")
 WORST_FIRST = (70, 65, 1, 3, 0)
 """Exit codes from the worst: an internal error, bad input, a bug, undecided, safe (another
 code, such as a killed process's, counts as an internal error)."""
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What `symcert run FILE --json` gave for one program."""
-
-    file: str
-    exit_code: int
-    events: tuple[dict[str, Any], ...]
-    stderr: str
-
-    @property
-    def done(self) -> dict[str, Any] | None:
-        """The program's `done` event, if it got that far."""
-        return next((e for e in self.events if e.get("event") == "done"), None)
-
-    @property
-    def bugs(self) -> list[dict[str, Any]]:
-        return [e for e in self.events if e.get("event") == "bug"]
-
-    @property
-    def error(self) -> dict[str, Any] | None:
-        return next((e for e in self.events if e.get("event") == "error"), None)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

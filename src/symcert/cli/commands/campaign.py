@@ -97,13 +97,13 @@ def main(args: argparse.Namespace) -> int:
 
 
 def chunked(args: argparse.Namespace, programs: int, checks: tuple[str, ...]) -> Report:
-    """The campaign in chunks (checking/distributed.py): here with `--workers 1`, else on Dask;
+    """The campaign in chunks (distributed/campaign.py): here with `--workers 1`, else on Dask;
     progress on stderr, one JSON line per chunk in `--log`."""
     import os
     import sys
     from pathlib import Path
 
-    from symcert.checking.distributed import Checked, Chunk, run_campaign
+    from symcert.distributed.campaign import Checked, Chunk, run_campaign
     from symcert.lang.errors import InputError
 
     workers = args.workers if args.workers is not None else os.cpu_count() or 1

@@ -1,8 +1,8 @@
 """`symcert check-certificate CERT FILE`: re-check a certificate of `symcert prove` without the
-symbolic engine (T-C1, `checking.certificate`).
+symbolic engine (T-C1, `prove.certificate`).
 
 The program's SHA-256 must be the certificate's; the verification conditions of the
-weakest-precondition calculus (`checking.wp`) are recomputed from the program's text and the
+weakest-precondition calculus (`prove.wp`) are recomputed from the program's text and the
 certificate's invariants, must all be recorded in the certificate, and are asked again of z3
 and of cvc5, as are the engine's obligations it records. Exit 0 when every one is UNSAT for
 both provers; 1 when the certificate is invalid (which condition, which prover, its
@@ -26,7 +26,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from symcert.checking.certificate import CertificateError, check, from_json
+    from symcert.prove.certificate import CertificateError, check, from_json
 
     try:
         with open(args.certificate, "rb") as f:

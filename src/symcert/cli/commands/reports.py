@@ -10,11 +10,8 @@ search). A bug at a `fail` or an undefined operation is reported at its own stat
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 from xml.etree import ElementTree as ET
-
-if TYPE_CHECKING:
-    from symcert.cli.commands.batch import Outcome
 
 INFORMATION_URI = "https://github.com/symcert/symcert"
 SARIF_SCHEMA = ("https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/"
@@ -32,6 +29,29 @@ VERDICTS = {0: "safe", 1: "bug", 3: "undecided", 65: "bad input", 70: "internal 
 COUNTED = {"safe": "safe", "bug": "with a bug", "undecided": "undecided",
            "bad input": "with bad input", "internal error": "with an internal error",
            "error": "ended otherwise"}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What `symcert run FILE --json` gave for one program."""
+
+    file: str
+    exit_code: int
+    events: tuple[dict[str, Any], ...]
+    stderr: str
+
+    @property
+    def done(self) -> dict[str, Any] | None:
+        """The program's `done` event, if it got that far."""
+        return next((e for e in self.events if e.get("event") == "done"), None)
+
+    @property
+    def bugs(self) -> list[dict[str, Any]]:
+        return [e for e in self.events if e.get("event") == "bug"]
+
+    @property
+    def error(self) -> dict[str, Any] | None:
+        return next((e for e in self.events if e.get("event") == "error"), None)
 
 
 @dataclass(frozen=True)

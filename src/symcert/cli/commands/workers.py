@@ -1,5 +1,5 @@
 """`symcert run --workers K | --scheduler ADDRESS`: the breadth-first exploration partitioned
-across Dask workers (engine/partition.py, checking/explore_dask.py); one worker is the plain
+across Dask workers (engine/partition.py, distributed/explore.py); one worker is the plain
 process, with no Dask."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def add_workers(parser: argparse.ArgumentParser) -> None:
 
 def explorer_for(args: argparse.Namespace) -> Explorer:
     """The explorer the options ask for (`run` by default)."""
-    from symcert.checking.explore_dask import explorer
+    from symcert.distributed.explore import explorer
     from symcert.lang.errors import InputError
 
     if args.workers <= 0:

@@ -1,5 +1,5 @@
 # crosshair: off
-# (it drives both provers through checking.provers; tests/unit/test_horn.py checks its answers)
+# (it drives both provers through prove.provers; tests/unit/test_horn.py checks its answers)
 """The verification conditions of a program annotated with loop invariants and procedure
 contracts (T-I2: an inferred invariant or summary is checked, never trusted), each proved by z3
 and by cvc5 on the same SMT-LIB text.
@@ -35,20 +35,20 @@ from dataclasses import dataclass, replace
 from itertools import count
 from typing import Mapping
 
-from symcert.checking.provers import INVALID, VALID, ProverAnswer, prove_cvc5, prove_z3
-from symcert.checking.smtlib import Script, conj
+from symcert.prove.provers import INVALID, VALID, ProverAnswer, prove_cvc5, prove_z3
+from symcert.prove.smtlib import Script, conj
 from symcert.core import terms
 from symcert.core.algebra import fold_a, fold_b, is_formula
 from symcert.core.guards import GUARDS, TRUE
 from symcert.engine.contracts import writes
 from symcert.lang import annotations
 from symcert.lang.annotations import RESULT
-from symcert.lang.procedures import Proc, arrays, called, statements, table_of
-from symcert.lang.structure import variables
+from symcert.lang.procedures import arrays, called, statements, table_of
 from symcert.lang.syntax import (
-    AExpr, ArrayVar, Assert, Assign, Assume, BExpr, Bool, Call, Fail, If, Int, Pos, Return, Seq,
-    Skip, Stmt, Var, While,
+    AExpr, ArrayVar, Assert, Assign, Assume, BExpr, Bool, Call, Fail, If, Int, Pos, Proc,
+    Return, Seq, Skip, Stmt, Var, While,
 )
+from symcert.lang.structure import variables
 
 DEFAULT_RLIMIT = 20_000_000
 MAX_PATHS = 10_000

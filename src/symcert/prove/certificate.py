@@ -9,7 +9,7 @@ answers, in two groups:
 - `engine`: the obligations of `engine.prove` (each failing leaf of the exhaustive symbolic
   execution, asked UNSAT), re-asked of both provers: `prove` says PROVED only when both prove
   every one of them (`double_check`);
-- `wp`: the verification conditions of the weakest-precondition calculus (`checking.wp`), a
+- `wp`: the verification conditions of the weakest-precondition calculus (`prove.wp`), a
   second formulation that needs neither the engine nor its exploration.
 
 `check` trusts none of the recorded answers. It recomputes the `wp` conditions from the
@@ -18,7 +18,7 @@ or is for another program, and asks z3 and cvc5 again, for these and for the `en
 """
 
 # crosshair: off
-# (it drives both provers through checking.provers; tests/unit/test_certificate.py checks it)
+# (it drives both provers through prove.provers; tests/unit/test_certificate.py checks it)
 
 from __future__ import annotations
 
@@ -26,12 +26,12 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from symcert.checking.provers import (
+from symcert.prove.provers import (
     INVALID, VALID, ProverAnswer, cvc5_version, prove_cvc5, prove_z3, z3_version,
 )
-from symcert.checking.smtlib import Script, SmtText, purified
+from symcert.prove.smtlib import Script, SmtText, purified
 from symcert.core.algebra import fold_b
-from symcert.checking.wp import Goal, OutsideFragment, vcs
+from symcert.prove.wp import Goal, OutsideFragment, vcs
 from symcert.core.concrete import head
 from symcert.engine.prove import Obligation, Proof
 from symcert.lang.annotations import loops

@@ -1,7 +1,7 @@
 # crosshair: off
-# (it runs programs and asks z3 through checking.provers; its answers are checked like Spacer's)
+# (it runs programs and asks z3 through prove.provers; its answers are checked like Spacer's)
 """Loop invariants guessed from concrete runs and pruned by Houdini (T-I2: proposed here,
-checked by `checking.inductive` and the invariant transition, never trusted).
+checked by `prove.inductive` and the invariant transition, never trusted).
 
 Guess and check (Sharma et al., "A Data Driven Approach for Algebraic Loop Invariants", ESOP
 2013) with Houdini's pruning (Flanagan and Leino, FME 2001). The program runs on small random
@@ -30,8 +30,8 @@ from functools import reduce
 from math import lcm
 from typing import Mapping
 
-from symcert.checking.inductive import Obligation, obligations
-from symcert.checking.provers import VALID, prove_z3
+from symcert.prove.inductive import Obligation, obligations
+from symcert.prove.provers import VALID, prove_z3
 from symcert.core.concrete import Cells, Env, State, beval, head, is_stuck, step, trace
 from symcert.lang.annotations import loops
 from symcert.lang.structure import inputs, variables

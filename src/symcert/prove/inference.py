@@ -8,13 +8,13 @@ replay, before any solver is asked for more). When that share runs out on a prog
 carry no written invariant, it asks the CHC solver (`solver.horn`, z3's Spacer) for an invariant
 of every loop, and counts the answer only after two checks of a different formulation agree:
 
-1. `checking.inductive.check_invariants`: initiation, consecution and safety of the invariant
+1. `prove.inductive.check_invariants`: initiation, consecution and safety of the invariant
    map, each obligation proved by z3 *and* by cvc5;
 2. the invariant transition itself (T-I1, `engine/invariants.py`): the program annotated with
    the invariants is run by the one engine, which must end SAFE (every path ended, every check
    UNSAT); a failure it finds there is a bug only when a concrete run replays it.
 
-Before any solver is asked, the program runs on random small inputs (`checking.guesses.sample`).
+Before any solver is asked, the program runs on random small inputs (`prove.guesses.sample`).
 An input that may make the program fail is a candidate (`engine.candidates`): a sampled run that
 fails, Spacer's counterexample, the model of a failure on a path through an inferred invariant,
 and, once inference has not proved the program, the inputs of sampled runs too long to end in
@@ -22,14 +22,14 @@ their steps. A candidate is replayed on the concrete semantics within a step bud
 of the time left (`REPLAY_SHARE` of `seconds`): a run that fails is a bug, reported with its
 input and replay (no symbolic path); one that does not is discarded, and the undecided reason
 says so. When Spacer finds no invariant that passes both checks (its arithmetic is linear: a sum's
-closed form escapes it), invariants guessed from concrete runs (`checking.guesses`: polynomial
+closed form escapes it), invariants guessed from concrete runs (`prove.guesses`: polynomial
 equalities and octagon bounds that every sampled state satisfies, pruned by Houdini) go through
 the same two checks. Only then is the verdict SAFE, and the invariants are shown to the user
 (who may write them into the program). A rejected or missing answer is never turned into a verdict: exploration goes on
 with the whole budget, and an undecided verdict says what inference found.
 
 A program with procedures (recursive ones included) and no written contract or invariant gets
-Spacer's procedure summaries instead (`solver.horn_procs`, `checking.summaries`): each becomes a
+Spacer's procedure summaries instead (`solver.horn_procs`, `prove.summaries`): each becomes a
 contract, with an invariant for each loop, counted only when z3 and cvc5 prove their obligations
 (`summaries.check_summaries`) and the annotated program is SAFE under the contract and invariant
 transitions (T-S1, T-I1).
@@ -44,7 +44,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Iterator, Mapping
 
-from symcert.checking import summaries
+from symcert.prove import summaries
 from symcert.core.concrete import Env
 from symcert.engine.candidates import Candidate, Discarded, Source, replay
 from symcert.engine.explore import Explorer, run
@@ -57,7 +57,7 @@ from symcert.lang.syntax import BExpr, Stmt, While
 from symcert.solver.z3backend import Solver, solver_for
 
 if TYPE_CHECKING:
-    from symcert.checking.inductive import Contracts
+    from symcert.prove.inductive import Contracts
     from symcert.engine.prove import Proof
 
 PROBE_STATES = 2_000
@@ -82,7 +82,7 @@ INFER_MS = 10_000
 
 GUESS_SECONDS = 10.0
 """The share of the time for guessing invariants from concrete runs when the CHC solver
-found none that checks (`checking.guesses`)."""
+found none that checks (`prove.guesses`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,10 +92,10 @@ class Inferred:
     invariants: tuple[tuple[While, BExpr], ...]
     seconds: float
     how: str = "inferred"
-    """`inferred` by the CHC solver or `guessed` from concrete runs (`checking.guesses`,
-    `checking.contract_guesses`)."""
+    """`inferred` by the CHC solver or `guessed` from concrete runs (`prove.guesses`,
+    `prove.contract_guesses`)."""
     contracts: tuple[str, ...] = ()
-    """The procedures' inferred contracts, one line each (`checking.summaries.shown`)."""
+    """The procedures' inferred contracts, one line each (`prove.summaries.shown`)."""
 
     def lines(self) -> list[str]:
         """One line per loop: where it is and its invariant, as IMP (and, for a guessed one,
@@ -235,7 +235,7 @@ class InferringCheck:
         """Ask Spacer, else guess from concrete runs; check each proposal and run the
         annotated program. The verdict if it proved the program or found a replayed bug, else
         None with `finding` set."""
-        from symcert.checking import guesses  # z3, when asked
+        from symcert.prove import guesses  # z3, when asked
         from symcert.solver import horn
 
         began = time.perf_counter()
@@ -268,7 +268,7 @@ class InferringCheck:
              began: float) -> Verdict | None:
         """Check a proposal (`how` it was found: inferred or guessed) with both provers, then
         by the invariant transition on the annotated program."""
-        from symcert.checking.inductive import check_invariants  # z3 and cvc5, when asked
+        from symcert.prove.inductive import check_invariants  # z3 and cvc5, when asked
 
         accepted = check_invariants(self.program, invariants)
         if not accepted.accepted:
@@ -320,7 +320,7 @@ class InferringCheck:
 
     def _proposals(self, observer: Observer) -> Iterator[tuple[Contracts, dict[int, BExpr], str]]:
         """Spacer's summaries, if it has some, then the contracts guessed from concrete calls."""
-        from symcert.checking import contract_guesses
+        from symcert.prove import contract_guesses
         from symcert.solver import horn_procs
 
         answer = horn_procs.infer(self.program, timeout_ms=self.infer_ms)
@@ -400,8 +400,8 @@ def prove_inferring(p: Stmt, max_states: int,
         and the program it proved (`p`, or `p` with inferred contracts and invariants); a
         rejected or missing answer leaves the plain proof of `p` with the whole budget.
     """
-    from symcert.checking import contract_guesses, guesses
-    from symcert.checking.inductive import check_invariants
+    from symcert.prove import contract_guesses, guesses
+    from symcert.prove.inductive import check_invariants
     from symcert.engine.prove import prove
     from symcert.solver import horn, horn_procs
 

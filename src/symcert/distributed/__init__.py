@@ -1,0 +1,1 @@
+"""Dask: differential campaigns and partitioned exploration spread over workers."""
