@@ -481,14 +481,16 @@ def _final(state: Any, refs: frozenset[str] = frozenset()) -> str:
     """The variables of a concrete state (an array's cells), big integers summarised; with
     objects (seed 003 §4), the references as `@k`, `new#k` and the objects' fields."""
     from symcert.core import heap
+    from symcert.core.threads import program_globals
 
-    names = [k for k, _ in state.env.bindings]
+    env = program_globals(state.env)
+    names = [k for k, _ in env.bindings]
     if refs or any(k.startswith(".") for k in names):
-        values, objects = heap.graph(state.env, names, refs)
+        values, objects = heap.graph(env, names, refs)
         scalars, shown = heap.show({k: v if isinstance(v, str) else show_int(v)
                                     for k, v in values.items()}, objects)
         return "; ".join(part for part in (scalars, shown) if part) or "all variables 0"
-    return (", ".join(f"{k} = {show_int(v)}" for k, v in state.env.labelled())
+    return (", ".join(f"{k} = {show_int(v)}" for k, v in env.labelled())
             or "all variables 0")
 
 
