@@ -449,18 +449,19 @@ def _exec(args: argparse.Namespace) -> int:
         if state is None:
             print(f"{name}: undecided: {budget.reason()}")
         else:
-            print(f"stopped: {budget.reason()}, after {state.steps:,} steps: {_final(state, refs)}")
+            print(f"stopped: {budget.reason()}, after {plural(state.steps, 'step')}: "
+                  f"{_final(state, refs)}")
         return EXIT_UNDECIDED
     budget.enter("reporting")
     if isinstance(state.prog, Skip) and state.frame is None:
-        print(f"finished after {state.steps} steps: {_final(state, refs)}")
+        print(f"finished after {plural(state.steps, 'step')}: {_final(state, refs)}")
         return 0
     first = head(state.prog)
     if isinstance(first, Assume) and step(state) is None:  # X-U1: blocked, not a bug
         pos = first.pos
         where = f"{name}:{pos.line}:{pos.column}" if pos else name
-        print(f"{where}: blocked: the assumption `{first.cond}` is false after {state.steps} "
-              f"steps: {_final(state, refs)}")
+        print(f"{where}: blocked: the assumption `{first.cond}` is false after "
+              f"{plural(state.steps, 'step')}: {_final(state, refs)}")
         return 0
     if is_stuck(state.prog):
         failing = head(state.prog)
@@ -468,7 +469,7 @@ def _exec(args: argparse.Namespace) -> int:
         pos = failing.pos
         where = f"{name}:{pos.line}:{pos.column}" if pos else name
         print(f"{where}: {failing.what()}{traces.calls(program, env, state)} after "
-              f"{state.steps} steps: {_final(state, refs)}")
+              f"{plural(state.steps, 'step')}: {_final(state, refs)}")
         return 1
     calls = (f" in `{state.frame.proc.name}`, call depth {state.frame.height:,}"
              if state.frame is not None else "")
