@@ -165,3 +165,20 @@ def test_cvc5_reads_a_script_without_set_logic_quietly(capfd):
 
     assert prove_cvc5("(assert false)\n(check-sat)\n", 1_000_000).status == VALID
     assert "set-logic" not in capfd.readouterr().err
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("result = 0; i = 0; while i < 3 do result = result + i; i = i + 1 od; assert result == 3\n",
+     0),
+    ("proc f(x) requires result >= 0 ensures result == x + 1 begin var r = x + 1; return r end\n"
+     "result = 2;\ny = f(result);\nassert y == 3\n", 0),
+    ("proc f(x) ensures result == x + 1 begin result = x; return result + 1 end\n"
+     "result = f(3);\nassert result == 5\n", 1),
+])
+def test_result_is_an_ordinary_name_outside_ensures(tmp_path, source, expected):
+    """`result` means the returned value inside `ensures` only; elsewhere a program's own
+    variable, read, written and a call's target, under `run` and `prove`."""
+    program = write(tmp_path, "p.imp", source)
+    for command in ("run", "prove"):
+        done = symcert(command, program)
+        assert done.returncode == expected, done.stdout + done.stderr
