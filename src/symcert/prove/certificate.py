@@ -343,16 +343,20 @@ def check(cert: Certificate, text: str, p: Stmt, rlimit: int = RLIMIT,
         goals = vcs(p, invariants)
     except OutsideFragment as e:
         goals, outside = [], e
-    engine, why = regenerate(cert, p, invariants, max_states)
-    if engine is None:
-        return Outcome(EXIT_UNDECIDED, (f"undecided: the engine's obligations could not be "
-                                        f"generated again: {why}",))
-    recorded_engine = [(o.name, o.smtlib) for o in cert.obligations if o.group == ENGINE]
-    differs = _difference(recorded_engine, engine)
-    if differs is not None:
-        return Outcome(EXIT_BUG, (f"invalid: {differs}",))
     results = [discharge(WP, g.name, goal_text(g), rlimit) for g in goals]
-    results += [discharge(ENGINE, name, text, rlimit) for name, text in engine]
+    refuted = [r for r in results if INVALID in (r.z3.status, r.cvc5.status)]
+    engine: list[tuple[str, str]] | None = []
+    if not refuted:
+        engine, why, bad = regenerate(cert, p, invariants, max_states)
+        if engine is None:
+            return Outcome(EXIT_BUG if bad else EXIT_UNDECIDED, (
+                f"{'invalid' if bad else 'undecided'}: the engine's obligations could not be "
+                f"generated again: {why}",))
+        recorded_engine = [(o.name, o.smtlib) for o in cert.obligations if o.group == ENGINE]
+        differs = _difference(recorded_engine, engine)
+        if differs is not None:
+            return Outcome(EXIT_BUG, (f"invalid: {differs}",))
+    results += [discharge(ENGINE, name, text, rlimit) for name, text in engine or ()]
     refuted = [r for r in results if INVALID in (r.z3.status, r.cvc5.status)]
     if refuted:
         r = refuted[0]
@@ -385,20 +389,23 @@ def check(cert: Certificate, text: str, p: Stmt, rlimit: int = RLIMIT,
 
 
 def regenerate(cert: Certificate, p: Stmt, invariants: Mapping[int, BExpr],
-               max_states: int = MAX_STATES) -> tuple[list[tuple[str, str]] | None, str]:
+               max_states: int = MAX_STATES
+               ) -> tuple[list[tuple[str, str]] | None, str, bool]:
     """The engine's obligations as `prove` makes them for `p` annotated with the certificate's
     inferred invariants and contracts (`engine.prove`, then `engine_text` of each failing
-    leaf, named as `double_check` names them); None, and why, when the exploration does not
-    prove the annotated program (a budget, or the certificate's annotations do not suffice).
-    """
+    leaf, named as `double_check` names them); None, why, and whether the certificate is at
+    fault (its contracts wrong for `p`, or a bug or a failing annotation where it claims a
+    proof) when the exploration does not prove the annotated program."""
     from symcert.engine.prove import prove
     from symcert.engine.verdict import Kind
     from symcert.prove.inference import annotate
     from symcert.prove.summaries import annotate as with_contracts
 
+    from symcert.engine.verdict import Cause
+
     contracts, wrong = _contracts(cert, p)
     if wrong is not None:
-        return None, wrong
+        return None, wrong, True
     inferred = {k: inv for k, inv in invariants.items()
                 if not list(loops(p))[k].invariants}
     annotated = (with_contracts(p, contracts, inferred) if contracts
@@ -406,12 +413,14 @@ def regenerate(cert: Certificate, p: Stmt, invariants: Mapping[int, BExpr],
     proof = prove(annotated, max_states)
     if proof.verdict.kind is not Kind.SAFE:
         reason = proof.verdict.reason
+        bad = proof.verdict.kind is Kind.BUG or reason is not None and reason.cause in (
+            Cause.INVARIANT, Cause.CONTRACT)
         return None, (f"the exploration of the program with the certificate's annotations "
                       f"ends {proof.verdict.kind.value}"
-                      + (f" ({reason.message})" if reason is not None else ""))
+                      + (f" ({reason.message})" if reason is not None else "")), bad
     refs = references(p)
     return [(_engine_name(ob, i), engine_text(ob, refs))
-            for i, ob in enumerate(proof.proved, 1)], ""
+            for i, ob in enumerate(proof.proved, 1)], "", False
 
 
 def _difference(recorded: list[tuple[str, str]], made: list[tuple[str, str]]) -> str | None:
