@@ -51,8 +51,7 @@ VERSION = 1
 RLIMIT = 20_000_000
 """Each prover's resource limit per obligation (deterministic, unlike a time limit)."""
 MAX_STATES = 100_000
-"""The state budget of the exploration that generates the engine's obligations again (as
-`prove`'s default)."""
+"""The budget of the exploration that makes the engine's obligations again (`prove`'s)."""
 ENGINE, WP = "engine", "wp"
 WRITTEN, INFERRED = "written", "inferred"
 
@@ -406,8 +405,7 @@ def regenerate(cert: Certificate, p: Stmt, invariants: Mapping[int, BExpr],
     contracts, wrong = _contracts(cert, p)
     if wrong is not None:
         return None, wrong, True
-    inferred = {k: inv for k, inv in invariants.items()
-                if not list(loops(p))[k].invariants}
+    inferred = {k: inv for k, inv in invariants.items() if not list(loops(p))[k].invariants}
     annotated = (with_contracts(p, contracts, inferred) if contracts
                  else annotate(p, inferred) if inferred else p)
     proof = prove(annotated, max_states)
@@ -425,17 +423,15 @@ def regenerate(cert: Certificate, p: Stmt, invariants: Mapping[int, BExpr],
 
 def _difference(recorded: list[tuple[str, str]], made: list[tuple[str, str]]) -> str | None:
     """How the recorded engine obligations differ from those generated again, or None."""
-    texts = dict(made)
+    texts, kept = dict(made), dict(recorded)
     for name, smt in recorded:
-        if name not in texts:
-            return f"the certificate records an engine obligation `{name}` the program has not"
-        if texts[name] != smt:
+        if texts.get(name, smt) != smt:
             return (f"the certificate records another text for the engine obligation "
                     f"`{name}` than the program and its invariants give (edited)")
-    missing = [name for name, _ in made if name not in dict(recorded)]
-    if missing:
-        return f"the certificate lacks the engine obligation `{missing[0]}`"
-    return None
+    extra = [n for n in kept if n not in texts] + [n for n in texts if n not in kept]
+    return None if not extra else (f"the certificate {'records' if extra[0] in kept else 'lacks'}"
+                                   f" the engine obligation `{extra[0]}`"
+                                   + (" the program has not" if extra[0] in kept else ""))
 
 
 def _contracts(cert: Certificate, p: Stmt) -> tuple[dict[str, tuple[BExpr | None,
@@ -460,9 +456,7 @@ def _contracts(cert: Certificate, p: Stmt) -> tuple[dict[str, tuple[BExpr | None
 
 def _formula(text: str | None, params: tuple[str, ...], proc: str) -> BExpr | None:
     """A clause of the contract of `proc` (parameters `params`), parsed as an `ensures`."""
-    from symcert.lang.errors import ParseError
-    from symcert.lang.parser import parse
-
+    from symcert.lang.parser import ParseError, parse
     if text is None:
         return None
     try:
