@@ -449,18 +449,19 @@ def _exec(args: argparse.Namespace) -> int:
         if state is None:
             print(f"{name}: undecided: {budget.reason()}")
         else:
-            print(f"stopped: {budget.reason()}, after {state.steps:,} steps: {_final(state, refs)}")
+            print(f"stopped: {budget.reason()}, after {plural(state.steps, 'step')}: "
+                  f"{_final(state, refs)}")
         return EXIT_UNDECIDED
     budget.enter("reporting")
     if isinstance(state.prog, Skip) and state.frame is None:
-        print(f"finished after {state.steps} steps: {_final(state, refs)}")
+        print(f"finished after {plural(state.steps, 'step')}: {_final(state, refs)}")
         return 0
     first = head(state.prog)
     if isinstance(first, Assume) and step(state) is None:  # X-U1: blocked, not a bug
         pos = first.pos
         where = f"{name}:{pos.line}:{pos.column}" if pos else name
-        print(f"{where}: blocked: the assumption `{first.cond}` is false after {state.steps} "
-              f"steps: {_final(state, refs)}")
+        print(f"{where}: blocked: the assumption `{first.cond}` is false after "
+              f"{plural(state.steps, 'step')}: {_final(state, refs)}")
         return 0
     if is_stuck(state.prog):
         failing = head(state.prog)
@@ -468,7 +469,7 @@ def _exec(args: argparse.Namespace) -> int:
         pos = failing.pos
         where = f"{name}:{pos.line}:{pos.column}" if pos else name
         print(f"{where}: {failing.what()}{traces.calls(program, env, state)} after "
-              f"{state.steps} steps: {_final(state, refs)}")
+              f"{plural(state.steps, 'step')}: {_final(state, refs)}")
         return 1
     calls = (f" in `{state.frame.proc.name}`, call depth {state.frame.height:,}"
              if state.frame is not None else "")
@@ -481,14 +482,16 @@ def _final(state: Any, refs: frozenset[str] = frozenset()) -> str:
     """The variables of a concrete state (an array's cells), big integers summarised; with
     objects (seed 003 §4), the references as `@k`, `new#k` and the objects' fields."""
     from symcert.core import heap
+    from symcert.core.threads import program_globals
 
-    names = [k for k, _ in state.env.bindings]
+    env = program_globals(state.env)
+    names = [k for k, _ in env.bindings]
     if refs or any(k.startswith(".") for k in names):
-        values, objects = heap.graph(state.env, names, refs)
+        values, objects = heap.graph(env, names, refs)
         scalars, shown = heap.show({k: v if isinstance(v, str) else show_int(v)
                                     for k, v in values.items()}, objects)
         return "; ".join(part for part in (scalars, shown) if part) or "all variables 0"
-    return (", ".join(f"{k} = {show_int(v)}" for k, v in state.env.labelled())
+    return (", ".join(f"{k} = {show_int(v)}" for k, v in env.labelled())
             or "all variables 0")
 
 

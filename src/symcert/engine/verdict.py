@@ -257,8 +257,9 @@ def decide(budget: Budget, stats: Stats, bugs: tuple[Witness, ...], exhaustive: 
     :param unconfirmed: the paths to `fail` on which the solver answered UNKNOWN.
     :param solver: the solver, whose queries stopped at their deadline the reason names.
     """
-    if bugs:
-        return Verdict(Kind.BUG, exhaustive, budget, stats, bugs)
+    if bugs:  # exhaustive: no path left undecided beside the bugs
+        return Verdict(Kind.BUG, exhaustive and not unconfirmed and stopped is None, budget,
+                       stats, bugs)
     if exhaustive and not unconfirmed and stopped is None:
         return Verdict(Kind.SAFE, True, budget, stats)
     reason = stopped if stopped is not None else solver_unknown(unconfirmed, solver)

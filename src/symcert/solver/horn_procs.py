@@ -104,6 +104,9 @@ def unsupported(p: Stmt) -> str | None:
     procs = called(p)
     if not procs:
         return "no procedure is called"
+    if any(RESULT in (*q.params, *q.locals) or RESULT in _signatures(procs)[q.name].writes
+           or RESULT in _signatures(procs)[q.name].reads for q in procs):
+        return f"a variable named {RESULT!r} (the encoding's name of a returned value)"
     sigs = _signatures(procs)
     for q in procs:
         for s in statements(q.body):

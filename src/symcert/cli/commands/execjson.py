@@ -22,6 +22,7 @@ def exec_json(args: argparse.Namespace) -> int:
     """Run `args.file` concretely on `args.input` and emit its `done` event; the exit code."""
     from symcert.cli.commands.inputs import input_env, input_values
     from symcert.core.concrete import State, head, is_stuck, step, trace
+    from symcert.core.threads import is_threaded
     from symcert.lang.procedures import references
     from symcert.lang.structure import inputs
     from symcert.lang.syntax import Assume, Fail, Skip, is_field
@@ -33,6 +34,8 @@ def exec_json(args: argparse.Namespace) -> int:
     read, refs = inputs(program), references(program)
     common = {"file": name, "unused_inputs": sorted(values.keys() - read),
               "defaulted_inputs": sorted(x for x in read - values.keys() if not is_field(x))}
+    if is_threaded(program):
+        return _threads(args, common, program, input_env(values, program), refs)
     state = State(input_env(values, program), program)
     budget.enter("running")
     try:
@@ -56,17 +59,50 @@ def exec_json(args: argparse.Namespace) -> int:
                  reason=f"the step budget (--max-steps {args.max_steps:,}) ran out")
 
 
+def _threads(args: argparse.Namespace, common: dict[str, Any], program: Any, env: Any,
+             refs: frozenset[str]) -> int:
+    """The `done` event of a program with threads (seed 003 §5) run on `args.schedule`: as
+    without threads, plus the schedule and interleaving it took; a schedule that names a
+    thread that cannot step is a usage error (exit 2)."""
+    from symcert.cli.commands.threads import Ran, run_threads, shown
+    from symcert.lang.errors import EXIT_USAGE
+
+    args.budget.enter("running")
+    ran: Ran = run_threads(args, program, env)
+    if ran.error is not None:
+        emit("error", kind="usage", message=ran.error, exit_code=EXIT_USAGE)
+        return EXIT_USAGE
+    args.budget.enter("reporting")
+    taken = {"schedule": [i for i, _ in ran.steps],
+             "interleaving": [{"thread": i, "line": s.pos.line if s.pos else 0,
+                               "column": s.pos.column if s.pos else 0, "statement": shown(s)}
+                              for i, s in ran.steps]}
+    ended, failing = ran.ending(args.max_steps)
+    if ended == "failed":
+        return _done(args, common, "failed", ran.last, refs, 1, at=failing.pos,
+                     message=failing.what(), cause=bug_cause(failing), **taken)
+    if ended == "undecided":
+        return _done(args, common, "undecided", ran.last, refs, EXIT_UNDECIDED,
+                     **({"cause": "time", "reason": args.budget.reason()} if ran.out_of_time
+                        else {"cause": "steps", "reason": f"the step budget (--max-steps "
+                              f"{args.max_steps:,}) ran out"}), **taken)
+    return _done(args, common, ended, ran.last, refs, 0,
+                 **({"cause": "assume"} if ended == "blocked" else {}), **taken)
+
+
 def _done(args: argparse.Namespace, common: dict[str, Any], verdict: str, state: Any,
           refs: frozenset[str], code: int, at: Any = None, **fields: Any) -> int:
     """Emit the `done` event of a run that ended in `state`; return `code`."""
     from symcert.core import heap
+    from symcert.core.threads import program_globals
 
-    names = [k for k, _ in state.env.bindings]
+    env = program_globals(state.env)
+    names = [k for k, _ in env.bindings]
     objects: dict[str, Any] = {}
     if refs or any(k.startswith(".") for k in names):
-        final, objects = heap.graph(state.env, names, refs)
+        final, objects = heap.graph(env, names, refs)
     else:
-        final = dict(state.env.labelled())
+        final = dict(env.labelled())
     if at is not None:
         fields = {"line": at.line, "column": at.column, **fields}
     emit("done", **common, verdict=verdict, steps=state.steps, **fields,

@@ -190,7 +190,7 @@ def _json(name: str, program: Any, proof: Any, seconds: float) -> int:
              path_condition=imp_condition(ob.state.pc, refs))
     kind = "proved" if verdict.kind.value == "safe" else verdict.kind.value
     reason = verdict.reason
-    emit("done", verdict=kind, exhaustive=verdict.exhaustive,
+    emit("done", verdict=kind, exhaustive=verdict.exhaustive and kind != "undecided",
          reason=None if reason is None else reason.message,
          cause=None if reason is None else reason.cause.value, states=verdict.stats.states,
          obligations=proof.obligations, unknown=len(proof.undecided), seconds=round(seconds, 6))

@@ -121,8 +121,8 @@ def _changes(changes: Iterable[Change]) -> str:
 def effect(step: Step) -> str:
     """What a step did, in words: the branch, the call or return, the values written."""
     if step.failed:
-        return ("fails" if step.kind == "assert" and step.branch is False else
-                "fails: division by zero or a field of nil" if step.branch is None else "fails")
+        return ("fails" if step.kind == "assert" and step.branch is False or not step.failure
+                else f"fails: {step.failure}")
     written = _changes(step.changes)
     if step.kind == "call":
         callee = step.stack[0].proc if step.stack else "?"
@@ -164,4 +164,5 @@ def json_steps(steps: Iterable[Step]) -> list[dict[str, Any]]:
              "statement": s.statement, "branch": s.branch, "failed": s.failed,
              "changes": {c.name: c.value if isinstance(c.value, str) else json_int(c.value)
                          for c in s.changes},
-             "depth": s.depth, "stack": sites_json(s.stack)} for s in steps]
+             "depth": s.depth, "stack": sites_json(s.stack),
+             **({"failure": s.failure} if s.failed else {})} for s in steps]

@@ -39,8 +39,10 @@ def print_done(kind: Kind, exhaustive: bool, reason: Reason | None, states: int,
                summaries: Sequence[str] = ()) -> None:
     """The last JSON line of a run (`--json`); `bounded` is the bounded claim (T-B1),
     `inferred` the loop invariants inferred and checked (T-I2) that proved the program,
-    `summaries` the procedures whose calls used their contracts (T-S1)."""
-    emit("done", **{"verdict": kind.value, "exhaustive": exhaustive,
+    `summaries` the procedures whose calls used their contracts (T-S1); `exhaustive` says
+    every path was explored and each failing one decided, so never beside `undecided`."""
+    decided = exhaustive and kind is not Kind.UNDECIDED
+    emit("done", **{"verdict": kind.value, "exhaustive": decided,
                       "inferred_invariants": list(inferred), "summaries": list(summaries),
                       "bounded": None if bound is None else {
                           "steps": bound.steps, "consumers": dict(bound.consumers)},
