@@ -130,6 +130,10 @@ def _configure_exec(e: argparse.ArgumentParser) -> None:
     e.add_argument("--max-steps", type=positive, default=DEFAULT_MAX_STEPS, metavar="N",
                    help=f"step budget (default: {DEFAULT_MAX_STEPS:,})")
     e.add_argument("--trace", action="store_true", help="show the run step by step")
+    e.add_argument("--accelerate", action=argparse.BooleanOptionalAction, default=True,
+                   help="jump over loop iterations by checked jumps (T-A1), as `run` replays "
+                        "its witnesses (the default; --max-steps counts the steps taken one "
+                        "at a time); --no-accelerate steps one at a time")
     e.add_argument("--contracts", action="store_true", help="check the lemma contracts")
     contracts.configure(e)
     e.add_argument("--json", action="store_true", help="write the run as a JSON event")
@@ -407,10 +411,11 @@ def _bug_report(found: Any, name: str, as_json: bool, explored: int,
 
 def _exec(args: argparse.Namespace) -> int:
     from symcert.cli.commands import traces
+    from symcert.cli.commands.execjson import concrete_run
     from symcert.cli.commands.inputs import input_env, input_values
     from symcert.cli.commands.threads import exec_threads
     from symcert.core.threads import is_threaded
-    from symcert.core.concrete import State, head, is_stuck, step, trace
+    from symcert.core.concrete import State, head, is_stuck, step
     from symcert.lang.procedures import references
     from symcert.lang.structure import inputs
     from symcert.lang.syntax import Assume, Fail, Skip, is_field
@@ -421,7 +426,7 @@ def _exec(args: argparse.Namespace) -> int:
     budget: Deadline = args.budget
     name = source_name(args.file)
     values = input_values(args.input)
-    state, refs = None, frozenset()
+    state, refs, jumped = None, frozenset(), 0
     try:
         program = read_program(args)
         read, refs = inputs(program), references(program)
@@ -441,10 +446,10 @@ def _exec(args: argparse.Namespace) -> int:
             return exec_threads(args, program, env, name, _final)
         state = State(env, program)
         budget.enter("running")
-        if args.trace:
-            traces.show_run(name, program, env, args.max_steps, refs)
-        for state in trace(state, args.max_steps):
+        for state, jumped in concrete_run(state, args.max_steps, args.accelerate):
             pass
+        if args.trace:  # the steps the run took, jumps included
+            traces.show_run(name, program, env, state.steps, refs, args.accelerate)
     except BudgetExceeded:
         if state is None:
             print(f"{name}: undecided: {budget.reason()}")
@@ -453,7 +458,7 @@ def _exec(args: argparse.Namespace) -> int:
         return EXIT_UNDECIDED
     budget.enter("reporting")
     if isinstance(state.prog, Skip) and state.frame is None:
-        print(f"finished after {state.steps} steps: {_final(state, refs)}")
+        print(f"finished after {state.steps} steps{traces.jumps(jumped)}: {_final(state, refs)}")
         return 0
     first = head(state.prog)
     if isinstance(first, Assume) and step(state) is None:  # X-U1: blocked, not a bug
@@ -467,8 +472,8 @@ def _exec(args: argparse.Namespace) -> int:
         assert isinstance(failing, Fail)
         pos = failing.pos
         where = f"{name}:{pos.line}:{pos.column}" if pos else name
-        print(f"{where}: {failing.what()}{traces.calls(program, env, state)} after "
-              f"{state.steps} steps: {_final(state, refs)}")
+        print(f"{where}: {failing.what()}{traces.calls(program, env, state, args.accelerate)}"
+              f" after {state.steps} steps{traces.jumps(jumped)}: {_final(state, refs)}")
         return 1
     calls = (f" in `{state.frame.proc.name}`, call depth {state.frame.height:,}"
              if state.frame is not None else "")
