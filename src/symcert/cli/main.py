@@ -307,7 +307,7 @@ def _run(args: argparse.Namespace) -> int:
     from symcert.engine.bugfinder import ReplayMismatch
     from symcert.engine.explore import Strategy
     from symcert.cli.commands.verdicts import (
-        bounded, print_done, shown_reason, stop_reason, unchecked, used,
+        bounded, print_done, shown_reason, stop_reason, tried_line, unchecked, used,
     )
     from symcert.engine.contracts import unreached
     from symcert.prove.inference import InferringCheck
@@ -344,7 +344,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.json:
         print_done(verdict.kind, verdict.exhaustive, reason, stats.states, budget.strategy.value,
                    stats.seconds, stats.solver_queries, stats.solver_seconds, verdict.bound,
-                   inferred, verdict.summaries)
+                   inferred, verdict.summaries, verdict.tried)
         return verdict.exit_code
     order = "breadth-first" if budget.strategy is Strategy.BFS else "depth-first"
     summary = f"explored {stats.states:,} symbolic states ({order}) in {stats.seconds:.2f} s"
@@ -360,7 +360,8 @@ def _run(args: argparse.Namespace) -> int:
             print(f"  {line}")
     else:
         print(f"{name}: undecided: {reason}")
-        print(f"  no bug found so far; {summary}{bounded(verdict.bound)}")
+        print(f"  no bug found so far; {summary}{bounded(verdict.bound)}"
+              f"{tried_line(verdict.tried)}")
     return verdict.exit_code
 
 

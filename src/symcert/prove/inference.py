@@ -50,9 +50,10 @@ from symcert.engine.candidates import Candidate, Discarded, Source, replay
 from symcert.engine.explore import Explorer, run
 from symcert.engine.shrink import shrink
 from symcert.engine.verdict import (
-    Budget, Cause, Check, Kind, Observer, Quiet, Reason, Verdict, measure,
+    Attempt, Budget, Cause, Check, Kind, Observer, Quiet, Reason, Verdict, explored, measure,
 )
 from symcert.lang.annotations import loops, with_invariants
+from symcert.lang.errors import plural
 from symcert.lang.syntax import BExpr, Stmt, While
 from symcert.solver.z3backend import Solver, solver_for
 
@@ -183,6 +184,12 @@ class InferringCheck:
     current: Check | None = field(default=None, init=False)
     earlier: int = field(default=0, init=False)
     """The states explored by the checks before `current` (they count in the verdict's)."""
+    tried: list[Attempt] = field(default_factory=list, init=False)
+    """Each method tried so far and how it ended (`Verdict.tried`)."""
+    running: str | None = field(default=None, init=False)
+    """The method under way that is not an exploration (a deadline stops it)."""
+    exploring: str | None = field(default=None, init=False)
+    """The exploration under way (`Attempt.method`), if any."""
 
     def __post_init__(self) -> None:
         self.solver = solver_for(self.program)
@@ -194,12 +201,11 @@ class InferringCheck:
             probe = self.budget
         else:
             probe = replace(self.budget, max_states=min(self.budget.max_states, PROBE_STATES))
-        verdict = self._explore(self.program, probe, observer)
+        verdict = self._explore(self.program, probe, observer, "probe")
         if not (verdict.kind is Kind.UNDECIDED and verdict.reason is not None
                 and verdict.reason.cause is Cause.STATES):
-            return verdict
+            return self._noted(self._refuted(verdict, observer))
         if applies(self.program, self.budget):
-            observer.phase("inferring loop invariants")
             proved = self._infer(observer) or self._replay(self.deferred, observer)
             if proved is not None:
                 return proved
@@ -209,8 +215,39 @@ class InferringCheck:
             if proved is not None:
                 return proved
         if probe.max_states < self.budget.max_states:
-            verdict = self._explore(self.program, self.budget, observer)
-        return self._noted(verdict)
+            verdict = self._explore(self.program, self.budget, observer, "exploration")
+        return self._noted(self._refuted(verdict, observer))
+
+    def _refuted(self, verdict: Verdict, observer: Observer) -> Verdict:
+        """`verdict`, or, when it blames an annotation (a failure through an invariant or a
+        contract that did not replay), the bug of a concrete run that `refutation.refute`
+        finds from the program's inputs."""
+        from symcert.prove.refutation import refute
+
+        reason = verdict.reason
+        if (verdict.kind is not Kind.UNDECIDED or reason is None or self.current is None
+                or reason.cause not in (Cause.INVARIANT, Cause.CONTRACT)):
+            return verdict
+        left = None if self.seconds is None else self.seconds - (time.perf_counter() - self.start)
+        until = None if left is None else time.perf_counter() + REPLAY_SHARE * max(left, 0.0)
+        self.running = "sampling"
+        found = refute(self.program, self.current.candidates, self.budget.max_states,
+                       observer, until)
+        self.running = None
+        self.tried += found.tried
+        if found.witness is None:
+            if found.exhaustive:
+                self._found("no run of the program as written fails (its exploration with "
+                            "loops unrolled and calls inlined ended)")
+            return verdict
+        witness = shrink(found.witness, self.solver) if self.budget.shrink else found.witness
+        done = self.current
+        bug = self._counted(Verdict(Kind.BUG, False, self.budget, measure(
+            done.states, done.progress, self.solver, self.start), (witness,)))
+        observer.phase("reporting a bug")
+        observer.confirmed(witness, bug.stats.states)
+        self.bug = bug
+        return bug
 
     def stopped(self, reason: Reason) -> Verdict:
         """The verdict when the caller interrupted `run` for `reason`."""
@@ -218,13 +255,22 @@ class InferringCheck:
             raise ValueError("the check has not started")
         if self.bug is not None:
             return self.bug
-        return self._noted(self._counted(self.current.stopped(reason)))
+        verdict = self.current.stopped(reason)
+        if self.running is not None:
+            self.tried.append(Attempt(self.running, f"stopped: {reason.cause.value} ran out"))
+        elif self.exploring is not None:
+            self.tried.append(explored(self.exploring, verdict))
+        return self._noted(self._counted(verdict))
 
-    def _explore(self, p: Stmt, budget: Budget, observer: Observer) -> Verdict:
+    def _explore(self, p: Stmt, budget: Budget, observer: Observer, method: str) -> Verdict:
         if self.current is not None:
             self.earlier += self.current.states
         self.current = Check(p, budget, self.solver, self.start, self.explorer)
-        return self._counted(self.current.run(observer))
+        self.exploring = method
+        verdict = self.current.run(observer)
+        self.exploring = None
+        self.tried.append(explored(method, verdict))
+        return self._counted(verdict)
 
     def _counted(self, verdict: Verdict) -> Verdict:
         """`verdict` with the states of the earlier checks counted too."""
@@ -240,15 +286,25 @@ class InferringCheck:
 
         began = time.perf_counter()
         observer.phase("sampling concrete runs")
+        self.running = "sampling"
         samples = guesses.sample(self.program)
+        self.running = None
         if samples.failing is not None:
+            self.tried.append(Attempt("sampling", "a run fails"))
             return self._replay(self._candidates([samples.failing], Source.SAMPLING), observer)
+        self.tried.append(Attempt("sampling", "no run fails" + (
+            f", {plural(len(samples.pending), 'run')} too long to end" if samples.pending
+            else "")))
         self.deferred += self._candidates(samples.pending, Source.SAMPLING)
         early = self._replay(self.deferred[:1], observer, EARLY_SHARE, EARLY_STEPS)
         if early is not None:
             return early
+        observer.phase("asking z3's Spacer for loop invariants")
+        self.running, asked = "spacer", time.perf_counter()
         answer = horn.infer(self.program, timeout_ms=self.infer_ms)
+        self.running = None
         if isinstance(answer, horn.Unsafe):
+            self.tried.append(Attempt("spacer", "answered: a counterexample"))
             return self._replay(self._candidates([answer.input], Source.CHC), observer)
         if isinstance(answer, horn.Safe):
             verdict = self._use({i.index: i.invariant for i in answer.invariants}, "inferred",
@@ -256,10 +312,15 @@ class InferringCheck:
             if verdict is not None:
                 return verdict
         else:
+            self.tried.append(Attempt("spacer", spacer_outcome(
+                answer.reason, time.perf_counter() - asked, self.infer_ms)))
             self.finding = f"no loop invariant inferred ({answer.reason})"
         observer.phase("guessing loop invariants")
+        self.running = "guesses"
         guessed = guesses.guess(self.program, samples, self.guess_seconds)
+        self.running = None
         if guessed is None:
+            self.tried.append(Attempt("guesses", "none"))
             self._found("no loop invariant guessed from concrete runs")
             return None
         return self._use(guessed, "guessed", observer, began)
@@ -270,14 +331,20 @@ class InferringCheck:
         by the invariant transition on the annotated program."""
         from symcert.prove.inductive import check_invariants  # z3 and cvc5, when asked
 
+        method = "spacer" if how == "inferred" else "guesses"
+        observer.phase(f"checking the {how} loop invariants with z3 and cvc5")
+        self.running = method
         accepted = check_invariants(self.program, invariants)
+        self.running = None
         if not accepted.accepted:
+            self.tried.append(Attempt(method, f"{_answered(how)}rejected by z3 and cvc5"))
             self._found(f"the {how} loop invariants were rejected (not proved by z3 and "
                         f"cvc5: {', '.join(accepted.failed())})")
             return None
+        self.tried.append(Attempt(method, f"{_answered(how)}accepted by z3 and cvc5"))
         annotated = annotate(self.program, invariants)
-        observer.phase("exploring")
-        verdict = self._explore(annotated, self.budget, observer)
+        observer.phase("exploring with the loop invariants")
+        verdict = self._explore(annotated, self.budget, observer, "annotated")
         if verdict.kind is Kind.UNDECIDED:
             self._found(f"with the {how} loop invariants: {verdict.reason}")
             if self.current is not None:  # failures on abstract paths that did not replay
@@ -298,14 +365,20 @@ class InferringCheck:
         exploration of the program as written)."""
         began = time.perf_counter()
         for contracts, invariants, how in self._proposals(observer):
+            method = "spacer" if how == "inferred" else "contract guesses"
+            observer.phase(f"checking the {how} procedure contracts with z3 and cvc5")
+            self.running = method
             checked = summaries.check_summaries(self.program, contracts, invariants)
+            self.running = None
             if not checked.accepted:
+                self.tried.append(Attempt(method, f"{_answered(how)}rejected by z3 and cvc5"))
                 self._found(f"the {how} procedure contracts were rejected (not proved by z3 "
                             f"and cvc5: {', '.join(checked.failed())})")
                 continue
-            observer.phase("exploring")
+            self.tried.append(Attempt(method, f"{_answered(how)}accepted by z3 and cvc5"))
+            observer.phase("exploring with the procedure contracts")
             verdict = self._explore(summaries.annotate(self.program, contracts, invariants),
-                                    self.budget, observer)
+                                    self.budget, observer, "annotated")
             if verdict.kind is not Kind.SAFE:
                 self._found(f"with the {how} procedure contracts: "
                             f"{verdict.reason or 'a failure the program as written must replay'}")
@@ -323,16 +396,31 @@ class InferringCheck:
         from symcert.prove import contract_guesses
         from symcert.solver import horn_procs
 
+        observer.phase("asking z3's Spacer for procedure summaries")
+        self.running, asked = "spacer", time.perf_counter()
         answer = horn_procs.infer(self.program, timeout_ms=self.infer_ms)
+        self.running = None
         if isinstance(answer, horn_procs.Summaries):
             yield ({c.name: (c.requires, c.ensures) for c in answer.contracts},
                    {i.index: i.invariant for i in answer.invariants}, "inferred")
+        elif isinstance(answer, horn_procs.Failing):
+            self.tried.append(Attempt("spacer", "answered: a failure through the calls"))
+            self._found("the CHC solver derives a failure through the calls")
         else:
-            self._found("the CHC solver derives a failure through the calls" if isinstance(
-                answer, horn_procs.Failing) else f"no procedure summary inferred ({answer.reason})")
+            self.tried.append(Attempt("spacer", spacer_outcome(
+                answer.reason, time.perf_counter() - asked, self.infer_ms)))
+            self._found(f"no procedure summary inferred ({answer.reason})")
         observer.phase("guessing procedure contracts")
+        self.running = "contract guesses"
+        proposed = False
         for contracts in contract_guesses.candidates(self.program):
+            self.running, proposed = None, True
             yield contracts, {}, "guessed"
+            observer.phase("guessing procedure contracts")
+            self.running = "contract guesses"
+        self.running = None
+        if not proposed:
+            self.tried.append(Attempt("contract guesses", "none"))
 
     def _candidates(self, inputs: list[Env] | tuple[Env, ...], source: Source) -> list[Candidate]:
         return [Candidate.of(self.program, env, source) for env in inputs]
@@ -350,15 +438,21 @@ class InferringCheck:
             if until is not None and time.perf_counter() > until:
                 break  # the share is spent: the others are not replayed (nor said to be)
             observer.phase("replaying a candidate input")
+            self.running = "replay"
             found = replay(self.program, candidate, steps if left is None else REPLAY_STEPS,
                            until, self.stopped_at.get(candidate))
+            self.running = None
             if isinstance(found, Discarded) and found.last is not None:
                 self.stopped_at[candidate] = found
                 self.unfinished[candidate] = found.why()  # said once, however often resumed
+                self.tried.append(Attempt("replay", "step or time budget ran out",
+                                          f"{found.steps:,} steps"))
                 continue
             if isinstance(found, Discarded):
+                self.tried.append(Attempt("replay", "discarded: its run does not fail"))
                 self._found(found.why())
                 continue
+            self.tried.append(Attempt("replay", "a run fails"))
             found = shrink(found, self.solver) if self.budget.shrink else found
             assert self.current is not None  # the probe ran
             done = self.current
@@ -376,10 +470,25 @@ class InferringCheck:
     def _noted(self, verdict: Verdict) -> Verdict:
         """`verdict` with what inference found added to its reason."""
         found = "; ".join(([self.finding] if self.finding else []) + list(self.unfinished.values()))
+        verdict = replace(verdict, tried=tuple(self.tried))
         if verdict.reason is None or not found:
             return verdict
         return replace(verdict, reason=Reason(verdict.reason.cause,
                                               f"{verdict.reason.message}; {found}"))
+
+
+def spacer_outcome(reason: str, seconds: float, timeout_ms: int) -> str:
+    """How Spacer ended without an answer after `seconds`, read off its reason: timeout (its
+    own `timeout_ms` spent; z3 says "canceled" then too), canceled (stopped earlier by an
+    interrupt) or unknown (it gave up, or the program is outside its fragment)."""
+    low = reason.lower()
+    if "timeout" in low or ("cancel" in low and seconds * 1000 >= 0.95 * timeout_ms):
+        return f"timeout after {seconds:.1f} s"
+    return ("canceled" if "cancel" in low else "unknown") + f" ({reason})"
+
+
+def _answered(how: str) -> str:
+    return "answered, " if how == "inferred" else "proposed, "
 
 
 def prove_inferring(p: Stmt, max_states: int,

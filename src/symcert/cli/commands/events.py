@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from symcert.lang.errors import SymcertError
     from symcert.lang.syntax import Fail
 
-SCHEMA_VERSION = "1.3"
+SCHEMA_VERSION = "1.4"
 
 
 def event_line(event: str, fields: dict[str, Any]) -> str:
