@@ -59,7 +59,6 @@ from symcert.solver.z3backend import Solver, solver_for
 
 if TYPE_CHECKING:
     from symcert.prove.inductive import Contracts
-    from symcert.engine.prove import Proof
 
 PROBE_STATES = 2_000
 """The states explored before inference is tried (fewer if the budget is smaller)."""
@@ -337,11 +336,11 @@ class InferringCheck:
         accepted = check_invariants(self.program, invariants)
         self.running = None
         if not accepted.accepted:
-            self.tried.append(Attempt(method, f"{_answered(how)}rejected by z3 and cvc5"))
+            self.tried.append(Attempt(method, f"{answered(how)}rejected by z3 and cvc5"))
             self._found(f"the {how} loop invariants were rejected (not proved by z3 and "
                         f"cvc5: {', '.join(accepted.failed())})")
             return None
-        self.tried.append(Attempt(method, f"{_answered(how)}accepted by z3 and cvc5"))
+        self.tried.append(Attempt(method, f"{answered(how)}accepted by z3 and cvc5"))
         annotated = annotate(self.program, invariants)
         observer.phase("exploring with the loop invariants")
         verdict = self._explore(annotated, self.budget, observer, "annotated")
@@ -371,11 +370,11 @@ class InferringCheck:
             checked = summaries.check_summaries(self.program, contracts, invariants)
             self.running = None
             if not checked.accepted:
-                self.tried.append(Attempt(method, f"{_answered(how)}rejected by z3 and cvc5"))
+                self.tried.append(Attempt(method, f"{answered(how)}rejected by z3 and cvc5"))
                 self._found(f"the {how} procedure contracts were rejected (not proved by z3 "
                             f"and cvc5: {', '.join(checked.failed())})")
                 continue
-            self.tried.append(Attempt(method, f"{_answered(how)}accepted by z3 and cvc5"))
+            self.tried.append(Attempt(method, f"{answered(how)}accepted by z3 and cvc5"))
             observer.phase("exploring with the procedure contracts")
             verdict = self._explore(summaries.annotate(self.program, contracts, invariants),
                                     self.budget, observer, "annotated")
@@ -487,82 +486,5 @@ def spacer_outcome(reason: str, seconds: float, timeout_ms: int) -> str:
     return ("canceled" if "cancel" in low else "unknown") + f" ({reason})"
 
 
-def _answered(how: str) -> str:
+def answered(how: str) -> str:
     return "answered, " if how == "inferred" else "proposed, "
-
-
-def prove_inferring(p: Stmt, max_states: int,
-                    infer_ms: int = INFER_MS) -> tuple[Proof, dict[int, BExpr], Stmt]:
-    """`engine.prove`, and, where a probe of `PROBE_STATES` states cannot finish a program whose
-    loops carry no written invariant (the CHC encoding's fragment), `prove` of the program
-    annotated with Spacer's invariants once `check_invariants` (z3 and cvc5) accepts them, or,
-    for procedures without written contracts, with Spacer's summaries as contracts once
-    `summaries.check_summaries` accepts them (T-I2).
-
-    Candidate inputs (`engine.candidates`) are replayed as `InferringCheck` replays them: that
-    of a failing sampled run before Spacer is asked, that of Spacer's counterexample, and, when
-    no invariant proved the program, those of the sampled runs too long for the sampling; one
-    whose concrete run fails is the proof's counterexample, found by replay with no symbolic
-    path.
-
-    :return: the proof, the inferred invariants it used by index of the main statement's loops,
-        and the program it proved (`p`, or `p` with inferred contracts and invariants); a
-        rejected or missing answer leaves the plain proof of `p` with the whole budget.
-    """
-    from symcert.prove import contract_guesses, guesses
-    from symcert.prove.inductive import check_invariants
-    from symcert.engine.prove import prove
-    from symcert.solver import horn, horn_procs
-
-    probe = min(max_states, PROBE_STATES)
-    proof = prove(p, probe)
-    reason = proof.verdict.reason
-    if not (reason is not None and reason.cause is Cause.STATES):
-        return proof, {}, p
-    if applies(p, Budget(max_states)):
-        samples = guesses.sample(p)
-        found = _replayed(p, proof, [samples.failing] if samples.failing else [],
-                          Source.SAMPLING)
-        if found is not None:
-            return found, {}, p
-        answer = horn.infer(p, timeout_ms=infer_ms)
-        found = _replayed(p, proof, [answer.input] if isinstance(answer, horn.Unsafe) else [],
-                          Source.CHC)
-        if found is not None:
-            return found, {}, p
-        if isinstance(answer, horn.Safe):
-            invariants = {i.index: i.invariant for i in answer.invariants}
-            if check_invariants(p, invariants).accepted:
-                proved = prove(annotate(p, invariants), max_states)
-                if proved.verdict.kind is Kind.SAFE:
-                    return proved, invariants, p
-        found = _replayed(p, proof, samples.pending, Source.SAMPLING)
-        if found is not None:
-            return found, {}, p
-    elif summaries.applies(p):
-        found = horn_procs.infer(p, timeout_ms=infer_ms)
-        proposals = [({c.name: (c.requires, c.ensures) for c in found.contracts},
-                      {i.index: i.invariant for i in found.invariants})] \
-            if isinstance(found, horn_procs.Summaries) else []
-        for contracts, invariants in proposals + [(c, {}) for c in contract_guesses.candidates(p)]:
-            if summaries.check_summaries(p, contracts, invariants).accepted:
-                annotated = summaries.annotate(p, contracts, invariants)
-                proved = prove(annotated, max_states)
-                if proved.verdict.kind is Kind.SAFE:  # the main statement's loops come first
-                    return proved, {k: invariants[k] for k in range(len(list(loops(p)))) if k in
-                                    invariants}, annotated
-    return (prove(p, max_states) if probe < max_states else proof), {}, p
-
-
-def _replayed(p: Stmt, probe: Proof, inputs: list[Env] | tuple[Env, ...],
-              source: Source) -> Proof | None:
-    """The probe's proof with the counterexample of the first candidate of `inputs` (from
-    `source`) whose concrete run fails within `REPLAY_STEPS` steps, shrunk as every
-    counterexample is; None if none does."""
-    for candidate in dict.fromkeys(Candidate.of(p, env, source) for env in inputs):
-        found = replay(p, candidate, REPLAY_STEPS)
-        if not isinstance(found, Discarded):
-            verdict = probe.verdict
-            return replace(probe, verdict=Verdict(Kind.BUG, False, verdict.budget,
-                                                  verdict.stats, (shrink(found, solver_for(p)),)))
-    return None
