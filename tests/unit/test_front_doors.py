@@ -34,3 +34,44 @@ def test_exec_replays_a_deep_witness_of_run_with_the_same_jumps(tmp_path: Path) 
         "failed", bug["replay_steps"], bug["jumped_steps"])
     slow = symcert("exec", str(prog), "--no-accelerate", "--max-steps", "1000")
     assert slow.returncode == 3 and "step budget (--max-steps 1,000) ran out" in slow.stdout
+
+
+SUM = "assume n >= 0; i = 0; s = 0; while i < n do s = s + i; i = i + 1 od; assert s >= 0\n"
+
+
+def test_prove_proves_and_certifies_what_run_proves_by_inference(tmp_path: Path) -> None:
+    """The plain sum loop and the README's counting loop: `run` proves them with inferred
+    invariants, so does `prove`, whose certificate `check-certificate` accepts."""
+    for k, text in enumerate((SUM, "assume n >= 0; i = 0; while i < n do i = i + 1 od; "
+                                   "assert i == n\n")):
+        prog, cert = tmp_path / f"p{k}.imp", tmp_path / f"p{k}.json"
+        prog.write_text(text)
+        assert symcert("run", str(prog)).returncode == 0
+        proved = symcert("prove", str(prog), "--certificate", str(cert))
+        assert proved.returncode == 0, proved.stdout + proved.stderr
+        assert "PROVED" in proved.stdout and "with the loop invariant inferred" in proved.stdout
+        checked = symcert("check-certificate", str(cert), str(prog))
+        assert checked.returncode == 0 and "valid" in checked.stdout, checked.stdout
+
+
+def test_prove_uses_invariants_guessed_from_concrete_runs(tmp_path: Path) -> None:
+    """The summation's closed form is beyond Spacer's linear arithmetic: `run` proves it with
+    a guessed invariant, and `prove` now does too (it explored its whole budget before)."""
+    prog = tmp_path / "sum.imp"
+    prog.write_text("assume n >= 0; i = 0; s = 0; while i < n do s = s + i; i = i + 1 od; "
+                    "assert s == n * (n - 1) / 2\n")
+    proved = symcert("prove", str(prog), "--max-states", "5000")
+    assert proved.returncode == 0, proved.stdout + proved.stderr
+    assert "i * i == i + 2 * s" in proved.stdout
+
+
+def test_the_language_server_gives_runs_verdict(tmp_path: Path) -> None:
+    """The editor's check of the sum loop is `run`'s: proved with an inferred invariant, not
+    "undecided" for want of inference (it ran with `--all-bugs` before)."""
+    import asyncio
+
+    from symcert.cli import server
+    from symcert.cli.findings import Settings
+
+    found = asyncio.run(server.check(SUM, Settings(), str(tmp_path)))
+    assert [(f.code, f.verdict) for f in found] == [("proved", "proved")], found
