@@ -131,9 +131,7 @@ def _configure_exec(e: argparse.ArgumentParser) -> None:
                    help=f"step budget (default: {DEFAULT_MAX_STEPS:,})")
     e.add_argument("--trace", action="store_true", help="show the run step by step")
     e.add_argument("--accelerate", action=argparse.BooleanOptionalAction, default=True,
-                   help="jump over loop iterations by checked jumps (T-A1), as `run` replays "
-                        "its witnesses (the default; --max-steps counts the steps taken one "
-                        "at a time); --no-accelerate steps one at a time")
+                   help="checked jumps over loop iterations (T-A1) as run's replay (default)")
     e.add_argument("--contracts", action="store_true", help="check the lemma contracts")
     contracts.configure(e)
     e.add_argument("--json", action="store_true", help="write the run as a JSON event")
@@ -445,9 +443,8 @@ def _exec(args: argparse.Namespace) -> int:
             print("note: fields of input objects not given are 0 / nil")  # objects given
         if is_threaded(program):
             return exec_threads(args, program, env, name, _final)
-        state = State(env, program)
         budget.enter("running")
-        for state, jumped in concrete_run(state, args.max_steps, args.accelerate):
+        for state, jumped in concrete_run(State(env, program), args.max_steps, args.accelerate):
             pass
         if args.trace:  # the steps the run took, jumps included
             traces.show_run(name, program, env, state.steps, refs, args.accelerate)
