@@ -32,9 +32,11 @@ class Settings:
     `symcert lsp`'s flags, then by the client's `initializationOptions` and
     `workspace/didChangeConfiguration` (OPTIONS)."""
 
-    timeout: float = 10.0
-    max_states: int = 20_000
-    all_bugs: bool = True
+    timeout: float = 60.0
+    max_states: int = 100_000
+    all_bugs: bool = False
+    """`run`'s default: the first bug, with inference (T-I2), so the editor's verdicts are
+    `run`'s (`--all-bugs` explores without inference)."""
     debounce: float = 0.5
 
 

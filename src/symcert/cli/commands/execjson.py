@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import time
-from typing import Any
+from typing import Any, Iterator
 
 from symcert.cli.commands.budget import BudgetExceeded, Deadline
 from symcert.cli.commands.events import bug_cause, emit
@@ -21,7 +21,7 @@ from symcert.lang.errors import EXIT_UNDECIDED
 def exec_json(args: argparse.Namespace) -> int:
     """Run `args.file` concretely on `args.input` and emit its `done` event; the exit code."""
     from symcert.cli.commands.inputs import input_env, input_values
-    from symcert.core.concrete import State, head, is_stuck, step, trace
+    from symcert.core.concrete import State, head, is_stuck, step
     from symcert.core.threads import is_threaded
     from symcert.lang.procedures import references
     from symcert.lang.structure import inputs
@@ -38,13 +38,16 @@ def exec_json(args: argparse.Namespace) -> int:
         return _threads(args, common, program, input_env(values, program), refs)
     state = State(input_env(values, program), program)
     budget.enter("running")
+    jumped = 0
     try:
-        for state in trace(state, args.max_steps):
+        for state, jumped in concrete_run(state, args.max_steps, args.accelerate):
             pass
     except BudgetExceeded:
+        common.update({"jumped_steps": jumped} if jumped else {})
         return _done(args, common, "undecided", state, refs, EXIT_UNDECIDED,
                      reason=budget.reason(), cause="time")
     budget.enter("reporting")
+    common.update({"jumped_steps": jumped} if jumped else {})
     if isinstance(state.prog, Skip) and state.frame is None:
         return _done(args, common, "finished", state, refs, 0)
     first = head(state.prog)
@@ -88,6 +91,20 @@ def _threads(args: argparse.Namespace, common: dict[str, Any], program: Any, env
                               f"{args.max_steps:,}) ran out"}), **taken)
     return _done(args, common, ended, ran.last, refs, 0,
                  **({"cause": "assume"} if ended == "blocked" else {}), **taken)
+
+
+def concrete_run(state: Any, max_steps: int, accelerate: bool) -> Iterator[tuple[Any, int]]:
+    """The concrete run from `state` (Fig. 2), at most `max_steps` steps taken one at a time,
+    with (`accelerate`) its loops jumped over by checked jumps as `run`'s replays are
+    (`acceleration.run`, T-A1); each state with the steps taken in jumps so far."""
+    from symcert.core.concrete import trace
+    from symcert.engine.acceleration import run as accelerated
+
+    jumped, before = 0, state.steps
+    for now in (accelerated if accelerate else trace)(state, max_steps):
+        jumped += now.steps - before if now.steps - before > 1 else 0
+        before = now.steps
+        yield now, jumped
 
 
 def _done(args: argparse.Namespace, common: dict[str, Any], verdict: str, state: Any,
