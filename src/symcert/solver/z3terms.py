@@ -82,6 +82,20 @@ class Z3Terms:
     def or_(self, a: z3.BoolRef, b: Callable[[], z3.BoolRef]) -> z3.BoolRef:
         return z3.Or(a, b())
 
+    def bind(self, ctx: None, name: str, value: z3.ArithRef) -> None:
+        """The bound variable is the z3 constant of its name, as `var` reads it (no program
+        variable has that name: lang/quantifiers.py)."""
+        return ctx
+
+    def quantifier(self, universal: bool, name: str, lo: z3.ArithRef, hi: z3.ArithRef,
+                   body: Callable[[z3.ArithRef], z3.BoolRef]) -> z3.BoolRef:
+        """X-Q1: `∀k. lo ≤ k ≤ hi → b`, or `∃k. lo ≤ k ≤ hi ∧ b`."""
+        k = z3.Int(name)
+        within = z3.And(lo <= k, k <= hi)
+        if universal:
+            return z3.ForAll([k], z3.Implies(within, body(k)))
+        return z3.Exists([k], z3.And(within, body(k)))
+
 
 Z3 = Z3Terms()
 
