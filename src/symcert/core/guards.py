@@ -97,7 +97,8 @@ class Guards:
         right = b()  # reached only where `a` does not hold
         return terms.disj(a[0], right[0]), terms.conj(a[1], terms.disj(a[0], right[1]))
 
-    bind = staticmethod(bound)
+    def bind(self, subst: Subst, name: str, value: Guarded) -> Subst:
+        return bound(subst, name, value[0])  # a substitution gives terms; `var` pairs them
 
     def quantifier(self, universal: bool, name: str, lo: Guarded, hi: Guarded,
                    body: Callable[[Guarded], GuardedFormula]) -> GuardedFormula:

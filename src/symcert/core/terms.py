@@ -21,7 +21,7 @@ from __future__ import annotations
 import operator
 from typing import Callable
 
-from symcert.core.algebra import bound
+from symcert.core.algebra import bound, fold_b
 from symcert.lang.syntax import (
     AExpr,
     Add,
@@ -168,10 +168,13 @@ def negate(a: Formula) -> Formula:
 
 def quant(universal: bool, name: str, lo: Term, hi: Term, body: Formula) -> Formula:
     """`forall name in lo .. hi :: body` (`exists` unless `universal`), X-Q1, decided when the
-    range is constant and empty or the body is a constant: `forall` of `true` is `true`, of
+    range is constant and empty, has one value (the body at it), or the body is a constant:
+    `forall` of `true` is `true`, of
     `false` it is `hi < lo` (the range is empty), and dually for `exists`."""
     if isinstance(lo, Int) and isinstance(hi, Int) and hi.value < lo.value:
         return Bool(universal)
+    if lo == hi:  # one value: the body at it
+        return fold_b(TERMS, bound(Var, name, lo), body)
     if isinstance(body, Bool):
         return Bool(universal) if body.value is universal else \
             cmp("<", hi, lo) if universal else cmp("<=", lo, hi)
