@@ -278,18 +278,12 @@ class _Build(ThreadRules, Transformer[Token, Stmt]):
         return Or(Not(c[0], c[0].pos), c[2], c[0].pos)
 
     def quantifier(self, c: list[Any]) -> BExpr:
-        """`forall k in lo .. hi :: b` or `exists k in lo .. hi :: b` (X-Q1): the words are
-        names to the lexer, so that a program may still call a variable `forall` or `in`."""
-        word, var, within, lo, hi, body = c
-        if word not in ("forall", "exists"):
-            raise SourceError(f"unexpected {quote(word)} before {quote(var)}; expected an "
-                              "expression (a quantifier starts with `forall` or `exists`)",
-                              _tpos(word))
-        if within != "in":
-            raise SourceError(f"unexpected {quote(within)}; expected `in` (`{word} {var} in lo "
-                              ".. hi :: b`)", _tpos(within))
-        self._grow(1, _tpos(word))
-        return Quant(word == "forall", sys.intern(str(var)), lo, hi, body, _tpos(word))
+        """`forall k in lo .. hi :: b` or `exists k in lo .. hi :: b` (X-Q1): the head
+        `forall k in` is one token, so that a program may still call a variable `forall`."""
+        head, lo, hi, body = c
+        word, var, _ = str(head).split()
+        self._grow(1, _tpos(head))
+        return Quant(word == "forall", sys.intern(var), lo, hi, body, _tpos(head))
 
     def not_(self, c: list[BExpr]) -> BExpr:
         self._grow(1, _at(c))
@@ -368,6 +362,7 @@ _FRIENDLY = {
     "NAME": "a variable",
     "INT": "an integer",
     "CMP_OP": "a comparison",
+    "QUANTIFIER": "a quantifier",
     "$END": "end of input",
 }
 
@@ -411,9 +406,11 @@ def _translate(err: UnexpectedInput, text: str, filename: str) -> ParseError:
         message += f" ({quote(token)} is a keyword, not a variable)"
     elif token is not None and call_in_expression(text[:offset], str(token), expected):
         message += " (calls are not expressions: assign the result first, `y = f(..)`)"
+    elif token is not None and token.type == "QUANTIFIER":
+        message += (" (a quantifier in an operand of `and`, `or`, `not` or `==>` is written "
+                    "in parentheses: `x > 0 and (forall k in 0 .. n :: a[k] > 0)`)")
     elif text[:offset].rstrip().endswith(("forall", "exists")):
-        message += (" (a quantifier in an operand of `and`, `or`, `not` or a comparison is "
-                    "written in parentheses: `x > 0 and (forall k in 0 .. n :: a[k] > 0)`)")
+        message += " (a quantifier reads `forall k in lo .. hi :: b`)"
     elif text[:offset].rstrip().endswith(";"):
         message += " (`;` separates statements, it does not end them)"
     return error_at(text, filename, line or 1, column or 1, message)
