@@ -125,8 +125,8 @@ class Witness:
         """The values of a failed quantified assertion's bound variables at which it is false
         (X-Q1), found by concrete evaluation at the replay's final state (`k = 3`), or ''."""
         origin = self.failing.origin
-        if not isinstance(origin, Assert):
-            return ""
+        if not isinstance(origin, Assert) or not isinstance(self.final, State):
+            return ""  # a configuration of threads is not read here
         found = refutation(scope(self.final.frame, self.final.env), origin.cond)
         return ", ".join(f"{k} = {v}" for k, v in found)
 
