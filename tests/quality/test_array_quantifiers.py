@@ -79,3 +79,19 @@ def test_an_off_by_one_prefix_invariant_is_not_accepted(wrong, exit_code, tmp_pa
     path.write_text(text)
     done = symcert("prove", str(path))
     assert done.returncode == exit_code and "PROVED" not in done.stdout, done.stdout
+
+
+@pytest.mark.parametrize("name", ["zero_fill_buggy", "max_buggy"])
+def test_the_seed004_interpreter_and_the_engine_agree_with_the_concrete_runs(name):
+    """X-Q1 in the other formulations: seed 004's interpreter (its substitution through the
+    fold's binder) and the main engine against the concrete semantics, at inputs that fail
+    the quantified assertion and at one that does not."""
+    from symcert.checking.campaign import check_interp, check_main
+    from symcert.core.concrete import Cells, Env
+    from symcert.solver.z3backend import Solver
+
+    p = parse_file(ARRAYS / f"{name}.imp")
+    sigmas = [Env.of({"n": 3, "a": Cells.of({1: 5})}), Env.of({"n": 2, "a": Cells.of({0: 5})}),
+              Env.of({"n": 1})]
+    assert check_interp(p, sigmas, Solver()) is None
+    assert check_main(p, sigmas, Solver()) is None
