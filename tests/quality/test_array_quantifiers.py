@@ -81,6 +81,7 @@ def test_an_off_by_one_prefix_invariant_is_not_accepted(wrong, exit_code, tmp_pa
     assert done.returncode == exit_code and "PROVED" not in done.stdout, done.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["zero_fill_buggy", "max_buggy"])
 def test_the_seed004_interpreter_and_the_engine_agree_with_the_concrete_runs(name):
     """X-Q1 in the other formulations: seed 004's interpreter (its substitution through the
