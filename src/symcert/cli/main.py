@@ -401,6 +401,8 @@ def _bug_report(found: Any, name: str, as_json: bool, explored: int,
                            "states": explored})
     shown = ", ".join(f"{x} = {v if isinstance(v, str) else show_int(v)}" for x, v in cells)
     graph = f"  heap:   {heap.show({}, objects)[1]}\n" if objects else ""
+    if found.refuted():  # X-Q1: the quantifier's failing value, evaluated concretely
+        graph += f"  fails at: {found.refuted()} (its first such value, evaluated concretely)\n"
     return (f"{name}:{line}:{column}: bug: {found.describe()}{told.note()}\n"
             f"  input:  {shown or 'any (the bug does not depend on the input)'}\n{graph}"
             f"  replay: concrete run from this input reaches the failing statement after "

@@ -48,6 +48,7 @@ from symcert.lang.expressions import (  # re-exported: the syntax is expressions
     Not,
     Or,
     Pos,
+    Quant,
     Select,
     Sub,
     Update,

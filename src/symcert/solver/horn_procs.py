@@ -44,7 +44,7 @@ import z3
 from symcert.lang import annotations
 from symcert.lang.procedures import called, statements, table_of
 from symcert.lang.syntax import (
-    ArrayVar, Await, BExpr, Bool, Call, Get, New, Nil, Proc, Return, Spawn, Stmt, While,
+    ArrayVar, Await, BExpr, Bool, Call, Get, New, Nil, Proc, Quant, Return, Spawn, Stmt, While,
     is_field,
 )
 from symcert.lang.structure import levels, variables
@@ -56,7 +56,7 @@ from symcert.solver.interrupts import Z3_CALLS
 
 RESULT = annotations.RESULT
 _UNSUPPORTED = {New: "objects", Nil: "objects", Spawn: "threads", Get: "threads",
-                Await: "threads"}
+                Await: "threads", Quant: "quantifiers"}
 
 
 @dataclass(frozen=True)

@@ -133,6 +133,8 @@ def main(args: argparse.Namespace) -> int:
                           for x, v in cells) or "any (the bug does not depend on the input)"
         print(f"{where}: counterexample: {found.describe()}")
         print(f"  input:  {shown}")
+        if found.refuted():  # X-Q1: the quantifier's failing value, evaluated concretely
+            print(f"  fails at: {found.refuted()} (its first such value, evaluated concretely)")
         if objects:
             print(f"  heap:   {heap.show({}, objects)[1]}")
         print(f"  replay: the concrete run from this input reaches the failing statement "
