@@ -1,4 +1,4 @@
-"""What `symcert` tells a user, through the command a user types (issue 40): `exec --json` on
+"""What `symcert` tells a user, through the command a user types: `exec --json` on
 threads, traces that say what fails, deadlocks that name every blocked thread, JUnit and SARIF
 with schedules, nil in an `await`, plurals, `exhaustive` beside `undecided`, certificates whose
 every obligation is generated again, and the futures' internal names kept out of sight."""

@@ -1,4 +1,4 @@
-"""Three front doors, one verdict (issue 40, defect 8): `exec` replays what `run` reports with
+"""Three front doors, one verdict: `exec` replays what `run` reports with
 the same jumps, `prove` uses the invariants `run` infers and certifies them, the language
 server gives `run`'s verdicts. Each through the `symcert` command a user types."""
 

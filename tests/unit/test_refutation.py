@@ -1,5 +1,4 @@
-"""A counterexample to induction is not yet a verdict (issue 40, defect 5), and an undecided
-verdict names what it tried (defect 9): through the `symcert` command."""
+"""Xverdict names what it tried (defect 9): through the `symcert` command."""
 
 from __future__ import annotations
 
