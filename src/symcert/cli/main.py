@@ -416,7 +416,7 @@ def _exec(args: argparse.Namespace) -> int:
     from symcert.cli.commands.inputs import input_env, input_values
     from symcert.cli.commands.threads import exec_threads
     from symcert.core.threads import is_threaded
-    from symcert.core.concrete import State, head, is_stuck, step
+    from symcert.core.concrete import State, ended, head, is_stuck
     from symcert.lang.procedures import references
     from symcert.lang.structure import inputs
     from symcert.lang.syntax import Assume, Fail, Skip, is_field
@@ -463,7 +463,7 @@ def _exec(args: argparse.Namespace) -> int:
               f"{traces.final(state, refs)}")
         return 0
     first = head(state.prog)
-    if isinstance(first, Assume) and step(state) is None:  # X-U1: blocked, not a bug
+    if isinstance(first, Assume) and ended(state, args.max_steps):  # X-U1: blocked, not a bug
         pos = first.pos
         where = f"{name}:{pos.line}:{pos.column}" if pos else name
         print(f"{where}: blocked: the assumption `{first.cond}` is false after "

@@ -8,6 +8,11 @@ statement is `fail` (stuck, W-D2.6 and W-F9) and for an `assume` whose condition
 (blocked, X-U1). A statement whose expression divides by zero steps to `fail` (seed 002 Fig. 4's
 side condition, X-A2): `/` and `%` raise ZeroDivisionError, which `_step` catches.
 
+Bounded quantifiers (X-Q1) are evaluated one value of their range at a time, and each value costs
+one step of a run's budget (`trace`): a step is the statement's rule, `State.steps` counts rules
+(as the symbolic depth does), and a run of `max_steps` stops before a statement whose
+quantifiers need more values than the steps left (`Metered`, `OutOfSteps`).
+
 Objects (seed 003 §4): a reference is an integer, nil 0, an input object positive, the k-th new
 object of a run `-k`; field `f` is the global map `.f` (`FieldMap` when read), so a heap is a
 set of arrays. Reading or writing a field of nil raises `NilDereference`, caught as a division
@@ -219,6 +224,29 @@ class Values:
 VALUES = Values()
 
 
+class OutOfSteps(Exception):
+    """A statement whose quantifiers need more values than the steps a run has left (X-Q1):
+    the run stops with its budget, before the statement."""
+
+
+class Metered(Values):
+    """`Values` whose quantifiers spend one unit of `fuel` per value of their range evaluated
+    (X-Q1, one step per value), raising `OutOfSteps` when it runs out."""
+
+    def __init__(self, fuel: int) -> None:
+        self.fuel = fuel
+
+    def quantifier(self, universal: bool, name: str, lo: int, hi: int,
+                   body: Callable[[int], bool]) -> bool:
+        for k in range(lo, hi + 1):
+            self.fuel -= 1
+            if self.fuel < 0:
+                raise OutOfSteps
+            if body(k) is not universal:
+                return not universal
+        return universal
+
+
 def aeval(env: Env, e: AExpr) -> int:
     """`⟦e⟧_V` for an arithmetic expression or symbolic term."""
     return fold_a(VALUES, env, e)
@@ -238,10 +266,13 @@ class Valuations:
 
     :param models: how many models' memos are kept (the oldest is dropped first).
     :param size: values per memo before it starts again (memory stays bounded).
+    :param values: the most values of quantifiers' ranges one `beval` evaluates (X-Q1); one
+        that needs more is false (a caller reading a model's value asks the solver instead).
     """
 
     models: int = 8
     size: int = 1 << 16
+    values: int = 1 << 16
     _memos: dict[int, tuple[Env, dict[int, object], list[BExpr]]] = field(default_factory=dict)
 
     def beval(self, env: Env, b: BExpr) -> bool:
@@ -252,12 +283,24 @@ class Valuations:
                 del self._memos[next(iter(self._memos))]
             entry = self._memos[id(env)] = (env, {}, [])
         entry[2].append(b)  # a root of the memo, kept alive with it (algebra.fold_a)
-        return fold_b(VALUES, env, b, entry[1])
+        try:  # a quantifier longer than `values` is not judged here: false, the solver asks
+            return fold_b(Metered(self.values), env, b, entry[1])
+        except OutOfSteps:
+            return False
 
 
-def step(state: State) -> State | None:
-    """One step `σ → σ'` of Fig. 2, or None when no rule applies (finished or stuck)."""
-    result = _step(state.env, state.frame, state.prog)
+def step(state: State, fuel: int | None = None) -> State | None:
+    """One step `σ → σ'` of Fig. 2, or None when no rule applies (finished or stuck).
+
+    :param fuel: the most quantifier values the step may evaluate (None: no bound).
+    :raises OutOfSteps: when its quantifiers need more than `fuel` values.
+    """
+    return _metered(state, VALUES if fuel is None else Metered(fuel))
+
+
+def _metered(state: State, values: Values) -> State | None:
+    """`step`, the statement's conditions judged in the algebra `values`."""
+    result = _step(state.env, state.frame, state.prog, values)
     if result is None:
         return None
     return State(result[0], result[2], state.steps + 1, result[1])
@@ -267,14 +310,16 @@ Next = tuple[Env, "Frame[Env] | None", Stmt]
 """The globals, the stack and the program after a step."""
 
 
-def _step(env: Env, frame: Frame[Env] | None, p: Stmt) -> Next | None:
+def _step(env: Env, frame: Frame[Env] | None, p: Stmt, values: Values) -> Next | None:
     try:
-        return _rule(env, frame, p)
+        return _rule(env, frame, p, values)
     except ZeroDivisionError:  # X-A2: `/` or `%` by zero steps to `fail`
         return env, frame, Fail(p.pos, p, by_zero=True)
 
 
-def _rule(env: Env, frame: Frame[Env] | None, p: Stmt) -> Next | None:
+def _rule(env: Env, frame: Frame[Env] | None, p: Stmt, values: Values) -> Next | None:
+    """The rule of Fig. 2 for `p`; the conditions that may hold quantifiers (invariants,
+    `assert`, `assume`, `requires`) are judged in `values`."""
     ctx = scope(frame, env)
     match p:
         case Skip():  # in a procedure: the end of its body returns 0
@@ -292,30 +337,31 @@ def _rule(env: Env, frame: Frame[Env] | None, p: Stmt) -> Next | None:
         case If(b, p1, p2):
             return env, frame, (p1 if beval(ctx, b) else p2)
         case While(b, body, invariants=clauses):  # an invariant is checked at the head
-            if clauses and not beval(ctx, p.invariant()):
+            if clauses and not fold_b(values, ctx, p.invariant()):
                 return env, frame, Fail(p.pos, p)
             again = p if p.entered or not clauses else replace(p, entered=True)
             return env, frame, (Seq(body, again) if beval(ctx, b) else Skip())
         case Assert(b):
-            return env, frame, (Skip() if beval(ctx, b) else Fail(p.pos, p))
+            return env, frame, (Skip() if fold_b(values, ctx, b) else Fail(p.pos, p))
         case Assume(b):
-            return (env, frame, Skip()) if beval(ctx, b) else None  # blocked (X-U1)
+            return (env, frame, Skip()) if fold_b(values, ctx, b) else None  # blocked (X-U1)
         case Seq(Skip(), q):
             return env, frame, q
         case Seq(p1, q):
             first = head(p1)
             if isinstance(first, (Call, Return)):
-                return _procedure_rule(env, frame, p, first)
-            inner = _step(env, frame, p1)
+                return _procedure_rule(env, frame, p, first, values)
+            inner = _step(env, frame, p1, values)
             if inner is None:
                 return None
             return inner[0], inner[1], Seq(inner[2], q)
         case Call() | Return():
-            return _procedure_rule(env, frame, p, p)
+            return _procedure_rule(env, frame, p, p, values)
     raise TypeError(f"not a statement: {p!r}")
 
 
-def _procedure_rule(env: Env, frame: Frame[Env] | None, p: Stmt, first: Call | Return) -> Next:
+def _procedure_rule(env: Env, frame: Frame[Env] | None, p: Stmt, first: Call | Return,
+                    values: Values) -> Next:
     """Seed 003's procedure call and return, which take the whole program `p` whose next
     statement is `first`: a call saves its continuation, a `return` drops it. Its arguments
     dividing by zero make the whole program `fail` (X-A2), as does a call whose arguments break
@@ -329,7 +375,7 @@ def _procedure_rule(env: Env, frame: Frame[Env] | None, p: Stmt, first: Call | R
         return _return(env, frame, values[0])
     inner = enter(first, values, 0, Env.of, frame, after(p))
     pre = inner.proc.requires  # a contract's precondition is checked at the call (T-S1)
-    if pre is not None and not beval(scope(inner, env), pre):
+    if pre is not None and not fold_b(values, scope(inner, env), pre):
         return env, frame, Fail(first.pos, first)
     return env, inner, inner.proc.body
 
@@ -353,10 +399,51 @@ def is_stuck(p: Stmt) -> bool:
     return isinstance(head(p), Fail)
 
 
-def trace(state: State, max_steps: int) -> Iterator[State]:
-    """The concrete run from `state`, at most `max_steps` steps long, the start included."""
+def trace(state: State, max_steps: int, lockstep: bool = False) -> Iterator[State]:
+    """The concrete run from `state`, the start included, within a budget of `max_steps`
+    steps: one per statement and one per value of a quantifier's range (X-Q1). It stops before
+    a statement whose quantifiers need more values than the budget has left.
+
+    :param lockstep: count statements only, as a symbolic path's depth does (the lemmas'
+        checks, which compare the two), a quantifier's values unbounded.
+    """
+    if lockstep:
+        yield from _lockstep(state, max_steps)
+        return
     yield state
-    for _ in range(max_steps):
+    left = max_steps
+    while left > 0:
+        try:
+            nxt, cost = costed(state, left)
+        except OutOfSteps:
+            return
+        if nxt is None:
+            return
+        left, state = left - cost, nxt
+        yield state
+
+
+def costed(state: State, budget: int) -> tuple[State | None, int]:
+    """`step(state)` and what it costs of a run's budget: 1, and 1 per quantifier value.
+
+    :raises OutOfSteps: when the step costs more than `budget`.
+    """
+    meter = Metered(budget - 1)
+    return _metered(state, meter), budget - meter.fuel
+
+
+def ended(state: State, fuel: int) -> bool:
+    """Whether no rule applies to `state` (its run ended), judged within `fuel` quantifier
+    values: a statement that needs more is not ended (its step is beyond the budget)."""
+    try:
+        return step(state, fuel) is None
+    except OutOfSteps:
+        return False
+
+
+def _lockstep(state: State, steps: int) -> Iterator[State]:
+    yield state
+    for _ in range(steps):
         nxt = step(state)
         if nxt is None:
             return
@@ -364,9 +451,31 @@ def trace(state: State, max_steps: int) -> Iterator[State]:
         yield state
 
 
+REPLAY_VALUES = 1_000_000
+"""The values of quantifiers' ranges a bug's replay may evaluate (X-Q1): a replay that needs
+more confirms nothing (the bug stays unconfirmed, the verdict undecided)."""
+
+
+def run_steps(state: State, steps: int, values: int) -> State | None:
+    """The state after at most `steps` steps from `state`, the steps a symbolic path counts
+    (a replay in lockstep, W-T3.5), its quantifiers evaluating at most `values` values in all
+    (X-Q1); None when they need more."""
+    meter = Metered(values)
+    try:
+        for _ in range(steps):
+            nxt = _metered(state, meter)
+            if nxt is None:
+                break
+            state = nxt
+    except OutOfSteps:
+        return None
+    return state
+
+
 def run_concrete(state: State, max_steps: int) -> State:
-    """The state a concrete run reaches after at most `max_steps` steps."""
-    for state in trace(state, max_steps):
+    """The state a concrete run reaches after at most `max_steps` statements (`trace` in
+    lockstep: a quantifier's values unbounded)."""
+    for state in trace(state, max_steps, lockstep=True):
         pass
     return state
 
@@ -422,6 +531,6 @@ def run_to_end(env: Env, p: Stmt, fuel: int, frame: Frame[Env] | None = None) ->
     for last in trace(State(env, p, frame=frame), fuel):
         pass
     assert last is not None
-    if step(last) is not None:
+    if not ended(last, fuel):
         return None
     return final_of(last)

@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Iterator
 
 from symcert.core.algebra import fold_a, fold_b
-from symcert.core.concrete import Env, State, head, step, trace
+from symcert.core.concrete import Env, OutOfSteps, State, costed, head, trace
 from symcert.core.state import ID, TRUE_PC, SymState
 from symcert.core.terms import COMPARE
 from symcert.engine.explore import expand
@@ -322,8 +322,11 @@ def run(state: State, max_steps: int, horizon: int = HORIZON) -> Iterator[State]
                 continue
             gap = max(RETRY, 2 * wait.get(id(loop), (0, 0))[1])
             wait[id(loop)] = (state.steps + gap, gap)
-        nxt = step(state)
+        try:
+            nxt, cost = costed(state, max_steps - stepped)
+        except OutOfSteps:  # its quantifiers need more steps than are left (X-Q1)
+            return
         if nxt is None:
             return
-        state, stepped = nxt, stepped + 1
+        state, stepped = nxt, stepped + cost
         yield state

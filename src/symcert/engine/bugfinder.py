@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Iterator
 
-from symcert.core.concrete import Env, State, head, is_stuck, run_concrete
+from symcert.core.concrete import REPLAY_VALUES, Env, State, head, is_stuck, run_steps
 from symcert.core.frames import scope
 from symcert.core.refutation import refutation
 from symcert.core.state import SymState, valid_heap, witness_input
@@ -152,8 +152,9 @@ class Witness:
 
 @icontract.ensure(replay_reaches_bug, "W-T3.5 relatively sound bug discovery (replay)",
                   enabled=CONTRACTS)
-def replay(p: Stmt, bug_state: SymState, input_env: Env) -> State:
-    """Run `p` concretely from `input_env` for as many steps as the symbolic path to the bug.
+def replay(p: Stmt, bug_state: SymState, input_env: Env) -> State | None:
+    """Run `p` concretely from `input_env` for as many steps as the symbolic path to the bug;
+    None when its quantifiers need more than `REPLAY_VALUES` values (X-Q1).
 
     :param p: the program.
     :param bug_state: the stuck symbolic state reported by `find_bugs`.
@@ -161,13 +162,14 @@ def replay(p: Stmt, bug_state: SymState, input_env: Env) -> State:
     """
     # Not for CrossHair: its precondition (bug_state reachable from p) is no cheap predicate.
     # crosshair: off
-    return run_concrete(State(input_env, p), bug_state.depth)
+    return run_steps(State(input_env, p), bug_state.depth, REPLAY_VALUES)
 
 
 def witness(p: Stmt, bug: BugFound, solver: Solver) -> Witness | None:
     """Confirm a BugFound by a model of its path condition and a concrete replay.
 
-    :return: the witness, or None when the solver cannot decide the path condition (UNKNOWN).
+    :return: the witness, or None when the solver cannot decide the path condition (UNKNOWN)
+        or the replay's quantifiers need more values than `REPLAY_VALUES`.
     :raises ReplayMismatch: when the replay does not reach the same stuck state: an engine bug.
     """
     model = bug.state.model
@@ -190,9 +192,13 @@ def witness(p: Stmt, bug: BugFound, solver: Solver) -> Witness | None:
     if merged(bug.state):  # T-M1: the run takes one of the merged paths, of its own length
         model = without_symbols(model)
         final = replay_merged(p, bug.state, model)
+        if final is None:
+            return None
         same = is_stuck(final.prog) and final.prog == bug.state.prog
     else:
         final = replay(p, bug.state, model)
+        if final is None:
+            return None
         same = (final.steps == bug.state.depth and final.prog == bug.state.prog
                 and is_stuck(final.prog))
     if not same:

@@ -26,7 +26,7 @@ import enum
 import time
 from dataclasses import dataclass, field
 
-from symcert.core.concrete import Cells, Ending, Env, State, Value, final_of, step
+from symcert.core.concrete import Cells, Ending, Env, State, Value, ended, final_of
 from symcert.core.state import ID, TRUE_PC, SymState
 from symcert.engine.acceleration import run as accelerated
 from symcert.engine.bugfinder import Witness
@@ -130,7 +130,7 @@ def replay(p: Stmt, candidate: Candidate, steps: int, until: float | None = None
         last = now
         if until is not None and last.steps % CHECK_EVERY == 0 and time.perf_counter() > until:
             break
-    if step(last) is not None:
+    if not ended(last, steps):
         return Discarded(candidate, last.steps, None, last, jumped)
     end = final_of(last)
     if end.ending is not Ending.FAIL:

@@ -29,7 +29,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from typing import Iterator
 
-from symcert.core.concrete import Ending, Env, State, aeval, final_of, head, step, trace
+from symcert.core.concrete import Ending, Env, State, aeval, ended, final_of, head, trace
 from symcert.core.frames import assign, scope
 from symcert.core.guards import assuming, may_fail
 from symcert.core.state import Store, SymState, witness_input
@@ -189,7 +189,7 @@ def confirm(p: Stmt, s: SymState, solver: Solver) -> tuple[Env, State] | Unprove
     last = State(given, p)
     for last in trace(last, REPLAY_STEPS):
         pass
-    end = final_of(last) if step(last) is None else None
+    end = final_of(last) if ended(last, REPLAY_STEPS) else None
     if end is not None and end.ending is Ending.FAIL and end.where == failing.pos:
         return given, last
     symbols = set().union(*(free_vars(c) for c in s.pc.conjuncts()))

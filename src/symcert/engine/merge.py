@@ -34,7 +34,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from symcert.core.concrete import Env, State, Value, aeval, beval, is_stuck, run_concrete
+from symcert.core.concrete import REPLAY_VALUES, Env, State, Value, aeval, beval, is_stuck, run_steps
 from symcert.core.state import PathCondition, Store, SymState, frames, rules_of
 from symcert.core.terms import conj, disj
 from symcert.engine.invariants import HAVOC
@@ -332,24 +332,25 @@ class Frontier:
 
 
 @lemma("T-M1")
-def replay_reaches_merged_bug(bug_state: SymState, input_env: Env, result: State) -> bool:
+def replay_reaches_merged_bug(bug_state: SymState, input_env: Env, result: State | None) -> bool:
     """The concrete run from the witness input of a merged state's bug reaches, within the
     deepest merged path's steps, a stuck state with the bug's program, and the input extended
-    to the merges' symbols satisfies the path condition (T-M1: precise)."""
-    return (define(input_env, bug_state.pc) is not None
-            and result.steps <= bug_state.depth
-            and is_stuck(result.prog) and result.prog == bug_state.prog)
+    to the merges' symbols satisfies the path condition (T-M1: precise); None claims nothing."""
+    return result is None or (define(input_env, bug_state.pc) is not None
+                              and result.steps <= bug_state.depth
+                              and is_stuck(result.prog) and result.prog == bug_state.prog)
 
 
 @icontract.ensure(replay_reaches_merged_bug, "T-M1 a merged state's bug replays",
                   enabled=CONTRACTS)
-def replay_merged(p: Stmt, bug_state: SymState, input_env: Env) -> State:
+def replay_merged(p: Stmt, bug_state: SymState, input_env: Env) -> State | None:
     """Run `p` concretely from `input_env` until it is stuck, for at most as many steps as the
-    merged state's depth (the deepest of the paths it merges).
+    merged state's depth (the deepest of the paths it merges); None when its quantifiers need
+    more than `REPLAY_VALUES` values (X-Q1).
 
     :param p: the program.
     :param bug_state: a stuck state on a merged path.
     :param input_env: the concrete input taken from a model of its path condition.
     """
     # crosshair: off
-    return run_concrete(State(input_env, p), bug_state.depth)
+    return run_steps(State(input_env, p), bug_state.depth, REPLAY_VALUES)

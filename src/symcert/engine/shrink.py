@@ -18,7 +18,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from symcert.core.concrete import Cells, Env, State, aeval, is_stuck, run_concrete
+from symcert.core.concrete import REPLAY_VALUES, Cells, Env, State, aeval, is_stuck, run_steps
 from symcert.core.state import PathCondition, valid_heap, witness_input
 from symcert.core.state import Store
 from symcert.core.symbolic import sym_guard
@@ -219,8 +219,8 @@ def shrink(found: Witness, solver: Solver, budget: ShrinkBudget = ShrinkBudget()
         reached, steps = replay_schedule(p, found.bug, candidate)
         return (Witness(found.bug, candidate, reached, None, steps)  # type: ignore[arg-type]
                 if same_failure(reached, found.bug) else found)
-    final = run_concrete(State(candidate, p), found.bug.depth)  # the replay, unasserted
-    if final.steps != found.bug.depth or final.prog != found.bug.prog or \
+    final = run_steps(State(candidate, p), found.bug.depth, REPLAY_VALUES)  # unasserted
+    if final is None or final.steps != found.bug.depth or final.prog != found.bug.prog or \
             not is_stuck(final.prog):
         return found
     return Witness(found.bug, candidate, final, p)

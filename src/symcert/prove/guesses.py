@@ -32,7 +32,7 @@ from typing import Mapping
 
 from symcert.prove.inductive import Obligation, obligations
 from symcert.prove.provers import VALID, prove_z3
-from symcert.core.concrete import Cells, Env, State, beval, head, is_stuck, step, trace
+from symcert.core.concrete import Cells, Env, State, beval, ended, head, is_stuck, trace
 from symcert.lang.annotations import loops
 from symcert.lang.structure import inputs, variables
 from symcert.lang.syntax import (
@@ -115,7 +115,7 @@ def sample(p: Stmt, seed: int = 0) -> Samples:
         if last is not None and is_stuck(last.prog):
             return Samples(names, (), env)
         if last is not None and last.steps == STEPS and len(pending) < PENDING \
-                and step(last) is not None:
+                and not ended(last, STEPS):
             pending.append(env)
         for k, found in enumerate(run):
             stride = max(1, len(found) // PER_RUN)

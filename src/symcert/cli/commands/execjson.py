@@ -21,7 +21,7 @@ from symcert.lang.errors import EXIT_UNDECIDED
 def exec_json(args: argparse.Namespace) -> int:
     """Run `args.file` concretely on `args.input` and emit its `done` event; the exit code."""
     from symcert.cli.commands.inputs import input_env, input_values
-    from symcert.core.concrete import State, head, is_stuck, step
+    from symcert.core.concrete import State, ended, head, is_stuck
     from symcert.core.threads import is_threaded
     from symcert.lang.procedures import references
     from symcert.lang.structure import inputs
@@ -51,7 +51,7 @@ def exec_json(args: argparse.Namespace) -> int:
     if isinstance(state.prog, Skip) and state.frame is None:
         return _done(args, common, "finished", state, refs, 0)
     first = head(state.prog)
-    if isinstance(first, Assume) and step(state) is None:  # X-U1: blocked, not a bug
+    if isinstance(first, Assume) and ended(state, args.max_steps):  # X-U1: blocked, not a bug
         return _done(args, common, "blocked", state, refs, 0, at=first.pos,
                      message=f"the assumption `{first.cond}` is false", cause="assume")
     if is_stuck(state.prog):
