@@ -156,6 +156,17 @@ def test_a_bug_with_its_witness_and_a_proved_assertion(session):
                                                  "position": {"line": 1, "character": 2}}) is None
 
 
+def test_a_quantified_bug_names_its_failing_value(session):
+    """A bug of a quantified assertion (X-Q1) says at which value of its variable it fails."""
+    client, root, _ = session
+    uri = (root / "quantified.imp").as_uri()
+    client.open(uri, "assume n == 3 and a[0] == 0 and a[1] == 5;\n"
+                     "assert forall k in 0 .. n - 1 :: a[k] == 0\n")
+    bug = client.diagnostics(uri)["diagnostics"][0]
+    assert bug["code"] == "assertion"
+    assert "fails at: k = 1 (its first such value, evaluated concretely)" in bug["message"]
+
+
 def test_a_bug_of_threads_with_its_schedule(session):
     """A bug of threads comes with the schedule that replays it and its interleaving."""
     client, root, _ = session

@@ -1,5 +1,6 @@
 """X-Q1's concrete rule: a quantifier costs one step of a run's budget per value of its range
-evaluated, so `exec` judges it within `--max-steps` and a huge range stops with the budget."""
+evaluated, so `exec` judges it within `--max-steps` and a huge range stops with the budget; a
+bug of a quantified assertion names its failing value in `--json` (`fails_at`)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,16 @@ import json
 import subprocess
 import sys
 import time
+from pathlib import Path
 
+import jsonschema
 import pytest
 
 from symcert.core.concrete import Env, OutOfSteps, State, costed, ended, run_to_end, trace
 from symcert.lang.parser import parse
 
+SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "docs" / "schema" / "events.json")
+                    .read_text(encoding="utf-8"))
 PROGRAM = "assume n >= 0;\nassert forall k in 0 .. n - 1 :: a[k] == 0\n"
 
 
@@ -63,3 +68,22 @@ def test_exec_judges_a_quantifier_within_the_budget(tmp_path):
     assert done.returncode == 3, done.stdout  # 2 steps to the `assert`, then 1 + 10 > 10 left
     done = symcert("exec", str(path), "--input", "n=10", "--max-steps", "13")
     assert done.returncode == 0 and "finished" in done.stdout, done.stdout
+
+
+def test_the_json_bug_event_names_the_failing_value(tmp_path):
+    """`run --json` and `prove --json`: the bug event's `fails_at` is the first failing `k`,
+    the one a concrete evaluation of the replay's final state finds (X-Q1)."""
+    path = tmp_path / "prefix.imp"
+    path.write_text("assume n == 4 and a[0] == 0 and a[1] == 0 and a[2] == 7;\n"
+                    "assert forall k in 0 .. n - 1 :: a[k] == 0\n")
+    for command in ("run", "prove"):
+        done = symcert(command, str(path), "--json")
+        events = [json.loads(line) for line in done.stdout.splitlines()]
+        for event in events:
+            jsonschema.Draft202012Validator(SCHEMA).validate(event)
+        bug = next(e for e in events if e["event"] == "bug")
+        assert done.returncode == 1 and bug["fails_at"] == [{"variable": "k", "value": 2}], \
+            done.stdout
+    path.write_text("assume n == 4;\nassert n != 4\n")
+    bug = json.loads(symcert("run", str(path), "--json").stdout.splitlines()[0])
+    assert bug["event"] == "bug" and "fails_at" not in bug

@@ -223,7 +223,10 @@ def _bug(bug: dict[str, Any], lines: list[str]) -> Finding:
     schedule = ("" if "schedule" not in bug else
                 f"\nschedule: {','.join(map(str, bug['schedule'])) or 'none'} "
                 "(replay it with exec --schedule)")
-    message = (f"bug: {bug['message']}{stack_note(stack)}\n{witness(bug, schedule=False)}{schedule}\n"
+    fails = ", ".join(f"{f['variable']} = {f['value']}" for f in bug.get("fails_at", ()))
+    fails = f"\nfails at: {fails} (its first such value, evaluated concretely)" if fails else ""
+    message = (f"bug: {bug['message']}{stack_note(stack)}\n{witness(bug, schedule=False)}"
+               f"{schedule}{fails}\n"
                f"replay: concrete run from this input reaches the failing statement after "
                f"{plural(bug['replay_steps'], 'step')}")
     return Finding(statement_span(lines, bug["line"], bug["column"]), ERROR, bug["cause"],

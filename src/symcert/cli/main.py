@@ -396,7 +396,7 @@ def _bug_report(found: Any, name: str, as_json: bool, explored: int,
                            **({"heap": {o: {f: v if isinstance(v, str) else json_int(v)
                                             for f, v in row.items()}
                                         for o, row in objects.items()}} if objects else {}),
-                           "replay_steps": found.final.steps,
+                           "replay_steps": found.final.steps, **found.fails_at(),
                            "path_condition": None if found.found_by else imp_condition(pc, references), **told.json(), **schedule_json(found),
                            "states": explored})
     shown = ", ".join(f"{x} = {v if isinstance(v, str) else show_int(v)}" for x, v in cells)

@@ -121,14 +121,22 @@ class Witness:
     """How many of the replay's steps it took in checked jumps over loop iterations
     (`engine.acceleration`, T-A1): 0 for a replay one step at a time."""
 
-    def refuted(self) -> str:
+    def refutation(self) -> list[tuple[str, int]]:
         """The values of a failed quantified assertion's bound variables at which it is false
-        (X-Q1), found by concrete evaluation at the replay's final state (`k = 3`), or ''."""
+        (X-Q1), found by concrete evaluation at the replay's final state; empty without one."""
         origin = self.failing.origin
         if not isinstance(origin, Assert) or not isinstance(self.final, State):
-            return ""  # a configuration of threads is not read here
-        found = refutation(scope(self.final.frame, self.final.env), origin.cond)
-        return ", ".join(f"{k} = {v}" for k, v in found)
+            return []  # a configuration of threads is not read here
+        return refutation(scope(self.final.frame, self.final.env), origin.cond)
+
+    def refuted(self) -> str:
+        """`refutation()` as a report shows it (`k = 3`), or ''."""
+        return ", ".join(f"{k} = {v}" for k, v in self.refutation())
+
+    def fails_at(self) -> dict[str, list[dict[str, object]]]:
+        """`refutation()` as a bug event's field (`fails_at`), or nothing when it is empty."""
+        found = self.refutation()
+        return {"fails_at": [{"variable": k, "value": v} for k, v in found]} if found else {}
 
     @property
     def failing(self) -> Fail:

@@ -13,7 +13,10 @@ reached. The candidates of a loop are
   Spacer's linear arithmetic does not find);
 - octagon bounds at the extremes observed: `x <= c`, `x >= c`, `x - y <= c`, `x + y >= c`, ...;
 - phases of parity, `x < c or x % m == r`, for the literals `c` the program compares `x` with
-  and the small literal moduli `m` it takes (a step that changes at a threshold).
+  and the small literal moduli `m` it takes (a step that changes at a threshold);
+- quantified, cell-wise candidates over the prefix or suffix of an array a loop has walked
+  (`prove.cells`: `forall k in 0 .. i - 1 :: a[k] == 0`, a copy, a running maximum, a sorted
+  prefix), kept when they hold at every sampled loop head (`Samples.heads`).
 
 Houdini then drops each candidate whose initiation or consecution obligation z3 does not prove
 (`inductive.obligations` with the invariant split into its conjuncts), until what is left is
@@ -30,6 +33,7 @@ from functools import reduce
 from math import lcm
 from typing import Mapping
 
+from symcert.prove import cells
 from symcert.prove.inductive import Obligation, obligations
 from symcert.prove.provers import VALID, prove_z3
 from symcert.core.concrete import Cells, Env, State, beval, ended, head, is_stuck, trace
@@ -66,6 +70,9 @@ MAX_VARIABLES = 8
 
 RLIMIT = 5_000_000
 
+HEADS = 60
+"""Whole states kept per loop for the quantified candidates."""
+
 
 @dataclass(frozen=True)
 class Samples:
@@ -79,6 +86,9 @@ class Samples:
     pending: tuple[Env, ...] = ()
     """The inputs of the first runs (at most `PENDING`) that `STEPS` steps did not end:
     candidates for a longer replay (`engine.candidates`)."""
+    heads: tuple[tuple[Env, ...], ...] = ()
+    """Whole states (arrays too) at each loop's head, at most `HEADS` a loop, when the program
+    has arrays: what the quantified candidates are judged on (`prove.cells`)."""
 
 
 def sample(p: Stmt, seed: int = 0) -> Samples:
@@ -97,6 +107,7 @@ def sample(p: Stmt, seed: int = 0) -> Samples:
     names = tuple(sorted(variables(p) - arrays)[:MAX_VARIABLES])
     index = {id(w): k for k, w in enumerate(whiles)}
     seen: list[set[tuple[int, ...]]] = [set() for _ in whiles]
+    heads: list[list[Env]] = [[] for _ in whiles]
     cells = indices(nodes) if arrays else ()
     pending: list[Env] = []
     deadline = time.process_time() + SAMPLE_SECONDS
@@ -106,12 +117,12 @@ def sample(p: Stmt, seed: int = 0) -> Samples:
         env = Env.of({**{x: rng.randint(-4, 24) for x in sorted(variables(p) - arrays)},
                       **{a: Cells.of({i: rng.randint(-3, 3) for i in cells})
                          for a in sorted(arrays)}})  # sorted: the same inputs in every process
-        run: list[list[tuple[int, ...]]] = [[] for _ in whiles]
+        run: list[list[tuple[tuple[int, ...], Env]]] = [[] for _ in whiles]
         last = None
         for last in trace(State(env, p), STEPS):
             k = index.get(id(head(last.prog)))
             if k is not None:
-                run[k].append(tuple(last.env(x) for x in names))  # type: ignore[misc]
+                run[k].append((tuple(last.env(x) for x in names), last.env))  # type: ignore[misc]
         if last is not None and is_stuck(last.prog):
             return Samples(names, (), env)
         if last is not None and last.steps == STEPS and len(pending) < PENDING \
@@ -119,10 +130,13 @@ def sample(p: Stmt, seed: int = 0) -> Samples:
             pending.append(env)
         for k, found in enumerate(run):
             stride = max(1, len(found) // PER_RUN)
-            for row in found[::stride][:PER_RUN]:
+            for row, whole in found[::stride][:PER_RUN]:
                 if len(seen[k]) < SAMPLES:
                     seen[k].add(row)
-    return Samples(names, tuple(tuple(sorted(x)) for x in seen), None, tuple(pending))
+                if arrays and len(heads[k]) < HEADS:
+                    heads[k].append(whole)
+    return Samples(names, tuple(tuple(sorted(x)) for x in seen), None, tuple(pending),
+                   tuple(map(tuple, heads)))
 
 
 def indices(nodes: list[object]) -> tuple[int, ...]:
@@ -148,8 +162,10 @@ def guess(p: Stmt, samples: Samples, seconds: float = 10.0) -> dict[int, BExpr] 
     if samples.failing is not None or not any(samples.states):
         return None
     phases = _phases(p, names)
+    quantified = cells.candidates(p) if any(samples.heads) else {}
     candidates = {k: equalities(list(rows), names) + _octagon(list(rows), names)
                   + [c for c in phases if _holds(c, rows, names)]
+                  + [c for c in quantified.get(k, ()) if _judged(c, samples.heads[k])]
                   for k, rows in enumerate(samples.states) if rows}  # a loop not reached: true
     while time.perf_counter() - start < seconds:
         invariants = {k: conjunction(cs) for k, cs in candidates.items()}
@@ -289,6 +305,14 @@ def _phases(p: Stmt, names: list[str]) -> list[BExpr]:
                      and n.left.name in names})
     return [Or(Cmp("<", Var(x), Int(c)), Cmp("==", Mod(Var(x), Int(m)), Int(r)))
             for x, c in bounds for m in moduli for r in range(m)]
+
+
+def _judged(c: BExpr, heads: tuple[Env, ...]) -> bool:
+    """Whether `c` holds in every sampled whole state (some there are)."""
+    try:
+        return bool(heads) and all(beval(env, c) for env in heads)
+    except ZeroDivisionError:
+        return False
 
 
 def _holds(c: BExpr, rows: tuple[tuple[int, ...], ...], names: list[str]) -> bool:

@@ -127,7 +127,12 @@ def applies(p: Stmt, budget: Budget) -> bool:
 
     whiles = list(loops(p))
     return (bool(whiles) and not any(w.invariants for w in whiles) and not budget.all_bugs
-            and unsupported(p) is None)
+            and unsupported(p) in (None, QUANTIFIED))
+
+
+QUANTIFIED = "quantifiers are not supported by the CHC encoding"
+"""`unsupported`'s answer for a program whose only quantifiers are in its asserts and
+assumes: Spacer says so, the guesses (`prove.cells`) still apply."""
 
 
 def annotate(p: Stmt, invariants: Mapping[int, BExpr]) -> Stmt:

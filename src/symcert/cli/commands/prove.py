@@ -184,7 +184,7 @@ def _json(name: str, program: Any, proof: Any, seconds: float) -> int:
              message=found.describe(), cause=bug_cause(found.failing),
              input={x: v if isinstance(v, str) else json_int(v) for x, v in cells},
              **({"heap": objects} if objects else {}), replay_steps=found.final.steps,
-             path_condition=None if found.found_by else imp_condition(found.bug.pc, refs),
+             **found.fails_at(), path_condition=None if found.found_by else imp_condition(found.bug.pc, refs),
              **({"found_by": found.found_by} if found.found_by else {}),
              **({"jumped_steps": found.jumped} if found.jumped else {}), **schedule_json(found),
              states=verdict.stats.states)
