@@ -96,3 +96,47 @@ def test_the_seed004_interpreter_and_the_engine_agree_with_the_concrete_runs(nam
               Env.of({"n": 1})]
     assert check_interp(p, sigmas, Solver()) is None
     assert check_main(p, sigmas, Solver()) is None
+
+
+INFERRED = {"zero_fill": "forall k in 0 .. i - 1 :: a[k] == 0",
+            "copy": "forall k in 0 .. i - 1 :: b[k] == a[k]",
+            "max": "forall k in 0 .. i - 1 :: a[k] <= m"}
+
+
+@pytest.mark.parametrize("name", [pytest.param("zero_fill", marks=pytest.mark.slow),
+                                  pytest.param("copy", marks=pytest.mark.slow), "max"])
+def test_without_its_invariant_the_quantified_one_is_inferred_and_certified(name, tmp_path):
+    """X-Q2 with inference: the case study without its written invariant is PROVED by
+    `prove`, the cell-wise invariant guessed (prove/cells.py) and checked by z3 and cvc5; the
+    certificate carries it and `check-certificate` re-checks it."""
+    source = str(ARRAYS / f"{name}_inferred.imp")
+    cert = tmp_path / "proof.json"
+    done = symcert("prove", source, "--certificate", str(cert))
+    assert done.returncode == 0 and "PROVED" in done.stdout, done.stdout + done.stderr
+    assert f"({INFERRED[name]})" in done.stdout
+    assert INFERRED[name] in cert.read_text()
+    again = symcert("check-certificate", str(cert), source)
+    assert again.returncode == 0 and ": valid: " in again.stdout, again.stdout + again.stderr
+
+
+def test_run_infers_the_running_maximum():
+    """`run` proves max without its invariant and names the inferred quantified one."""
+    done = symcert("run", str(ARRAYS / "max_inferred.imp"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "(guessed from concrete runs): invariant" in done.stdout
+    assert "(exists k in 0 .. i - 1 :: a[k] == m)" in done.stdout
+
+
+def test_a_cell_wise_guess_that_the_samples_refute_is_not_proposed():
+    """A loop that writes 1 where the assertion wants 0: the guess is `a[k] == 1`, never the
+    wrong `a[k] == 0`, and `run` finds the replayed bug."""
+    from symcert.prove.cells import candidates
+
+    text = (ARRAYS / "zero_fill_inferred.imp").read_text().replace("a[i] = 0", "a[i] = 1")
+    assert [str(c) for c in candidates(parse(text))[0]] == [
+        "forall k in 0 .. i - 1 :: a[k] == 1", "forall k in 0 .. i - 2 :: a[k] <= a[k + 1]"]
+    path = Path(ARRAYS / "zero_fill_inferred.imp")
+    done = subprocess.run([sys.executable, "-m", "symcert", "run", "-"], input=text,
+                          capture_output=True, text=True, timeout=300, cwd=path.parent)
+    assert done.returncode == 1 and "bug: assertion `forall k in 0 .. n - 1 :: a[k] == 0` " \
+        "fails" in done.stdout, done.stdout + done.stderr
