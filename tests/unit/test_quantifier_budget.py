@@ -13,7 +13,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from symcert.core.concrete import Env, OutOfSteps, State, costed, ended, run_to_end, trace
+from symcert.core.concrete import Env, OutOfSteps, State, costed, run_to_end, trace
+from symcert.core.replays import ended
 from symcert.lang.parser import parse
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "docs" / "schema" / "events.json")

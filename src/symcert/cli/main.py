@@ -416,7 +416,8 @@ def _exec(args: argparse.Namespace) -> int:
     from symcert.cli.commands.inputs import input_env, input_values
     from symcert.cli.commands.threads import exec_threads
     from symcert.core.threads import is_threaded
-    from symcert.core.concrete import State, ended, head, is_stuck
+    from symcert.core.concrete import State, head, is_stuck
+    from symcert.core.replays import ended
     from symcert.lang.procedures import references
     from symcert.lang.structure import inputs
     from symcert.lang.syntax import Assume, Fail, Skip, is_field

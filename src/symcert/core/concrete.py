@@ -295,11 +295,11 @@ def step(state: State, fuel: int | None = None) -> State | None:
     :param fuel: the most quantifier values the step may evaluate (None: no bound).
     :raises OutOfSteps: when its quantifiers need more than `fuel` values.
     """
-    return _metered(state, VALUES if fuel is None else Metered(fuel))
+    return metered(state, VALUES if fuel is None else Metered(fuel))
 
 
-def _metered(state: State, values: Values) -> State | None:
-    """`step`, the statement's conditions judged in the algebra `values`."""
+def metered(state: State, values: Values) -> State | None:
+    """`step`, the statement's conditions judged in the algebra `values` (`Metered`)."""
     result = _step(state.env, state.frame, state.prog, values)
     if result is None:
         return None
@@ -399,17 +399,11 @@ def is_stuck(p: Stmt) -> bool:
     return isinstance(head(p), Fail)
 
 
-def trace(state: State, max_steps: int, lockstep: bool = False) -> Iterator[State]:
+def trace(state: State, max_steps: int) -> Iterator[State]:
     """The concrete run from `state`, the start included, within a budget of `max_steps`
     steps: one per statement and one per value of a quantifier's range (X-Q1). It stops before
-    a statement whose quantifiers need more values than the budget has left.
-
-    :param lockstep: count statements only, as a symbolic path's depth does (the lemmas'
-        checks, which compare the two), a quantifier's values unbounded.
-    """
-    if lockstep:
-        yield from _lockstep(state, max_steps)
-        return
+    a statement whose quantifiers need more values than the budget has left (the lemmas'
+    checks count statements only: `replays.lockstep`)."""
     yield state
     left = max_steps
     while left > 0:
@@ -429,54 +423,17 @@ def costed(state: State, budget: int) -> tuple[State | None, int]:
     :raises OutOfSteps: when the step costs more than `budget`.
     """
     meter = Metered(budget - 1)
-    return _metered(state, meter), budget - meter.fuel
-
-
-def ended(state: State, fuel: int) -> bool:
-    """Whether no rule applies to `state` (its run ended), judged within `fuel` quantifier
-    values: a statement that needs more is not ended (its step is beyond the budget)."""
-    try:
-        return step(state, fuel) is None
-    except OutOfSteps:
-        return False
-
-
-def _lockstep(state: State, steps: int) -> Iterator[State]:
-    yield state
-    for _ in range(steps):
-        nxt = step(state)
-        if nxt is None:
-            return
-        state = nxt
-        yield state
-
-
-REPLAY_VALUES = 1_000_000
-"""The values of quantifiers' ranges a bug's replay may evaluate (X-Q1): a replay that needs
-more confirms nothing (the bug stays unconfirmed, the verdict undecided)."""
-
-
-def run_steps(state: State, steps: int, values: int) -> State | None:
-    """The state after at most `steps` steps from `state`, the steps a symbolic path counts
-    (a replay in lockstep, W-T3.5), its quantifiers evaluating at most `values` values in all
-    (X-Q1); None when they need more."""
-    meter = Metered(values)
-    try:
-        for _ in range(steps):
-            nxt = _metered(state, meter)
-            if nxt is None:
-                break
-            state = nxt
-    except OutOfSteps:
-        return None
-    return state
+    return metered(state, meter), budget - meter.fuel
 
 
 def run_concrete(state: State, max_steps: int) -> State:
-    """The state a concrete run reaches after at most `max_steps` statements (`trace` in
-    lockstep: a quantifier's values unbounded)."""
-    for state in trace(state, max_steps, lockstep=True):
-        pass
+    """The state a concrete run reaches after at most `max_steps` statements (a quantifier's
+    values unbounded: the lemmas' checks, in lockstep with a symbolic path)."""
+    for _ in range(max_steps):
+        nxt = step(state)
+        if nxt is None:
+            break
+        state = nxt
     return state
 
 
@@ -531,6 +488,9 @@ def run_to_end(env: Env, p: Stmt, fuel: int, frame: Frame[Env] | None = None) ->
     for last in trace(State(env, p, frame=frame), fuel):
         pass
     assert last is not None
-    if not ended(last, fuel):
+    try:
+        if step(last, fuel) is not None:
+            return None
+    except OutOfSteps:  # its quantifiers need more values than the budget (X-Q1)
         return None
     return final_of(last)

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Iterator
 
-from symcert.core.concrete import REPLAY_VALUES, Env, State, head, is_stuck, run_steps
+from symcert.core.concrete import Env, State, head, is_stuck
+from symcert.core.replays import REPLAY_VALUES, run_steps
 from symcert.core.frames import scope
 from symcert.core.refutation import refutation
 from symcert.core.state import SymState, valid_heap, witness_input

@@ -26,7 +26,8 @@ import enum
 import time
 from dataclasses import dataclass, field
 
-from symcert.core.concrete import Cells, Ending, Env, State, Value, ended, final_of
+from symcert.core.concrete import Cells, Ending, Env, State, Value, final_of
+from symcert.core.replays import ended
 from symcert.core.state import ID, TRUE_PC, SymState
 from symcert.engine.acceleration import run as accelerated
 from symcert.engine.bugfinder import Witness

@@ -25,7 +25,8 @@ from typing import Mapping, Sequence
 
 import icontract
 
-from symcert.core.concrete import Env, State, aeval, trace
+from symcert.core.concrete import Env, State, aeval
+from symcert.core.replays import lockstep
 from symcert.core.state import SymState, concretize, concretize_frames, initial, satisfies
 from symcert.core.terms import free_vars
 from symcert.engine.explore import Strategy, run
@@ -209,7 +210,7 @@ def check_ghost_run(p: Stmt, rho: Env, limit: int, strategy: Strategy = Strategy
     start = ghost_initial(p, rho)
     assert start.ghost is not None
     deepest = max((s.depth for s in states), default=0)
-    concrete = list(trace(State(start.ghost, p), deepest + 1, lockstep=True))
+    concrete = list(lockstep(State(start.ghost, p), deepest + 1))
     fresh = fresh_objects_distinct(concrete, states, references(p))
     if strategy is Strategy.DFS:
         # A depth-first prefix is complete along no level: only the under-approximation applies.
@@ -237,7 +238,7 @@ def check_ghost_merged(p: Stmt, rho: Env, limit: int, solver: Solver | None = No
     with merging():
         states = [s for s in islice(run([start], solver=solver), limit) if s is not None]
     ghosts = [g for g in states if g.ghost is not None]
-    concrete = list(trace(State(start.ghost, p), len(ghosts), lockstep=True))
+    concrete = list(lockstep(State(start.ghost, p), len(ghosts)))
     for i, g in enumerate(ghosts):
         assert g.ghost is not None
         if i >= len(concrete):

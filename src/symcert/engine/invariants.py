@@ -29,7 +29,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from typing import Iterator
 
-from symcert.core.concrete import Ending, Env, State, aeval, ended, final_of, head, trace
+from symcert.core.concrete import Ending, Env, State, aeval, final_of, head, trace
+from symcert.core.replays import ended
 from symcert.core.frames import assign, scope
 from symcert.core.guards import assuming, may_fail
 from symcert.core.state import Store, SymState, witness_input

@@ -34,7 +34,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from symcert.core.concrete import REPLAY_VALUES, Env, State, Value, aeval, beval, is_stuck, run_steps
+from symcert.core.concrete import Env, State, Value, aeval, beval, is_stuck
+from symcert.core.replays import REPLAY_VALUES, run_steps
 from symcert.core.state import PathCondition, Store, SymState, frames, rules_of
 from symcert.core.terms import conj, disj
 from symcert.engine.invariants import HAVOC

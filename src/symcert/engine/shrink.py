@@ -18,7 +18,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from symcert.core.concrete import REPLAY_VALUES, Cells, Env, State, aeval, is_stuck, run_steps
+from symcert.core.concrete import Cells, Env, State, aeval, is_stuck
+from symcert.core.replays import REPLAY_VALUES, run_steps
 from symcert.core.state import PathCondition, valid_heap, witness_input
 from symcert.core.state import Store
 from symcert.core.symbolic import sym_guard

@@ -36,7 +36,8 @@ from typing import Mapping
 from symcert.prove import cells
 from symcert.prove.inductive import Obligation, obligations
 from symcert.prove.provers import VALID, prove_z3
-from symcert.core.concrete import Cells, Env, State, beval, ended, head, is_stuck, trace
+from symcert.core.concrete import Cells, Env, State, beval, head, is_stuck, trace
+from symcert.core.replays import ended
 from symcert.lang.annotations import loops
 from symcert.lang.structure import inputs, variables
 from symcert.lang.syntax import (

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Callable, Iterator, Sequence
 
 from symcert.core.concrete import Env, State, beval, head, run_concrete, step, trace
+from symcert.core.replays import lockstep
 from symcert.core.state import (
     Store, SymState, concretize, concretize_frames, frames, initial, read_facts, rules_of,
     satisfies, state_names,
@@ -371,7 +372,7 @@ def bfs_complete(p: Stmt, v0: Env, k: int, result: Sequence[SymState | None],
     index `i` (`b` its successors: 2, or 3 where a division may fail). False also when the prefix
     is too short to decide (pick `n > 3^(k+1) / 2`: a step has at most three successors)."""
     sizes = bfs_queue_sizes([initial(p)], result)
-    states = list(trace(State(v0, p), k, lockstep=True))
+    states = list(lockstep(State(v0, p), k))
     if not result or result[0] is None or not corresponds(states[0], v0, result[0]):
         return False
     i = 0

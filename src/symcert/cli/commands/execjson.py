@@ -21,7 +21,8 @@ from symcert.lang.errors import EXIT_UNDECIDED
 def exec_json(args: argparse.Namespace) -> int:
     """Run `args.file` concretely on `args.input` and emit its `done` event; the exit code."""
     from symcert.cli.commands.inputs import input_env, input_values
-    from symcert.core.concrete import State, ended, head, is_stuck
+    from symcert.core.concrete import State, head, is_stuck
+    from symcert.core.replays import ended
     from symcert.core.threads import is_threaded
     from symcert.lang.procedures import references
     from symcert.lang.structure import inputs
