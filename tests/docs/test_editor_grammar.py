@@ -105,6 +105,21 @@ def test_scanning_the_examples():
         ("next", "variable.other.member.imp"), (")", "punctuation.section.parens.imp")]
 
 
+def test_quantifiers_and_implication():
+    """A quantifier's head `forall k in` is highlighted as one (`forall`, `exists` and `in` are
+    no keywords: a variable may be named so), `==>` as implication, `..` and `::` apart."""
+    assert scan("assert forall k in 0 .. n :: a[k] == 0 ==> exists") == [
+        ("assert", "keyword.other.specification.imp"),
+        ("forall", "keyword.other.quantifier.imp"), ("k", "variable.parameter.bound.imp"),
+        ("in", "keyword.other.quantifier.imp"), ("0", "constant.numeric.integer.decimal.imp"),
+        ("..", "punctuation.separator.range.imp"), ("n", "variable.other.imp"),
+        ("::", "punctuation.separator.range.imp"), ("a", "variable.other.imp"),
+        ("[", "punctuation.section.brackets.imp"), ("k", "variable.other.imp"),
+        ("]", "punctuation.section.brackets.imp"), ("==", "keyword.operator.comparison.imp"),
+        ("0", "constant.numeric.integer.decimal.imp"),
+        ("==>", "keyword.operator.logical.implication.imp"), ("exists", "variable.other.imp")]
+
+
 def test_the_extension_manifest():
     """The VS Code manifest contributes the grammar for `.imp` files and declares the
     options the server reads (cli/findings.py) and the command that starts it."""
