@@ -1,6 +1,6 @@
 """Wrong verdicts of the partial-order reduction (B-X5) that a missing read or write of one
 statement kind gave, through the `symcert` command: each program below has a bug only in an
-interleaving the reduction pruned while `get`'s write of its target (issue 40) or a call's read
+interleaving the reduction pruned while `get`'s write of its target or a call's read
 of its callee's `requires` was missing from the steps' footprints (engine/por.py)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What a step writes, outside the reduction (issue 40's audit): the havoc of the invariant and
+"""What a step writes, outside the reduction (the audit after the reduction's wrong verdict): the havoc of the invariant and
 contract transitions (T-I1, T-S1: `annotations.written`, `contracts.writes`) and state merging
 (T-M1) on programs with threads. The havoc now counts `get`'s and `spawn`'s targets and an
 `await`'s body; a procedure whose body runs a statement of threads is never summarised (its

@@ -1,7 +1,7 @@
 """The independence oracle: B-X5's premise judged on the concrete configurations (seed 003 §5,
 core/threads.py), a second checker of the reduction that never reads its read and write sets.
 
-The partial-order reduction (engine/por.py; Godefroid 1996, Def. 3.17 and Thm. 6.12) rests on
+The partial-order reduction (engine/por.py, after Godefroid 1996: Thms. 4.3 and 6.12) rests on
 two claims about the steps of threads, which it derives from what each step reads and writes:
 - **pairs** (the sleep sets): where `por.independent` calls the next steps of threads `i` and
   `j` independent, they *commute*: from the configuration `c`, `i` then `j` and `j` then `i`
