@@ -56,3 +56,19 @@ def test_the_bug_is_found_and_replayed_with_and_without_reduction(case, command,
     assert message in bug["message"] and bug["schedule"], bug
     again = symcert("exec", str(prog), "--schedule", ",".join(map(str, bug["schedule"])))
     assert again.returncode == 1 and message in again.stdout, again.stdout + again.stderr
+
+
+@pytest.mark.parametrize("child", [False, True], ids=["in process", "in a child"])
+def test_the_campaign_prints_the_oracles_counts_by_statement_kind(child):
+    """`symcert campaign --checks independence --seconds T`: no disagreement, and the claims
+    and the pairs seen dependent counted by kind (in a child process too: its counts are sent
+    back)."""
+    extra = ["--program-timeout", "20"] if child else []
+    done = symcert("campaign", "--checks", "independence", "--seconds", "3", "--seed", "1",
+                   *extra)
+    assert done.returncode == 0 and "no disagreement" in done.stdout, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    head = next(line for line in lines if line.startswith("independence oracle (B-X5): "))
+    assert int(head.split(": ")[1].split(" claims")[0].replace(",", "")) > 0
+    dependent = next(line for line in lines if "pairs seen dependent" in line)
+    assert "get " in dependent and "await-then " in dependent and "spawn " in dependent
