@@ -34,7 +34,6 @@ from symcert.checking import annotated, generate_threads, independence
 from symcert.checking.agreement import compare
 from symcert.checking.concurrency import THREAD_CHECKS, one_thread
 from symcert.checking.disagreement import Disagreement
-from symcert.checking.independence import Independence
 from symcert.checking.generate import Choices, RandomChoices, Shape, env, program
 from symcert.checking.oracles import Counterexample, check_exhaustiveness, check_precision
 from symcert.checking.transitions import Transition, concr, run_outputs
@@ -347,7 +346,7 @@ def check_within(p: Stmt, sigmas: list[Env], solver: Solver, checks: tuple[str, 
         check_program(Skip(), [Env.of({})], solver, checks)
         _SET_UP.add(checks)
 
-    def work() -> tuple[Disagreement | None, Independence]:
+    def work() -> tuple[Disagreement | None, independence.Independence]:
         try:
             return check_program(p, sigmas, solver, checks), independence.take_counts()
         except BaseException as err:  # reported as a disagreement, with what went wrong
@@ -358,10 +357,9 @@ def check_within(p: Stmt, sigmas: list[Env], solver: Solver, checks: tuple[str, 
         answered = within(seconds, work)
     except ChildFailed as err:  # an answer that would not pickle, or a child that died
         return Disagreement("the child failed", p, sigmas[0], str(err)[:200])
-    if answered is None:
-        return OVER_BUDGET
-    independence.counted(answered[1])  # the child's counts, as if counted here
-    return answered[0]
+    if answered is not None:
+        independence.counted(answered[1])  # the child's counts, as if counted here
+    return OVER_BUDGET if answered is None else answered[0]
 
 
 SIMPLEST: tuple[tuple[object, tuple[Node, ...]], ...] = (
@@ -422,7 +420,8 @@ def shrink(found: Disagreement, solver: Solver, seconds: float = 10.0,
 class Report:
     """The campaign's result: how many programs were checked in how many seconds, and the
     disagreements: how many programs showed each kind, and the first of each kind as found and
-    minimised (`shrink_seconds` in all were spent shrinking, not counted in `seconds`)."""
+    minimised (`shrink_seconds` in all were spent shrinking, not counted in `seconds`), and the
+    independence oracle's counts (`oracle`, checking/independence.py)."""
 
     programs: int
     seconds: float
@@ -431,9 +430,7 @@ class Report:
     minimised: dict[str, Disagreement]
     shrink_seconds: float = 0.0
     over_budget: int = 0
-    oracle: Independence = field(default_factory=Independence)
-    """The independence oracle's counts (check `independence`): claims, configurations, and
-    the pairs of statement kinds claimed independent and seen dependent."""
+    oracle: independence.Independence = field(default_factory=independence.Independence)
 
     @property
     def rate(self) -> float:
@@ -468,8 +465,7 @@ def campaign(programs: int | None, seed: int, seconds: float | None,
     :param objects: generate programs with objects (`OBJECT_SHAPE`).
     """
     shape = shape_of(checks, objects)
-    oracle = Independence()
-    independence.take_counts()
+    oracle, _ = independence.Independence(), independence.take_counts()
     solver = Solver(references=OBJECT_SOLVER_REFERENCES if objects else frozenset())
     counts: dict[str, int] = {}
     found: dict[str, Disagreement] = {}
