@@ -10,7 +10,10 @@ statement run in its frame (a symbolic step with one or more outcomes). Two tran
 for every valuation of the inputs, they commute and neither enables nor disables the other (a
 blocked thread waits on globals it reads: an `await`'s condition, a `get`'s `$k`). Locals are
 per thread, so only globals count; an array or a field's map counts as one variable (coarser
-than the cells, so sound); `spawn` reads and writes the count of threads `#threads`.
+than the cells, so sound); `spawn` reads and writes the count of threads `#threads`; `v = get f`
+writes `v`; a call reads the globals of its callee's `requires` (checked at the call). These
+sets are checked without being read by the independence oracle (checking/independence.py):
+each claim they lead to is judged on the concrete configurations.
 
 At a configuration, the threads to step are
 - a *persistent* singleton `{t}` (`singletons`) where thread t's next step is enabled for every
