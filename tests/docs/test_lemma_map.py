@@ -270,11 +270,13 @@ KINDS = {
     "concrete replay": ("runtime contract", "Hypothesis property"),
     "second engine": ("Hypothesis property",),
     "static input analysis": ("Hypothesis property",),
+    "premise oracle": ("Hypothesis property",),
 }
 """The independent checkers a row may count, and the columns that must name one of each: a
 predicate run by its contract, by CrossHair and by Hypothesis is one checker run three ways;
-a proof obligation, an oracle against the concrete semantics, a second engine, or a static
-analysis of the program (`lang.structure.inputs`) is another."""
+a proof obligation, an oracle against the concrete semantics, a second engine, a static
+analysis of the program (`lang.structure.inputs`), or an oracle of a lemma's premise on the
+concrete semantics (B-X5's independence: `checking.independence`) is another."""
 
 
 def independent(row: dict[str, str]) -> list[str]:

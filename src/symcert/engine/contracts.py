@@ -39,8 +39,8 @@ from symcert.engine.invariants import HAVOC, INVARIANTS, Unproved
 from symcert.lang.annotations import RESULT, written
 from symcert.lang.procedures import arrays, statements, table_of
 from symcert.lang.syntax import (
-    ALLOC,
-    AExpr, ArrayVar, Assert, BExpr, Bool, Call, Fail, Int, Proc, Stmt, Var, While,
+    ALLOC, AExpr, Assert, ArrayVar, Await, BExpr, Bool, Call, Fail, Get, Int, Proc, Spawn, Stmt,
+    Var, While,
 )
 from symcert.solver.z3backend import Sat, Solver
 
@@ -94,8 +94,12 @@ def writes(q: Proc) -> frozenset[str]:
 
 
 def summarisable(q: Proc) -> bool:
-    """Whether T-S1 applies to calls of `q`: it has a contract and its calls make no object."""
-    return contracted(q) and ALLOC not in writes(q)
+    """Whether T-S1 applies to calls of `q`: it has a contract, its calls make no object, and
+    it and its callees run no statement of threads (`spawn`, `get`, `await`: their steps
+    interleave with other threads', which one summary step would hide, and the body's
+    verification runs outside a configuration)."""
+    return contracted(q) and ALLOC not in writes(q) and not any(
+        isinstance(s, (Spawn, Get, Await)) for r in callees(q) for s in statements(r.body))
 
 
 def applies(p: Stmt) -> bool:

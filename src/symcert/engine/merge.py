@@ -260,9 +260,9 @@ def mergeable(a: SymState, b: SymState, hot: frozenset[str]) -> bool:
     that differ only on integer variables, none of them read by a loop condition left (`hot`:
     QCE, module docstring); never a configuration of threads (its other threads are not in
     `prog` and `frame`)."""
-    if rules_of(a) == 0 or a.store(HAVOC) != Var(HAVOC) or b.store(HAVOC) != Var(HAVOC):
-        return False
     if a.config is not None or b.config is not None:
+        return False
+    if rules_of(a) == 0 or a.store(HAVOC) != Var(HAVOC) or b.store(HAVOC) != Var(HAVOC):
         return False
     if not (same_places(a.prog, b.prog) and all(
             same_places(f.caller, g.caller) for f, g in zip(frames(a.frame), frames(b.frame)))):

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Iterator, Mapping
 from symcert.lang.errors import SourceError, quote
 from symcert.lang.structure import children
 from symcert.lang.syntax import (
-    ALLOC, DIVISIONS, And, ArrayVar, Assign, BExpr, Call, Cmp, If, Int, New, Node, Pos, Seq,
-    Stmt, Var, While,
+    ALLOC, DIVISIONS, And, ArrayVar, Assign, Await, BExpr, Call, Cmp, Get, If, Int, New, Node, Pos,
+    Seq, Spawn, Stmt, Var, While,
     array_write, field_of, operands, seq_of, spine,
 )
 
@@ -165,6 +165,10 @@ def written(body: Stmt) -> Written:
                 calls = True
                 if target is not None:
                     names.add(target)
+            case Get(target=x) | Spawn(target=str() as x):  # threads: `x = get f`, `f = spawn p()`
+                names.add(x)
+            case Await(_, inner):  # its atomic body
+                todo.append(inner)
             case If(_, s1, s2):
                 todo += (s1, s2)
             case While(_, inner):
