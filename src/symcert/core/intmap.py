@@ -67,9 +67,17 @@ def insert(t: Tree, key: int, value: int) -> Tree:
         return None, key, value, None, 1
     left, k, v, right, h = t
     if key < k:
-        return _balance(insert(left, key, value), k, v, right)
+        below = insert(left, key, value)
+        assert below is not None
+        if below[4] == height(left):  # the same height: no rotation, the same height here
+            return below, k, v, right, h
+        return _balance(below, k, v, right)
     if k < key:
-        return _balance(left, k, v, insert(right, key, value))
+        below = insert(right, key, value)
+        assert below is not None
+        if below[4] == height(right):
+            return left, k, v, below, h
+        return _balance(left, k, v, below)
     return left, key, value, right, h
 
 
