@@ -131,3 +131,32 @@ def test_each_step_of_the_array_loop_copies_a_logarithmic_path():
         state = nxt
     assert state.env("a")(n - 1) == n - 1 and state.prog == parse("skip")
     assert worst <= 2 * avl_bound(n) + 2 and total <= 2 * n * avl_bound(n), (worst, total)
+
+
+@settings(max_examples=200, deadline=None)
+@given(OPS, OPS, st.booleans())
+def test_changed_lists_exactly_the_cells_that_differ(first, then, related):
+    """`intmap.changed(a, b)` is the sorted set of keys whose values differ, whether `b` was
+    written from `a` (sharing nodes) or built apart."""
+    a = NO_CELLS
+    for index, value in first:
+        a = a.set(index, value)
+    b = a if related else NO_CELLS
+    for index, value in then:
+        b = b.set(index, value)
+    expected = [i for i in range(-21, 22) if a(i) != b(i)]
+    assert intmap.changed(a.tree, b.tree) == expected == intmap.changed(b.tree, a.tree)
+
+
+def test_a_trace_of_the_array_loop_names_each_written_cell():
+    """The trace (`engine.trace`, which diffs successive states) of the array loop reports the
+    cell each `a[i] = i` wrote, from the nodes the write copied."""
+    from symcert.engine.trace import Tracer
+
+    state = State(Env(), parse("i = 0; while i < 300 do a[i] = i + 1; i = i + 1 od"))
+    tracer, written = Tracer(), []
+    while (nxt := step(state)) is not None:
+        done = tracer.follow(state, nxt)
+        written += [c.name for c in done.changes if c.name.startswith("a[")] if done else []
+        state = nxt
+    assert written == [f"a[{i}]" for i in range(300)]
