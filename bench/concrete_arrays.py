@@ -2,7 +2,7 @@
 
     python bench/concrete_arrays.py [--sizes N,N,...] [--src NAME=SRC ...] [--timeout S]
 
-The program is issue 40's: `i = 0; while i < N do a[i] = i; i = i + 1 od; assert a[5] == 5`,
+The program is the array loop `i = 0; while i < N do a[i] = i; i = i + 1 od; assert a[5] == 5`,
 N writes of distinct cells (5·N + 5 steps of Fig. 2), run as a user types it: `python -m
 symcert exec --max-steps 5N+5 FILE`, one subprocess per run, contracts off, stdout discarded
 (the final state lists N cells). Reported per N: wall and CPU seconds of the whole process
@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def program(n: int) -> str:
-    """Issue 40's loop of `n` array writes."""
+    """The array loop of `n` writes."""
     return f"i = 0; while i < {n} do a[i] = i; i = i + 1 od; assert a[5] == 5\n"
 
 
