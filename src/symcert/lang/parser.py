@@ -109,7 +109,7 @@ class _Build(ThreadRules, Transformer[Token, Stmt]):
 
     def proc(self, c: list[Any]) -> None:
         name, body, contract = c[1], c[-1], annotations.contract(c)
-        params = [str(t) for t in c[2:] if isinstance(t, Token) and t not in contract]
+        params = [str(t) for t in c[2:] if isinstance(t, Token) and t.type == "NAME"]
         self._fresh(name)
         self.procs[str(name)] = procedures.declare(str(name), params, body, _tpos(name),
                                                    self.procs, **contract)
@@ -314,6 +314,11 @@ class _Build(ThreadRules, Transformer[Token, Stmt]):
         self._grow(2, _tpos(c[0]))
         return Select(ArrayVar(sys.intern(str(c[0])), _tpos(c[0])), c[1], _tpos(c[0]))
 
+    def word(self, c: list[Token]) -> Token:
+        """A word that is a keyword only where it is syntax (`get`, `await`, ...), used as a
+        name: the NAME token it stands for."""
+        return Token.new_borrow_pos("NAME", str(c[0]), c[0])
+
     def paren(self, c: list[AExpr]) -> AExpr:
         self.parenthesized.add(id(c[0]))
         return c[0]
@@ -352,9 +357,20 @@ _FRIENDLY = {
 }
 
 
+_WORDS = {"INVARIANT": (), "REQUIRES": (), "ENSURES": (), "GET": ("NEW",),
+          "SPAWN": ("SKIP", "NEW"), "AWAIT": ("SKIP",)}
+"""The words that are keywords only where they are syntax (grammar.lark's `name`), each with
+the tokens whose expectation beside a variable's marks a place where it is syntax: a
+statement's start (`skip`) or the right of `x =` (`new`). Where a variable is expected and
+none of those is, the word is a variable's name and the list of what was expected leaves it
+out (`a variable` covers it)."""
+
+
 def _expected(names: set[str]) -> str:
     shown = set()
     for name in names:
+        if name in _WORDS and "NAME" in names and not names.intersection(_WORDS[name]):
+            continue
         if name in _FRIENDLY:
             shown.add(_FRIENDLY[name])
             continue
@@ -386,6 +402,15 @@ def _translate(err: UnexpectedInput, text: str, filename: str) -> ParseError:
     message = f"unexpected {found}; expected {_expected(expected)}"
     if token is not None and token.type in ("MACRO", "PROC"):
         message += " (macros and procedures are declared before the main statement)"
+    elif token is not None and (token.type, "BEGIN") in {("REQUIRES", t) for t in expected}:
+        message = ("write `requires` before `ensures`: `proc f(x) requires P ensures Q begin "
+                   "... end`" if "ENSURES" not in expected else "a procedure has one `requires`"
+                   " clause: join its conditions with `and`")
+    elif token is not None and token.type == "ENSURES" and "BEGIN" in expected:
+        message = "a procedure has one `ensures` clause: join its conditions with `and`"
+    elif token is not None and token.type in _WORDS and "NAME" in expected:
+        message = (f"{quote(token)} cannot name a procedure, macro or class: there it is "
+                   "a keyword (it may name variables, fields and parameters)")
     elif token is not None and token.type != "NAME" and token.isidentifier() \
             and "NAME" in expected:
         message += f" ({quote(token)} is a keyword, not a variable)"
