@@ -1,7 +1,8 @@
-"""What `symcert` tells a user, through the command a user types (issue 40): `exec --json` on
-threads, traces that say what fails, deadlocks that name every blocked thread, JUnit and SARIF
-with schedules, nil in an `await`, plurals, `exhaustive` beside `undecided`, certificates whose
-every obligation is generated again, and the futures' internal names kept out of sight."""
+"""What `symcert` tells a user, through the command a user types: `exec --json` on threads,
+traces that say what fails, deadlocks that name every blocked thread, JUnit and SARIF with
+schedules, nil in an `await`, plurals, `exhaustive` beside `undecided`, certificates whose
+every obligation is generated again, the futures' and the havocs' internal names kept out of
+sight, the words of this round that still name variables, and clauses out of order named so."""
 
 from __future__ import annotations
 
@@ -228,3 +229,48 @@ def test_clauses_out_of_order_are_named_so(tmp_path, source, caret, message):
     line = source.splitlines()[0]
     assert done.stderr == (f"{program}:1:{caret}: syntax error: {message}\n"
                            f"  {line}\n  {' ' * (caret - 1)}^\n")
+
+
+HAVOCS = {
+    "loop.imp": ("assume n >= 0;\ni = 0; s = 0;\n"
+                 "while i < n invariant 0 <= i and i <= n do s = s + 1; i = i + 1 od;\n"
+                 "assert i != 3\n", (), "i (after the loop at 3:1) <= n"),
+    "array.imp": ("assume n == 5 and k == 4;\ni = 0;\n"
+                  "while i < n invariant 0 <= i and i <= n do a[i] = i; i = i + 1 od;\n"
+                  "assert a[k] != 4\n", (), "a (after the loop at 3:1)[k] != 4"),
+    "call.imp": ("proc tri(n) requires n >= 0 ensures result >= 0 begin\n"
+                 "  if n == 0 then return 0 else var r = tri(n - 1); return r + n fi\nend\n"
+                 "assume k == 5;\nx = tri(k - 2);\nassert x != 6\n", (),
+                 "not result of tri at 5:1 != 6"),
+    "merged.imp": ("if x > 0 then y = 1 else y = 2 fi;\nassert y != 2\n", ("--merge",),
+                   "y (paths merged at 2:1) == 2"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HAVOCS))
+def test_path_conditions_show_only_the_programs_names(tmp_path, name):
+    """A havocked loop's values, a summarised call's value and merged paths' values appear in
+    JSON's and SARIF's `path_condition` and in the tree in the program's names (`i (after the
+    loop at 3:1)`), never as the engine's symbols (`i#1`, `tri()#1`, `y#m1`)."""
+    source, options, shown = HAVOCS[name]
+    program = write(tmp_path, name, source)
+    done = symcert("run", "--json", *options, program)
+    assert done.returncode == 1, done.stdout + done.stderr
+    [bug] = [e for e in map(json.loads, done.stdout.splitlines()) if e["event"] == "bug"]
+    assert shown in bug["path_condition"] and "#" not in bug["path_condition"]
+    sarif = json.loads(symcert("run", "--format", "sarif", *options, program).stdout)
+    [result] = sarif["runs"][0]["results"]
+    assert "#" not in result["properties"]["path_condition"]
+    if not options:
+        assert result["properties"]["path_condition"] == bug["path_condition"]
+    tree = symcert("tree", program).stdout
+    assert "#" not in tree
+
+
+def test_a_weak_contract_names_the_call_by_its_place(tmp_path):
+    """The reason of an undecided verdict names a summarised call's value `result of tri at
+    5:1`, not the engine's `tri()#1`."""
+    source = HAVOCS["call.imp"][0].replace("assume k == 5", "assume k >= 2")
+    done = symcert("run", write(tmp_path, "p.imp", source))
+    assert done.returncode == 3
+    assert "calls are summarised with {result of tri at 5:1 = 6}" in done.stdout

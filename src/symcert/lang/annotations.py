@@ -14,7 +14,6 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Iterator, Mapping
 
 from symcert.lang.errors import SourceError, quote
-from symcert.lang.lalr import Token
 from symcert.lang.structure import children
 from symcert.lang.syntax import (
     ALLOC, DIVISIONS, And, ArrayVar, Assign, BExpr, Call, Cmp, If, Int, New, Node, Pos, Seq,
@@ -31,10 +30,10 @@ RESULT = "result"
 
 def contract(parts: list[object]) -> dict[str, BExpr]:
     """The clauses of a declaration's parts (the parser's children) after its keywords
-    `requires` and `ensures`, by keyword (a parameter may be named `requires`: its token is a
-    NAME)."""
+    `requires` and `ensures`, by keyword: tokens of those types (a parameter may be named
+    `requires`: its token is a NAME)."""
     return {str(t): parts[i + 1] for i, t in enumerate(parts)  # type: ignore[misc]
-            if isinstance(t, Token) and t.type in ("REQUIRES", "ENSURES")}
+            if getattr(t, "type", None) in ("REQUIRES", "ENSURES")}
 
 
 def clauses(main: Stmt, procs: Procedures) -> Iterator[tuple[str, BExpr]]:
