@@ -195,7 +195,8 @@ def confirm(p: Stmt, s: SymState, solver: Solver) -> tuple[Env, State] | Unprove
     if end is not None and end.ending is Ending.FAIL and end.where == failing.pos:
         return given, last
     symbols = set().union(*(free_vars(c) for c in s.pc.conjuncts()))
-    before = {x.split("#")[0]: model(x) for x in sorted(symbols) if "#" in x}
+    before = {x.split("#")[0]: model(x) for x in sorted(symbols)
+              if "#" in x and not x.split("#")[0].endswith("()")}  # a call's value: no variable
     before = {x: v for x, v in before.items() if isinstance(v, int)}
     after = {x: _value(model, s.store(x) if s.frame is None else scope(s.frame, s.store)(x))
              for x in before}
