@@ -402,10 +402,10 @@ def _translate(err: UnexpectedInput, text: str, filename: str) -> ParseError:
     message = f"unexpected {found}; expected {_expected(expected)}"
     if token is not None and token.type in ("MACRO", "PROC"):
         message += " (macros and procedures are declared before the main statement)"
-    elif token is not None and (token.type, "BEGIN") in {("REQUIRES", t) for t in expected}:
-        message = ("write `requires` before `ensures`: `proc f(x) requires P ensures Q begin "
-                   "... end`" if "ENSURES" not in expected else "a procedure has one `requires`"
-                   " clause: join its conditions with `and`")
+    elif token is not None and token.type == "REQUIRES" and "BEGIN" in expected:
+        message = ("a procedure has one `requires` clause: join its conditions with `and`"
+                   if "ENSURES" in expected else "write `requires` before `ensures`: `proc "
+                   "f(x) requires P ensures Q begin ... end`")
     elif token is not None and token.type == "ENSURES" and "BEGIN" in expected:
         message = "a procedure has one `ensures` clause: join its conditions with `and`"
     elif token is not None and token.type in _WORDS and "NAME" in expected:
