@@ -45,7 +45,7 @@ def readable(name: str, nth: int = 0) -> str:
     """`name` as a user reads it (module docstring); `nth` > 0 numbers one of several havocs
     of the same place. A program's own name is returned as it is."""
     m = _SYMBOL.fullmatch(name)
-    if m is None:
+    if m is None or m["base"] == "new":  # `new#k`: the k-th new object (`new` is a keyword)
         return name
     base, k, line = m["base"], m["k"], m["line"]
     time = f", {_ordinal(nth)} time" if nth else ""
