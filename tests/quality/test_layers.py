@@ -29,7 +29,7 @@ LAYERS = (  # bottom to top
     ("symcert.core",),
     ("symcert.solver",),
     ("symcert.spec.expansion",),
-    ("symcert.engine.alias", "symcert.engine.invariants", "symcert.engine.contracts",
+    ("symcert.engine.symbols", "symcert.engine.alias", "symcert.engine.invariants", "symcert.engine.contracts",
      "symcert.engine.por", "symcert.engine.threads", "symcert.engine.merge",
      "symcert.engine.explore", "symcert.engine.status"),
     ("symcert.spec.bugs",),

@@ -30,9 +30,10 @@ RESULT = "result"
 
 def contract(parts: list[object]) -> dict[str, BExpr]:
     """The clauses of a declaration's parts (the parser's children) after its keywords
-    `requires` and `ensures`, by keyword."""
+    `requires` and `ensures`, by keyword: tokens of those types (a parameter may be named
+    `requires`: its token is a NAME)."""
     return {str(t): parts[i + 1] for i, t in enumerate(parts)  # type: ignore[misc]
-            if isinstance(t, str) and t in ("requires", "ensures")}
+            if getattr(t, "type", None) in ("REQUIRES", "ENSURES")}
 
 
 def clauses(main: Stmt, procs: Procedures) -> Iterator[tuple[str, BExpr]]:
