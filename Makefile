@@ -29,11 +29,14 @@ versions: install-test
 demo: install
 	$(BIN)/symcert run examples/isqrt_buggy.imp; test $$? -eq 1
 
-# The whole test suite with contracts on (tests/conftest.py forces SYMCERT_CONTRACTS=1), one
+# First deptry: every module the package imports comes from a runtime dependency of
+# pyproject.toml (not from the test extra) and every runtime dependency is used ([tool.deptry]).
+# Then the whole test suite with contracts on (tests/conftest.py forces SYMCERT_CONTRACTS=1), one
 # pytest-xdist worker per core; XDIST=0 runs it in one process. The 30 slowest tests are listed
 # last, where CI time goes.
 XDIST ?= auto
 test: versions
+	$(BIN)/deptry src
 	SYMCERT_CONTRACTS=1 $(BIN)/python -m pytest -q -n $(XDIST) --dist worksteal --durations=30
 	$(MAKE) crosshair
 
