@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 LOCK   := requirements.lock
 PIP_PIN := pip==26.3
 
-.PHONY: demo test test-fast install install-test bench clean proofs crosshair versions docs lemma-links
+.PHONY: demo test test-fast install install-test installed bench clean proofs crosshair versions docs lemma-links
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,7 +38,15 @@ XDIST ?= auto
 test: versions
 	$(BIN)/deptry src
 	SYMCERT_CONTRACTS=1 $(BIN)/python -m pytest -q -n $(XDIST) --dist worksteal --durations=30
+	$(MAKE) installed
 	$(MAKE) crosshair
+
+# symcert as a user installs it: a wheel installed with the runtime dependencies alone (no test
+# extra) into a fresh virtual environment, and from there the README's tour, the docs' console
+# examples, `prove` with inference, a language-server session and `--workers 2`; any internal
+# error fails (tools/check_installed.py).
+installed: install-test
+	$(BIN)/python tools/check_installed.py
 
 # The unit, property and docs suites without the slow ones (marker `slow`: stress sizes, the
 # mutant and proof-replay runs, CLI subprocess batteries): under a minute, for the edit loop.
