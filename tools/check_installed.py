@@ -18,9 +18,9 @@ own names (as tools/doc_examples.py lays it), it runs:
 - `symcert run FILE --workers 2` and `symcert run DIR --workers 2` (Dask).
 
 Any command fails on an internal error: exit 70, a Traceback, or "internal error" in what it
-prints. Exit 0 when every check passes, else 1 with the failures (issue 40: `make demo`'s
-install had no cvc5, so `prove` and inference ended in a traceback, while the suite, run from
-the test extra's install, was green).
+prints. Exit 0 when every check passes, else 1 with the failures (`make demo`'s install once
+had no cvc5, so `prove` and inference ended in a traceback, while the suite, run from the test
+extra's install, was green).
 """
 
 from __future__ import annotations

@@ -45,7 +45,7 @@ def test_an_internal_error_is_told_from_a_verdict():
 
 def test_runtime_dependencies_are_not_in_the_test_extra():
     """What the package imports at run time (cvc5: `prove` and inference) is installed without
-    the test extra (issue 40, defect 1); deptry checks every import in `make test`."""
+    the test extra (`make demo`'s install once had no cvc5); deptry checks every import in `make test`."""
     extra = installed.test_extra()
     assert {"pytest", "hypothesis", "deptry"} <= extra
     assert not extra & {"cvc5", "z3-solver", "lark", "dask", "distributed", "pygls"}

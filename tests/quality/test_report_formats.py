@@ -2,7 +2,7 @@
 writes it, with each option that changes what it says: `--trace` (the replay step by step: text
 lines, a JSON `trace`, SARIF code flows), `--all-bugs` (every failing assertion, the others then
 proved), and `--no-infer` (a loop no longer proved by an inferred invariant: undecided within
-the state budget). Issue 40: the SARIF code flows were tested on an event built by hand while
+the state budget). The SARIF code flows once were tested on an event built by hand while
 `run DIR --trace --format sarif` dropped `--trace`."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Every option of `symcert run`, read from its argparse parser, reaches the process that checks
-each program of `symcert run DIR` (issue 40, defect 4: `--trace`, `--no-summaries`, `--por`,
-`--merge` and `--no-shrink` were dropped there). For each per-program option the events of
+each program of `symcert run DIR` (a list kept by hand once dropped `--trace`,
+`--no-summaries`, `--por`, `--merge` and `--no-shrink` there). For each per-program option the events of
 `run DIR --format json` equal those of `run FILE --json` with the option, and, where the option
 has an effect, that effect shows in both and not in the run without it. Each is a real
 `symcert` process, as a user types it."""

@@ -1,7 +1,7 @@
 """Every module of the installed package imports as `crosshair check src/` imports it: one after
 another in one process, with CrossHair's own arguments in `sys.argv`, and none of them runs a
-command, exits, or prints (issue 40, defect 2: `checking/obligations/__main__.py` ran the proof
-replay at import and CrossHair ended with exit 2)."""
+command, exits, or prints (`checking/obligations/__main__.py` once ran the proof replay at
+import, and CrossHair ended with exit 2)."""
 
 from __future__ import annotations
 

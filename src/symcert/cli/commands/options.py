@@ -6,9 +6,9 @@ commands that read a program (`add_program`), `run` on several programs, SARIF o
 checks each program by a child `symcert run FILE --json` (cli/commands/batch.py), and the
 language server, whose checks are such children too (cli/server.py). A child's command line is
 `argv(RUN, args)`: every per-program option of `RUN` whose value is not its default, so an
-option added to `RUN` reaches the children with nothing more to write (issue 40: `--trace`,
-`--no-summaries`, `--por`, `--merge` and `--no-shrink` were dropped when a list of forwarded
-options was kept by hand).
+option added to `RUN` reaches the children with nothing more to write (a list of forwarded
+options kept by hand had dropped `--trace`, `--no-summaries`, `--por`, `--merge` and
+`--no-shrink`).
 """
 
 from __future__ import annotations
