@@ -10,7 +10,6 @@ import os
 import sys
 from typing import TYPE_CHECKING, Callable
 
-
 if TYPE_CHECKING:
     from symcert.lang.syntax import Stmt
 
