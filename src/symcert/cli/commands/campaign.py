@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from symcert.cli.commands.budget import add_timeout
+from symcert.cli.commands.options import TIMEOUT, add
 
 if TYPE_CHECKING:
     from symcert.checking.campaign import Report
@@ -55,7 +55,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="append one JSON line per chunk of programs to FILE")
     parser.add_argument("--resume", default=None, metavar="FILE",
                         help="continue the campaign of this log: its chunks are not rechecked")
-    add_timeout(parser)
+    add(parser, (TIMEOUT,))
 
 
 def main(args: argparse.Namespace) -> int:

@@ -10,8 +10,6 @@ import os
 import sys
 from typing import TYPE_CHECKING, Callable
 
-from symcert.cli.commands.budget import add_timeout, positive
-
 if TYPE_CHECKING:
     from symcert.lang.syntax import Stmt
 
@@ -23,35 +21,12 @@ CHUNK = 1024 * 1024  # read in pieces, so that the deadline can interrupt a slow
 def add_program(parser: argparse.ArgumentParser, alias: bool = False,
                 merge: bool | None = None) -> None:
     """The FILE argument, `--max-input-bytes`, `--max-program-size` and `--timeout` of a
-    command that reads a program; with `alias`, `--alias` too (a command that explores), and
-    `--merge` unless `merge` is False (`tests` wants one input per path, not per merge)."""
-    from symcert.lang.errors import MAX_INPUT_BYTES, MAX_PROGRAM_SIZE  # not the parser: its
-    # import would read SYMCERT_CONTRACTS before `--contracts` sets it
+    command that reads a program; with `alias`, `--alias`, `--por` and `--summaries` too (a
+    command that explores), and `--merge` unless `merge` is False (`tests` wants one input per
+    path, not per merge). Described in cli/commands/options.py."""
+    from symcert.cli.commands.options import EXPLORING, MERGE, PROGRAM, add
 
-    parser.add_argument("file", metavar="FILE", help="the IMP program; - reads standard input")
-    parser.add_argument("--max-input-bytes", type=positive, default=MAX_INPUT_BYTES,
-                        metavar="N", help="refuse a larger program, exit 65 "
-                                          f"(default: {MAX_INPUT_BYTES:,})")
-    parser.add_argument("--max-program-size", type=positive, default=MAX_PROGRAM_SIZE,
-                        metavar="N", help="refuse a program of more syntax nodes after macro "
-                                          f"expansion, exit 65 (default: {MAX_PROGRAM_SIZE:,})")
-    add_timeout(parser)
-    if alias:
-        parser.add_argument("--alias", choices=("terms", "split"), default="terms",
-                            help="reads over array and field updates: conditional terms the "
-                                 "solver decides (default), or a case split per alias question "
-                                 "i == j (more states, plain terms)")
-        parser.add_argument("--por", choices=("on", "off"), default="on",
-                            help="with threads: partial-order reduction (default), or every "
-                                 "interleaving (the reference)")
-        parser.add_argument("--summaries", action=argparse.BooleanOptionalAction, default=True,
-                            help="a call of a procedure with a contract uses the contract, its "
-                                 "body verified once (T-S1, default); --no-summaries inlines "
-                                 "every call")
-    if alias and merge is not False:
-        parser.add_argument("--merge", action="store_true",
-                            help="merge states that reach the same point of the program with "
-                                 "the same continuation (T-M1: same verdicts, fewer paths)")
+    add(parser, PROGRAM + EXPLORING * alias + (MERGE,) * (alias and merge is not False))
 
 
 def with_alias(args: argparse.Namespace, body: Callable[[argparse.Namespace], int]) -> int:
