@@ -289,6 +289,10 @@ class _Reporter:
 
 def _run(args: argparse.Namespace) -> int:
     """`symcert run`: `verdict.check` within the deadline, and its verdict formatted."""
+    from symcert.cli.commands import crun
+
+    if crun.wants_c(args):
+        return crun.main(args)
     if batch.is_batch(args):
         return batch.run_many(args)
     args.json = args.json or args.format == "json"
@@ -467,7 +471,8 @@ def _exec(args: argparse.Namespace) -> int:
         assert isinstance(failing, Fail)
         pos = failing.pos
         where = f"{name}:{pos.line}:{pos.column}" if pos else name
-        print(f"{where}: {failing.what()}{traces.calls(program, env, state)} after "
+        from symcert.lang.c.program import describe
+        print(f"{where}: {describe(failing)}{traces.calls(program, env, state)} after "
               f"{state.steps} steps: {_final(state, refs)}")
         return 1
     calls = (f" in `{state.frame.proc.name}`, call depth {state.frame.height:,}"

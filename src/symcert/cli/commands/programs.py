@@ -35,6 +35,9 @@ def add_program(parser: argparse.ArgumentParser, alias: bool = False,
     parser.add_argument("--max-program-size", type=positive, default=MAX_PROGRAM_SIZE,
                         metavar="N", help="refuse a program of more syntax nodes after macro "
                                           f"expansion, exit 65 (default: {MAX_PROGRAM_SIZE:,})")
+    parser.add_argument("--data-model", choices=("ILP32", "LP64"), default=None,
+                        help="a C program's data model: the widths of long and size_t "
+                             "(default: LP64, or the task file's)")
     add_timeout(parser)
     if alias:
         parser.add_argument("--alias", choices=("terms", "split"), default="terms",
@@ -103,9 +106,36 @@ def read_source(args: argparse.Namespace) -> tuple[str, Stmt]:
     name = source_name(args.file)
     data = read_bytes(args)
     args.budget.enter(f"parsing {name}")
+    if is_c(args):
+        return read_c(args, name, data)
     program = parse_bytes(data, name, max_input_bytes=args.max_input_bytes,
                           max_program_size=args.max_program_size)
     return data.decode("utf-8-sig"), program
+
+
+def is_c(args: argparse.Namespace) -> bool:
+    """Whether `args.file` is a C program: `--lang c`, or a name ending in `.c` or `.i`."""
+    return getattr(args, "lang", None) == "c" or args.file.endswith((".c", ".i"))
+
+
+def read_c(args: argparse.Namespace, name: str, data: bytes) -> tuple[str, Stmt]:
+    """The C program `data` translated by the C front end (docs/c.md) with the data model of
+    `--data-model` (LP64 by default); the translation is kept as `args.c_program`."""
+    from symcert.lang.c.statements import translate
+    from symcert.lang.c.types import DATA_MODELS
+    from symcert.lang.errors import ParseError
+
+    if len(data) > args.max_input_bytes:
+        from symcert.lang.errors import too_large
+        raise too_large(data[:args.max_input_bytes], name, args.max_input_bytes)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise ParseError(name, 1, 1, f"the file is not valid UTF-8 (byte {err.start})", "") \
+            from None
+    model = DATA_MODELS[getattr(args, "data_model", None) or "LP64"]
+    args.c_program = translate(text, name, model)
+    return text, args.c_program.main
 
 
 def read_bytes(args: argparse.Namespace) -> bytes:

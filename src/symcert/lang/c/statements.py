@@ -1,0 +1,630 @@
+"""C's declarations and statements as symcert's syntax tree (lemma C-T1), and the whole
+program: each C function reachable from `main` a procedure (seed 003 §3), the IMP main
+statement setting the globals (zero, or their initialisers) and the nondet counters, then
+calling `main()`.
+
+Control flow without `goto` is structured by flags: `break` and `continue` set a fresh local
+flag of their loop (or `switch`), the statements after one in its block run under `if flag == 0`,
+and the loop's condition reads the break flag; `switch` is a sequence of guarded blocks with a
+fall-through flag. `return` is IMP's own. `goto L` is read only when the statement labelled `L`
+ends the run (`reach_error()`, `abort()`, `exit()`, ...: SV-COMP's `ERROR:` labels): the jump is
+that statement. What the translation does not read it refuses (`UnsupportedC`), never guesses.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pycparser import c_ast  # type: ignore[import-untyped]
+
+from symcert.lang.c.expressions import (
+    NONDET, Array, Expressions, Scalar, Value, nondet_type, pos_of, show,
+)
+from symcert.lang.c.program import CPos, CProgram
+from symcert.lang.c.source import UnsupportedC, parse_c, unsupported
+from symcert.lang.c.types import INT, DataModel, IntType, promote
+from symcert.lang.procedures import Procedures, declare, link
+from symcert.lang.syntax import (
+    And, Assert, Assign, Assume, Bool, Call, Cmp, Fail, If, Int, Or, Return, Skip, Stmt, Var,
+    While, seq_of,
+)
+
+_KEYWORDS = frozenset("skip fail assert assume if then else fi while do od invariant var "
+                      "return proc begin end macro class new nil spawn get await requires "
+                      "ensures not true false and or".split())
+ERROR_CALLS = ("reach_error", "__VERIFIER_error")
+_ENDING = ("abort", "exit", "_Exit", "__assert_fail", *ERROR_CALLS)
+
+
+class Translation(Expressions):
+    """One C file's translation to symcert's syntax tree."""
+
+    def __init__(self, text: str, filename: str, model: DataModel, ast: Any) -> None:
+        self.text, self.filename, self.model, self.ast = text, filename, model, ast
+        self.out: list[Stmt] = []
+        self.in_proc = False
+        self._n = 0
+        self.sites: list[str] = []
+        self.procs = Procedures()
+        self.typedefs: dict[str, Any] = {}
+        self.defs: dict[str, c_ast.FuncDef] = {}
+        self.protos: dict[str, Any] = {}
+        self.scopes: list[dict[str, Scalar | Array]] = [{}]
+        self.taken: set[str] = set()
+        self.targets: list[tuple[str, str | None]] = []
+        self.set_flags: set[str] = set()
+        self.labels: dict[str, c_ast.Label] = {}
+        self.function = ""
+        self.returns: IntType | None = None
+        self.inlining: set[str] = set()
+        self.following: list[Any] = []
+
+    def refuse(self, node: Any, what: str) -> Exception:
+        return unsupported(self.text, self.filename, getattr(node, "coord", None), what)
+
+    # -- names and types ------------------------------------------------------------------
+
+    def lookup(self, name: str, node: Any) -> Scalar | Array:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        raise self.refuse(node, f"the identifier `{name}` (undeclared, an enum constant or a "
+                                "function used as a value)")
+
+    def imp_name(self, name: str) -> str:
+        """An IMP name for the C name `name`, unique in the program (an IMP keyword gets `_`)."""
+        base = name + "_" if name in _KEYWORDS else name
+        imp, k = base, 1
+        while imp in self.taken:
+            k += 1
+            imp = f"{base}_{k}"
+        self.taken.add(imp)
+        return imp
+
+    def ctype(self, node: Any, where: Any = None) -> IntType | None:
+        """The integer type a declarator's type names (None for `void`), else refused."""
+        match node:
+            case c_ast.TypeDecl(type=c_ast.IdentifierType(names=names)):
+                if len(names) == 1 and names[0] in self.typedefs:
+                    return self.ctype(self.typedefs[names[0]].type, where or node)
+                if names == ["void"]:
+                    return None
+                t = self.model.type_of(tuple(names))
+                if t is None:
+                    floating = {"float", "double", "_Float128", "_Complex"} & set(names)
+                    raise self.refuse(where or node, "floating point" if floating
+                                      else f"the type `{' '.join(names)}`")
+                return t
+            case c_ast.TypeDecl(type=c_ast.Struct() | c_ast.Union()):
+                raise self.refuse(where or node, "structs and unions")
+            case c_ast.TypeDecl(type=c_ast.Enum()):
+                raise self.refuse(where or node, "enums")
+            case c_ast.PtrDecl():
+                raise self.refuse(where or node, "pointers")
+            case c_ast.FuncDecl():
+                raise self.refuse(where or node, "function pointers")
+            case c_ast.ArrayDecl():
+                raise self.refuse(where or node, "an array type here")
+        raise self.refuse(where or node, f"the type {type(node).__name__}")
+
+    def type_name(self, node: Any) -> IntType | None:
+        return self.ctype(node.type, node)
+
+    # -- the program ----------------------------------------------------------------------
+
+    def program(self) -> CProgram:
+        init: list[Stmt] = []
+        for ext in self.ast.ext:
+            match ext:
+                case c_ast.Typedef():
+                    self.typedefs[ext.name] = ext
+                case c_ast.FuncDef():
+                    self.defs[ext.decl.name] = ext
+                case c_ast.Decl(type=c_ast.FuncDecl()):
+                    self.protos[ext.name] = ext
+                case c_ast.Decl() if ext.name is None or "extern" in (ext.storage or []):
+                    pass  # a struct's or enum's declaration, or an extern (used: refused)
+                case c_ast.Decl():
+                    with self.emit_to(init):
+                        self.global_decl(ext)
+        if "main" not in self.defs:
+            raise UnsupportedC(self.filename, 1, 1, "no function `main`", self.text.split(
+                "\n", 1)[0])
+        for name in self.reachable():
+            self.translate_function(self.defs[name])
+        p = pos_of(self.defs["main"])
+        start = [Assign(site + "_n", Int(0)) for site in dict.fromkeys(self.sites)]
+        main = seq_of([*init, *start, Call("main", (), "__main", p, procs=self.procs)],
+                      self.procs)
+        link(main, self.procs)
+        return CProgram(main, self.model.name, tuple(dict.fromkeys(self.sites)))
+
+    def global_decl(self, d: c_ast.Decl) -> None:
+        if isinstance(d.type, c_ast.ArrayDecl):
+            raise self.refuse(d, "global arrays (their zero-initialised storage is not "
+                                 "modelled yet)")
+        ty = self.ctype(d.type, d)
+        if ty is None:
+            raise self.refuse(d, "a void variable")
+        imp = self.imp_name(d.name)
+        v = self.initial(d, ty)
+        self.scopes[0][d.name] = Scalar(imp, ty, None, True)
+        self.assign(imp, v, pos_of(d), local=False)
+
+    def initial(self, d: c_ast.Decl, ty: IntType) -> Any:
+        if d.init is None:
+            return Int(0)
+        if isinstance(d.init, c_ast.InitList):
+            raise self.refuse(d.init, "an initialiser list for a scalar")
+        return self.convert(self.rvalue(d.init), ty, d).expr
+
+    def reachable(self) -> list[str]:
+        """The defined functions `main` may call, transitively (`main` first)."""
+        seen, todo = ["main"], [self.defs["main"]]
+        while todo:
+            for call in _calls(todo.pop()):
+                name = call.name.name if isinstance(call.name, c_ast.ID) else None
+                if name in self.defs and name not in seen and name not in ERROR_CALLS:
+                    seen.append(name)
+                    todo.append(self.defs[name])
+        if any(name == "main" for f in seen for name in _called_names(self.defs[f])):
+            raise self.refuse(self.defs["main"], "a call of `main`")
+        return seen
+
+    def signature(self, name: str, node: Any) -> tuple[IntType | None, list[tuple[str, IntType]]]:
+        """The return type and the parameters of function `name` (its definition)."""
+        fd = self.defs[name].decl.type
+        ret = self.ctype(fd.type, node)
+        params: list[tuple[str, IntType]] = []
+        for p in (fd.args.params if fd.args else []):
+            if isinstance(p, c_ast.EllipsisParam):
+                raise self.refuse(p, "variadic functions")
+            if isinstance(p, c_ast.Typename) or p.name is None:
+                if self.ctype(p.type, p) is None:
+                    continue  # f(void)
+                raise self.refuse(p, "an unnamed parameter")
+            if isinstance(p.type, c_ast.ArrayDecl):
+                raise self.refuse(p, "array parameters")
+            t = self.ctype(p.type, p)
+            if t is None:
+                raise self.refuse(p, "a void parameter")
+            params.append((p.name, t))
+        return ret, params
+
+    def translate_function(self, f: c_ast.FuncDef) -> None:
+        name = f.decl.name
+        self.returns, params = self.signature(name, f.decl)
+        if name == "main" and params:
+            raise self.refuse(f.decl, "`main` with parameters")
+        self.function, self.in_proc = name, True
+        self.labels = {lab.name: lab for lab in _labels(f.body)}
+        scope: dict[str, Scalar | Array] = {}
+        imp_params = []
+        for pname, t in params:
+            imp = self.imp_name(pname)
+            imp_params.append(imp)
+            scope[pname] = Scalar(imp, t)
+        self.scopes = [self.scopes[0], scope]
+        body: list[Stmt] = []
+        with self.emit_to(body):
+            self.stmt(f.body)
+        self.scopes = [self.scopes[0]]
+        self.procs[name] = declare(name, imp_params, seq_of(body or [Skip()]), pos_of(f),
+                                   self.procs)
+
+    # -- statements -----------------------------------------------------------------------
+
+    def items(self, nodes: list[Any], each: Any = None) -> None:
+        """Translate a block's items in order; after one that may `break` or `continue`, the
+        rest runs only while the flags it may set are 0."""
+        each = each or self.stmt
+        for k, node in enumerate(nodes):
+            saved, self.set_flags = self.set_flags, set()
+            self.following = nodes[k + 1:]
+            each(node)
+            mine, self.set_flags = self.set_flags, saved | self.set_flags
+            if mine and k + 1 < len(nodes):
+                rest: list[Stmt] = []
+                with self.emit_to(rest):
+                    self.items(nodes[k + 1:], each)
+                if rest:
+                    self.emit(If(_all_zero(mine), seq_of(rest), Skip()))
+                return
+
+    def stmt(self, node: Any) -> None:
+        match node:
+            case c_ast.Compound():
+                self.scopes.append({})
+                self.items(node.block_items or [])
+                self.scopes.pop()
+            case c_ast.Decl():
+                self.local_decl(node)
+            case c_ast.DeclList():
+                for d in node.decls:
+                    self.local_decl(d)
+            case c_ast.EmptyStatement() | c_ast.Pragma():
+                pass
+            case c_ast.If():
+                c = self.cond(node.cond)
+                yes, no = self.branch(node.iftrue), self.branch(node.iffalse)
+                self.emit(If(c, yes, no, pos_of(node)))
+            case c_ast.While():
+                self.loop(node.cond, node.stmt, None, node)
+            case c_ast.DoWhile():
+                self.loop(node.cond, node.stmt, None, node, first=True)
+            case c_ast.For():
+                self.scopes.append({})
+                if node.init is not None:
+                    self.stmt(node.init) if isinstance(node.init, (c_ast.DeclList, c_ast.Decl)) \
+                        else self.effect(node.init)
+                self.loop(node.cond, node.stmt, node.next, node)
+                self.scopes.pop()
+            case c_ast.Break():
+                if not self.targets:
+                    raise self.refuse(node, "`break` outside a loop or switch")
+                self.flag(self.targets[-1][0], node)
+            case c_ast.Continue():
+                loops = [c for _, c in self.targets if c is not None]
+                if not loops:
+                    raise self.refuse(node, "`continue` outside a loop")
+                self.flag(loops[-1], node)
+            case c_ast.Return():
+                self.ret(node)
+            case c_ast.Switch():
+                self.switch(node)
+            case c_ast.Label():
+                self.stmt(node.stmt)
+            case c_ast.Goto():
+                self.goto(node)
+            case c_ast.Case() | c_ast.Default():
+                raise self.refuse(node, "a case label that is not directly in its switch's block")
+            case c_ast.Typedef():
+                self.typedefs[node.name] = node
+            case _:
+                self.effect(node)
+
+    def branch(self, node: Any) -> Stmt:
+        out: list[Stmt] = []
+        if node is not None:
+            with self.emit_to(out):
+                self.scopes.append({})
+                self.stmt(node)
+                self.scopes.pop()
+        return seq_of(out) if out else Skip()
+
+    def flag(self, name: str, node: Any) -> None:
+        self.assign(name, Int(1), pos_of(node))
+        self.set_flags.add(name)
+
+    def local_decl(self, d: c_ast.Decl) -> None:
+        if isinstance(d.type, c_ast.FuncDecl):
+            self.protos[d.name] = d
+            return
+        if set(d.storage or []) & {"static", "extern"}:
+            raise self.refuse(d, f"{'static' if 'static' in d.storage else 'extern'} local "
+                                 "variables")
+        if isinstance(d.type, c_ast.ArrayDecl):
+            self.local_array(d)
+            return
+        ty = self.ctype(d.type, d)
+        if ty is None:
+            raise self.refuse(d, "a void variable")
+        if d.init is None and not _assigned_first(d.name, self.following):
+            flag = self.fresh("def")
+            self.assign(flag, Int(0), pos_of(d))
+            self.scopes[-1][d.name] = Scalar(self.imp_name(d.name), ty, flag)
+            return
+        v = self.initial(d, ty) if d.init is not None else Int(0)
+        target = Scalar(self.imp_name(d.name), ty)
+        self.scopes[-1][d.name] = target
+        self.assign(target.imp, v, pos_of(d))
+
+    def local_array(self, d: c_ast.Decl) -> None:
+        """A local array of `main` (called once, so its IMP array, global, is fresh): its
+        cells unspecified (an input) or set by its initialiser list, the rest 0."""
+        if self.function != "main":
+            raise self.refuse(d, "a local array outside `main`")
+        dims: list[Any] = []
+        t: Any = d.type
+        while isinstance(t, c_ast.ArrayDecl):
+            if t.dim is None:
+                raise self.refuse(d, "an array without a length")
+            v = self.rvalue(t.dim)
+            n = self.temp(v.expr, pos_of(d))
+            self.ub(Cmp(">", n, Int(0)) if not isinstance(n, Int) else Bool(n.value > 0),
+                    d, "an array length that is not positive")
+            dims.append(n)
+            t = t.type
+        elem = self.ctype(t, d)
+        if elem is None:
+            raise self.refuse(d, "an array of void")
+        arr = Array(self.imp_name(d.name), elem, tuple(dims))
+        self.scopes[-1][d.name] = arr
+        if d.init is not None:
+            self.array_init(arr, d)
+
+    def array_init(self, arr: Array, d: c_ast.Decl) -> None:
+        from symcert.lang.syntax import ArrayVar, Update
+
+        if len(arr.dims) != 1 or not isinstance(arr.dims[0], Int) \
+                or not isinstance(d.init, c_ast.InitList) or arr.dims[0].value > 4096:
+            raise self.refuse(d.init, "an initialiser other than a list for a one-dimensional "
+                                      "array of at most 4096 elements")
+        given = d.init.exprs
+        if len(given) > arr.dims[0].value or any(isinstance(e, c_ast.NamedInitializer)
+                                                  for e in given):
+            raise self.refuse(d.init, "designated or excess initialisers")
+        for i in range(arr.dims[0].value):
+            v = self.convert(self.rvalue(given[i]), arr.elem).expr if i < len(given) else Int(0)
+            self.emit(Assign(arr.imp, Update(ArrayVar(arr.imp), Int(i), v), pos_of(d)))
+
+    def loop(self, cond: Any, body: Any, step: Any, node: Any, first: bool = False) -> None:
+        """`while`, `for` (with `step`) and `do … while` (`first`: the body runs before the
+        condition is first read), with their break and continue flags."""
+        brk, cnt = self.fresh("brk"), self.fresh("cnt")
+        self.targets.append((brk, cnt))
+        saved, self.set_flags = self.set_flags, set()
+        body_out: list[Stmt] = []
+        with self.emit_to(body_out):
+            self.scopes.append({})
+            self.stmt(body)
+            self.scopes.pop()
+        used, self.set_flags = self.set_flags, saved
+        self.targets.pop()
+        cond_out: list[Stmt] = []
+        with self.emit_to(cond_out):
+            c = self.cond(cond) if cond is not None else Bool(True)
+        tail: list[Stmt] = []
+        with self.emit_to(tail):
+            if step is not None:
+                self.effect(step)
+        tail += cond_out
+        p = pos_of(node)
+        local = self.in_proc
+        if first:  # do … while: go on while the condition holds after each run of the body
+            go = self.fresh("go")
+            test = seq_of([*tail, If(c, Skip(), Assign(go, Int(0), local=local))])
+            after = If(Cmp("==", Var(brk), Int(0)), test, Assign(go, Int(0), local=local)) \
+                if brk in used else test
+            inner = ([Assign(cnt, Int(0), local=local)] if cnt in used else []) + body_out \
+                + [after]
+            if brk in used:
+                self.assign(brk, Int(0), p)
+            self.assign(go, Int(1), p)
+            self.emit(While(Cmp("==", Var(go), Int(1)), seq_of(inner), p))
+            return
+        guard = And(Cmp("==", Var(brk), Int(0)), c) if brk in used else c
+        after_body: list[Stmt] = ([If(Cmp("==", Var(brk), Int(0)), seq_of(tail), Skip())]
+                                  if brk in used and tail else tail)
+        inner = ([Assign(cnt, Int(0), local=local)] if cnt in used else []) + body_out \
+            + after_body
+        if brk in used:
+            self.assign(brk, Int(0), p)
+        self.out += cond_out
+        self.emit(While(guard, seq_of(inner or [Skip()]), p))
+
+    def ret(self, node: c_ast.Return) -> None:
+        p = pos_of(node)
+        if node.expr is None:
+            self.emit(Return(Int(0), p))
+            return
+        v = self.rvalue(node.expr)
+        if self.returns is None:
+            self.emit(Return(Int(0), p))
+            return
+        self.emit(Return(self.convert(v, self.returns, node).expr, p))
+
+    def switch(self, node: c_ast.Switch) -> None:
+        v = self.rvalue(node.cond)
+        t = promote(v.ty)
+        x = self.temp(self.convert(v, t).expr, pos_of(node))
+        body = node.stmt.block_items if isinstance(node.stmt, c_ast.Compound) else [node.stmt]
+        groups: list[tuple[list[Any], list[Any]]] = []  # (labels, statements)
+        for item in body or []:
+            if isinstance(item, (c_ast.Case, c_ast.Default)):
+                labels, stmts = [item], list(item.stmts or [])
+                while len(stmts) == 1 and isinstance(stmts[0], (c_ast.Case, c_ast.Default)):
+                    labels.append(stmts[0])
+                    stmts = list(stmts[0].stmts or [])
+                groups.append((labels, stmts))
+            elif not groups:
+                raise self.refuse(item, "a statement before the first case label")
+            else:
+                groups[-1][1].append(item)
+        values: list[int] = []
+        for labels, _ in groups:
+            for lab in labels:
+                if isinstance(lab, c_ast.Case):
+                    values.append(self.constant_of(lab.expr, t))
+        fall, brk = self.fresh("fall"), self.fresh("brk")
+        self.targets.append((brk, None))
+        out: list[Stmt] = []
+
+        def group(g: tuple[list[Any], list[Any]]) -> None:
+            labels, stmts = g
+            hits: list[Any] = [Cmp("==", x, Int(self.constant_of(lab.expr, t)))
+                               if isinstance(lab, c_ast.Case) else
+                               _none_of(x, values) for lab in labels]
+            match = hits[0]
+            for h in hits[1:]:
+                match = Or(match, h)
+            inner: list[Stmt] = [Assign(fall, Int(1), local=self.in_proc)]
+            with self.emit_to(inner):
+                self.scopes.append({})
+                self.items(stmts)
+                self.scopes.pop()
+            self.emit(If(Or(Cmp("==", Var(fall), Int(1)), match), seq_of(inner), Skip()))
+
+        with self.emit_to(out):
+            self.items(groups, group)
+        self.targets.pop()
+        used = brk in self.set_flags
+        self.set_flags.discard(brk)
+        self.assign(fall, Int(0), pos_of(node))
+        if used:
+            self.assign(brk, Int(0), pos_of(node))
+        self.out += out
+
+    def constant_of(self, node: Any, t: IntType) -> int:
+        scratch: list[Stmt] = []
+        with self.emit_to(scratch):
+            v = self.convert(self.rvalue(node), t)
+        if scratch or not isinstance(v.expr, Int):
+            raise self.refuse(node, "a case label that is not an integer constant")
+        return v.expr.value
+
+    def goto(self, node: c_ast.Goto) -> None:
+        target = self.labels.get(node.name)
+        if target is None:
+            raise self.refuse(node, f"`goto {node.name}` without its label in this function")
+        if node.name in self.inlining or not self.ends(target.stmt):
+            raise self.refuse(node, "`goto` other than to a label whose statement ends the run "
+                                    "(reach_error(), abort(), exit())")
+        self.inlining.add(node.name)
+        self.scopes.append({})
+        self.stmt(target.stmt)
+        self.scopes.pop()
+        self.inlining.discard(node.name)
+
+    def ends(self, node: Any) -> bool:
+        """Whether the statement `node` surely ends the run (its last word a call of
+        reach_error, abort, exit or __assert_fail), so that a jump to it is a copy of it."""
+        match node:
+            case c_ast.FuncCall(name=c_ast.ID(name=name)):
+                return name in ERROR_CALLS or (name in _ENDING and name not in self.defs)
+            case c_ast.Compound():
+                return any(self.ends(i) for i in (node.block_items or []))
+            case c_ast.Label():
+                return self.ends(node.stmt)
+        return False
+
+    # -- calls ----------------------------------------------------------------------------
+
+    def call(self, node: c_ast.FuncCall, want: bool) -> Value | None:
+        if not isinstance(node.name, c_ast.ID):
+            raise self.refuse(node, "function pointers")
+        name = node.name.name
+        args = list(node.args.exprs) if node.args is not None else []
+        p = pos_of(node)
+        zero = Value(Int(0), INT) if want else None
+        defined = name in self.defs
+        if name in ERROR_CALLS:
+            self.emit(Fail(CPos(p.line, p.column, f"{name}() is called")))
+            return zero
+        if name.startswith(NONDET) and not defined:
+            t = nondet_type(name, self.model)
+            if t is False:
+                raise self.refuse(node, f"`{name}` (not an integer type)")
+            return self.nondet(node, t)  # type: ignore[arg-type]
+        if not defined and name == "__assert_fail":
+            self.emit(Fail(CPos(p.line, p.column, "__assert_fail() is called")))
+            return zero
+        if not defined and name in ("abort", "exit", "_Exit"):
+            for a in args:
+                self.effect(a)
+            self.emit(Assume(Bool(False), p))
+            return zero
+        if not defined and name in ("__VERIFIER_assume", "assume_abort_if_not") and len(args) == 1:
+            self.emit(Assume(self.cond(args[0]), p))
+            return zero
+        if not defined and name in ("assert", "__VERIFIER_assert") and len(args) == 1:
+            c = self.cond(args[0])
+            self.emit(Assert(c, CPos(p.line, p.column, f"assertion `{show(args[0])}` fails")))
+            return zero
+        if defined:
+            return self.user_call(name, args, node, want)
+        return self.external(name, args, node, want)
+
+    def user_call(self, name: str, args: list[Any], node: Any, want: bool) -> Value | None:
+        ret, params = self.signature(name, node)
+        if len(args) != len(params):
+            raise self.refuse(node, f"a call of `{name}` with {len(args)} arguments for "
+                                    f"{len(params)} parameters")
+        values: list[Any] = []
+        for a, (_, t) in zip(args, params):
+            mark = len(self.out)
+            v = self.convert(self.rvalue(a), t, a)
+            values = [self.held(Value(e, INT), mark).expr for e in values]
+            values.append(v.expr)
+        p = pos_of(node)
+        if want and ret is None:
+            raise self.refuse(node, "the value of a void function")
+        target = self.fresh("r") if want else None
+        self.emit(Call(name, tuple(values), target, p, local=self.in_proc and want,
+                       procs=self.procs))
+        return Value(Var(target), ret) if target is not None and ret is not None else None
+
+    def external(self, name: str, args: list[Any], node: Any, want: bool) -> Value | None:
+        """A function declared but not defined: its arguments evaluated, its result an input
+        of its return type (SV-COMP's rule for external functions)."""
+        proto = self.protos.get(name)
+        if proto is None:
+            raise self.refuse(node, f"a call of `{name}`, which is neither declared nor known")
+        for a in args:
+            self.effect(a)
+        ret = self.ctype(proto.type.type, node)
+        if ret is None:
+            return None if not want else self.nondet(node, INT)
+        return self.nondet(node, ret)
+
+
+def _assigned_first(name: str, rest: list[Any]) -> bool:
+    """Whether the first of the statements `rest` that mentions `name` assigns it a value that
+    does not read it (`x = e;`, or a `for` starting so): then `name` is never read
+    uninitialised and needs no flag."""
+    for node in rest:
+        if isinstance(node, c_ast.For) and node.init is not None:
+            node = node.init
+        mentions = [n for n in _walk(node) if isinstance(n, c_ast.ID) and n.name == name]
+        if not mentions:
+            continue
+        return (isinstance(node, c_ast.Assignment) and node.op == "="
+                and isinstance(node.lvalue, c_ast.ID) and node.lvalue.name == name
+                and len(mentions) == 1)
+    return False
+
+
+def _all_zero(flags: set[str]) -> Any:
+    conds = [Cmp("==", Var(f), Int(0)) for f in sorted(flags)]
+    out = conds[0]
+    for c in conds[1:]:
+        out = And(out, c)
+    return out
+
+
+def _none_of(x: Any, values: list[int]) -> Any:
+    out: Any = Bool(True)
+    for v in values:
+        c = Cmp("!=", x, Int(v))
+        out = c if isinstance(out, Bool) else And(out, c)
+    return out
+
+
+def _walk(node: Any) -> Any:
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        yield n
+        todo.extend(child for _, child in n.children())
+
+
+def _calls(node: Any) -> list[c_ast.FuncCall]:
+    return [n for n in _walk(node) if isinstance(n, c_ast.FuncCall)]
+
+
+def _called_names(node: Any) -> list[str]:
+    return [c.name.name for c in _calls(node) if isinstance(c.name, c_ast.ID)]
+
+
+def _labels(node: Any) -> list[c_ast.Label]:
+    return [n for n in _walk(node) if isinstance(n, c_ast.Label)]
+
+
+def translate(text: str, filename: str, model: DataModel) -> CProgram:
+    """The C program `text` as symcert's syntax tree (lemma C-T1).
+
+    :raises ParseError: when it is not C pycparser reads; `UnsupportedC` for C outside the
+        subset (docs/c.md), at the construct's line and column.
+    """
+    ast = parse_c(text, filename, model)
+    return Translation(text, filename, model, ast).program()
