@@ -471,10 +471,10 @@ def _exec(args: argparse.Namespace) -> int:
         assert isinstance(failing, Fail)
         pos = failing.pos
         where = f"{name}:{pos.line}:{pos.column}" if pos else name
-        from symcert.lang.c.program import describe
+        from symcert.lang.c.program import describe, failure_of
         print(f"{where}: {describe(failing)}{traces.calls(program, env, state)} after "
               f"{state.steps} steps: {_final(state, refs)}")
-        return 1
+        return EXIT_UNDECIDED if failure_of(pos)[1] else 1  # C's undefined behaviour: C-U1
     calls = (f" in `{state.frame.proc.name}`, call depth {state.frame.height:,}"
              if state.frame is not None else "")
     print(f"stopped: the step budget (--max-steps {args.max_steps:,}) ran out{calls}: "

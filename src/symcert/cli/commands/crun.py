@@ -183,10 +183,10 @@ def run_folder(args: argparse.Namespace) -> int:
     tasks = sorted(str(p) for p in Path(args.file).rglob("*.yml"))
     rows = [_one(t, args) for t in tasks]
     width = max([len(r.task) for r in rows] + [4])
-    print(f"{'task':<{width}}  expected  verdict  result       score  cpu s")
+    print(f"{'task':<{width}}  expected  verdict      result       score  cpu s")
     for r in rows:
         want = "-" if r.expected is None else ("true" if r.expected else "false")
-        print(f"{r.task:<{width}}  {want:<8}  {r.verdict:<7}  {r.result:<11}  {r.score:>5}  "
+        print(f"{r.task:<{width}}  {want:<8}  {r.verdict:<11}  {r.result:<11}  {r.score:>5}  "
               f"{r.seconds:5.1f}")
     counts = {k: sum(r.result == k for r in rows)
               for k in ("correct", "wrong", "unknown", "unsupported")}

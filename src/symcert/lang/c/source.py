@@ -50,6 +50,47 @@ def _blank(text: str, start: int, end: int) -> str:
     return text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
 
 
+def _closing(text: str, i: int) -> int:
+    """The index of the parenthesis that closes the one at `i`, or -1."""
+    depth = 0
+    for j in range(i, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[j], 0)
+        if depth == 0:
+            return j
+    return -1
+
+
+_ASSERT_BODY = re.compile(r"\s*if\s*\(")
+_ASSERT_ELSE = re.compile(r"\s*;\s*else\s+(__assert_fail\s*\(.*\))\s*;\s*$", re.DOTALL)
+
+
+def assert_statements(text: str) -> str:
+    """`text` with each GNU statement expression of glibc's `assert` macro,
+    `({ if (c) ; else __assert_fail (…); })`, written as the expression
+    `((c) ? (void) 0 : __assert_fail (…))`, which means the same. Another statement expression
+    is left as it is (pycparser then refuses it: never a mis-parse)."""
+    at = 0
+    while (start := text.find("({", at)) >= 0:
+        end = _closing(text, start)
+        at = start + 2
+        if end < 0:
+            break
+        inner = text[start + 2:end]
+        if not inner.rstrip().endswith("}"):
+            continue
+        inner = inner.rstrip()[:-1]
+        head = _ASSERT_BODY.match(inner)
+        if head is None:
+            continue
+        close = _closing(inner, head.end() - 1)
+        rest = _ASSERT_ELSE.match(inner, close + 1) if close > 0 else None
+        if rest is None:
+            continue
+        cond = inner[head.end() - 1:close + 1]
+        text = text[:start] + f"({cond} ? (void) 0 : {rest.group(1)})" + text[end + 1:]
+    return text
+
+
 def strip_gnu(text: str) -> str:
     """`text` with SV-COMP's GCC extensions blanked in place (positions unchanged): a group
     `__attribute__((…))` or `__asm__(…)`, and `__extension__`, `__restrict` (their words)."""
@@ -63,7 +104,8 @@ def strip_gnu(text: str) -> str:
             i += 1
         text = _blank(text, m.start(), i + 1)
         at = i + 1
-    return _WORD.sub(lambda w: _WORDS[w.group(1)].ljust(len(w.group(1))), text)
+    text = _WORD.sub(lambda w: _WORDS[w.group(1)].ljust(len(w.group(1))), text)
+    return assert_statements(text)
 
 
 def preprocess(text: str, filename: str) -> str:
