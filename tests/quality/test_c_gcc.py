@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from symcert.lang.c.statements import translate
+from symcert.lang.c.translate import translate
 from symcert.lang.c.types import LP64
 
 EX = Path(__file__).resolve().parents[2] / "examples" / "c"

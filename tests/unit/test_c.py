@@ -9,7 +9,7 @@ import pytest
 from symcert.core.concrete import Cells, Ending, Env, run_to_end
 from symcert.lang.c.program import CPos, failure_of
 from symcert.lang.c.source import UnsupportedC, assert_statements, strip_gnu
-from symcert.lang.c.statements import translate
+from symcert.lang.c.translate import translate
 from symcert.lang.c.types import ILP32, LP64, DataModel, usual, wrap
 from symcert.lang.errors import ParseError
 from symcert.lang.syntax import Int, Var

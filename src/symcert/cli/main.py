@@ -32,7 +32,8 @@ from typing import Any, Sequence
 from symcert.cli.commands import batch, contracts
 from symcert.cli.commands.budget import EXIT_INTERNAL, BudgetExceeded, Deadline, positive
 from symcert.cli.commands.progress import count, heartbeat
-from symcert.cli.commands.programs import add_program, read_program, source_name, with_alias
+from symcert.cli.commands.programs import (
+    add_program, c_failure, read_program, source_name, wants_c, with_alias)
 from symcert.cli.commands.values import json_int, show_int
 from symcert.cli.commands.workers import add_workers
 from symcert.lang.errors import EXIT_UNDECIDED, plural  # errors.py has no contracts: safe to import early
@@ -289,10 +290,8 @@ class _Reporter:
 
 def _run(args: argparse.Namespace) -> int:
     """`symcert run`: `verdict.check` within the deadline, and its verdict formatted."""
-    from symcert.cli.commands import crun
-
-    if crun.wants_c(args):
-        return crun.main(args)
+    if wants_c(args):
+        return int(importlib.import_module("symcert.cli.commands.crun").main(args))
     if batch.is_batch(args):
         return batch.run_many(args)
     args.json = args.json or args.format == "json"
@@ -471,10 +470,9 @@ def _exec(args: argparse.Namespace) -> int:
         assert isinstance(failing, Fail)
         pos = failing.pos
         where = f"{name}:{pos.line}:{pos.column}" if pos else name
-        from symcert.lang.c.program import describe, failure_of
-        print(f"{where}: {describe(failing)}{traces.calls(program, env, state)} after "
+        print(f"{where}: {c_failure(failing)[0]}{traces.calls(program, env, state)} after "
               f"{state.steps} steps: {_final(state, refs)}")
-        return EXIT_UNDECIDED if failure_of(pos)[1] else 1  # C's undefined behaviour: C-U1
+        return EXIT_UNDECIDED if c_failure(failing)[1] else 1  # C's undefined behaviour: C-U1
     calls = (f" in `{state.frame.proc.name}`, call depth {state.frame.height:,}"
              if state.frame is not None else "")
     print(f"stopped: the step budget (--max-steps {args.max_steps:,}) ran out{calls}: "

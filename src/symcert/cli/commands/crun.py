@@ -20,20 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from symcert.cli.commands.events import emit
-from symcert.cli.commands.programs import is_c, source_name
+from symcert.cli.commands.programs import source_name
 
 SCORES = {("true", True): 2, ("false", False): 1, ("true", False): -32, ("false", True): -16}
 """SV-COMP's scores: a correct `true` (safe) +2, a correct `false` (bug) +1, a wrong `true`
 −32, a wrong `false` −16; unknown 0."""
-
-
-def wants_c(args: argparse.Namespace) -> bool:
-    """Whether `run` reads C: a C file, a task file, or a folder of task files."""
-    if getattr(args, "more", None):
-        return False
-    if args.file.endswith(".yml") or is_c(args):
-        return True
-    return os.path.isdir(args.file) and any(Path(args.file).rglob("*.yml"))
 
 
 def main(args: argparse.Namespace) -> int:

@@ -118,10 +118,30 @@ def is_c(args: argparse.Namespace) -> bool:
     return getattr(args, "lang", None) == "c" or args.file.endswith((".c", ".i"))
 
 
+def wants_c(args: argparse.Namespace) -> bool:
+    """Whether `run` reads C (cli/commands/crun.py): a C file, an SV-COMP task file (`.yml`),
+    or a folder of task files."""
+    from pathlib import Path
+
+    if getattr(args, "more", None):
+        return False
+    if args.file.endswith(".yml") or is_c(args):
+        return True
+    return os.path.isdir(args.file) and any(Path(args.file).rglob("*.yml"))
+
+
+def c_failure(failing: object) -> tuple[str, bool]:
+    """What a `fail` reached means (a C event, else IMP's words) and whether it is C's
+    undefined behaviour (C-U1: `exec` then exits 3)."""
+    from symcert.lang.c.program import describe, failure_of
+
+    return describe(failing), failure_of(getattr(failing, "pos", None))[1]
+
+
 def read_c(args: argparse.Namespace, name: str, data: bytes) -> tuple[str, Stmt]:
     """The C program `data` translated by the C front end (docs/c.md) with the data model of
     `--data-model` (LP64 by default); the translation is kept as `args.c_program`."""
-    from symcert.lang.c.statements import translate
+    from symcert.lang.c.translate import translate
     from symcert.lang.c.types import DATA_MODELS
     from symcert.lang.errors import ParseError
 

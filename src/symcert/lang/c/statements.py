@@ -1,7 +1,4 @@
-"""C's declarations and statements as symcert's syntax tree (lemma C-T1), and the whole
-program: each C function reachable from `main` a procedure (seed 003 §3), the IMP main
-statement setting the globals (zero, or their initialisers) and the nondet counters, then
-calling `main()`.
+"""C's statements and local declarations as symcert's statements (lemma C-T1).
 
 Control flow without `goto` is structured by flags: `break` and `continue` set a fresh local
 flag of their loop (or `switch`), the statements after one in its block run under `if flag == 0`,
@@ -10,209 +7,39 @@ fall-through flag. `return` is IMP's own. `goto L` is read only when the stateme
 ends the run (`reach_error()`, `abort()`, `exit()`, ...: SV-COMP's `ERROR:` labels): the jump is
 that statement. What the translation does not read it refuses (`UnsupportedC`), never guesses.
 """
-
 from __future__ import annotations
 
 from typing import Any
 
 from pycparser import c_ast  # type: ignore[import-untyped]
 
-from symcert.lang.c.expressions import (
-    NONDET, Array, Expressions, Scalar, Value, nondet_type, pos_of, show,
-)
-from symcert.lang.c.program import CPos, CProgram
-from symcert.lang.c.source import UnsupportedC, parse_c, unsupported
-from symcert.lang.c.types import INT, DataModel, IntType, promote
-from symcert.lang.procedures import Procedures, declare, link
+from symcert.lang.c.expressions import Expressions
+from symcert.lang.c.types import IntType, promote
+from symcert.lang.c.values import Array, Scalar, pos_of
 from symcert.lang.syntax import (
-    And, Assert, Assign, Assume, Bool, Call, Cmp, Fail, If, Int, Or, Return, Skip, Stmt, Var,
-    While, seq_of,
+    And, Assign, Bool, Cmp, If, Int, Or, Return, Skip, Stmt, Var, While, seq_of,
 )
 
-_KEYWORDS = frozenset("skip fail assert assume if then else fi while do od invariant var "
-                      "return proc begin end macro class new nil spawn get await requires "
-                      "ensures not true false and or".split())
 ERROR_CALLS = ("reach_error", "__VERIFIER_error")
 _ENDING = ("abort", "exit", "_Exit", "__assert_fail", *ERROR_CALLS)
 
 
-class Translation(Expressions):
-    """One C file's translation to symcert's syntax tree."""
+class Statements(Expressions):
+    """The statements of a function body (translate.py: the functions and the program)."""
 
-    def __init__(self, text: str, filename: str, model: DataModel, ast: Any) -> None:
-        self.text, self.filename, self.model, self.ast = text, filename, model, ast
-        self.out: list[Stmt] = []
-        self.in_proc = False
-        self._n = 0
-        self.sites: list[str] = []
-        self.procs = Procedures()
-        self.typedefs: dict[str, Any] = {}
-        self.defs: dict[str, c_ast.FuncDef] = {}
-        self.protos: dict[str, Any] = {}
-        self.scopes: list[dict[str, Scalar | Array]] = [{}]
-        self.taken: set[str] = set()
-        self.targets: list[tuple[str, str | None]] = []
-        self.set_flags: set[str] = set()
-        self.labels: dict[str, c_ast.Label] = {}
-        self.function = ""
-        self.returns: IntType | None = None
-        self.inlining: set[str] = set()
-        self.following: list[Any] = []
-
-    def refuse(self, node: Any, what: str) -> Exception:
-        return unsupported(self.text, self.filename, getattr(node, "coord", None), what)
-
-    # -- names and types ------------------------------------------------------------------
-
-    def lookup(self, name: str, node: Any) -> Scalar | Array:
-        for scope in reversed(self.scopes):
-            if name in scope:
-                return scope[name]
-        raise self.refuse(node, f"the identifier `{name}` (undeclared, an enum constant or a "
-                                "function used as a value)")
-
-    def imp_name(self, name: str) -> str:
-        """An IMP name for the C name `name`, unique in the program (an IMP keyword gets `_`)."""
-        base = name + "_" if name in _KEYWORDS else name
-        imp, k = base, 1
-        while imp in self.taken:
-            k += 1
-            imp = f"{base}_{k}"
-        self.taken.add(imp)
-        return imp
-
-    def ctype(self, node: Any, where: Any = None) -> IntType | None:
-        """The integer type a declarator's type names (None for `void`), else refused."""
-        match node:
-            case c_ast.TypeDecl(type=c_ast.IdentifierType(names=names)):
-                if len(names) == 1 and names[0] in self.typedefs:
-                    return self.ctype(self.typedefs[names[0]].type, where or node)
-                if names == ["void"]:
-                    return None
-                t = self.model.type_of(tuple(names))
-                if t is None:
-                    floating = {"float", "double", "_Float128", "_Complex"} & set(names)
-                    raise self.refuse(where or node, "floating point" if floating
-                                      else f"the type `{' '.join(names)}`")
-                return t
-            case c_ast.TypeDecl(type=c_ast.Struct() | c_ast.Union()):
-                raise self.refuse(where or node, "structs and unions")
-            case c_ast.TypeDecl(type=c_ast.Enum()):
-                raise self.refuse(where or node, "enums")
-            case c_ast.PtrDecl():
-                raise self.refuse(where or node, "pointers")
-            case c_ast.FuncDecl():
-                raise self.refuse(where or node, "function pointers")
-            case c_ast.ArrayDecl():
-                raise self.refuse(where or node, "an array type here")
-        raise self.refuse(where or node, f"the type {type(node).__name__}")
-
-    def type_name(self, node: Any) -> IntType | None:
-        return self.ctype(node.type, node)
-
-    # -- the program ----------------------------------------------------------------------
-
-    def program(self) -> CProgram:
-        init: list[Stmt] = []
-        for ext in self.ast.ext:
-            match ext:
-                case c_ast.Typedef():
-                    self.typedefs[ext.name] = ext
-                case c_ast.FuncDef():
-                    self.defs[ext.decl.name] = ext
-                case c_ast.Decl(type=c_ast.FuncDecl()):
-                    self.protos[ext.name] = ext
-                case c_ast.Decl() if ext.name is None or "extern" in (ext.storage or []):
-                    pass  # a struct's or enum's declaration, or an extern (used: refused)
-                case c_ast.Decl():
-                    with self.emit_to(init):
-                        self.global_decl(ext)
-        if "main" not in self.defs:
-            raise UnsupportedC(self.filename, 1, 1, "no function `main`", self.text.split(
-                "\n", 1)[0])
-        for name in self.reachable():
-            self.translate_function(self.defs[name])
-        p = pos_of(self.defs["main"])
-        start = [Assign(site + "_n", Int(0)) for site in dict.fromkeys(self.sites)]
-        main = seq_of([*init, *start, Call("main", (), "__main", p, procs=self.procs)],
-                      self.procs)
-        link(main, self.procs)
-        return CProgram(main, self.model.name, tuple(dict.fromkeys(self.sites)))
-
-    def global_decl(self, d: c_ast.Decl) -> None:
-        if isinstance(d.type, c_ast.ArrayDecl):
-            raise self.refuse(d, "global arrays (their zero-initialised storage is not "
-                                 "modelled yet)")
-        ty = self.ctype(d.type, d)
-        if ty is None:
-            raise self.refuse(d, "a void variable")
-        imp = self.imp_name(d.name)
-        v = self.initial(d, ty)
-        self.scopes[0][d.name] = Scalar(imp, ty, None, True)
-        self.assign(imp, v, pos_of(d), local=False)
-
-    def initial(self, d: c_ast.Decl, ty: IntType) -> Any:
-        if d.init is None:
-            return Int(0)
-        if isinstance(d.init, c_ast.InitList):
-            raise self.refuse(d.init, "an initialiser list for a scalar")
-        return self.convert(self.rvalue(d.init), ty, d).expr
-
-    def reachable(self) -> list[str]:
-        """The defined functions `main` may call, transitively (`main` first)."""
-        seen, todo = ["main"], [self.defs["main"]]
-        while todo:
-            for call in _calls(todo.pop()):
-                name = call.name.name if isinstance(call.name, c_ast.ID) else None
-                if name in self.defs and name not in seen and name not in ERROR_CALLS:
-                    seen.append(name)
-                    todo.append(self.defs[name])
-        if any(name == "main" for f in seen for name in _called_names(self.defs[f])):
-            raise self.refuse(self.defs["main"], "a call of `main`")
-        return seen
-
-    def signature(self, name: str, node: Any) -> tuple[IntType | None, list[tuple[str, IntType]]]:
-        """The return type and the parameters of function `name` (its definition)."""
-        fd = self.defs[name].decl.type
-        ret = self.ctype(fd.type, node)
-        params: list[tuple[str, IntType]] = []
-        for p in (fd.args.params if fd.args else []):
-            if isinstance(p, c_ast.EllipsisParam):
-                raise self.refuse(p, "variadic functions")
-            if isinstance(p, c_ast.Typename) or p.name is None:
-                if self.ctype(p.type, p) is None:
-                    continue  # f(void)
-                raise self.refuse(p, "an unnamed parameter")
-            if isinstance(p.type, c_ast.ArrayDecl):
-                raise self.refuse(p, "array parameters")
-            t = self.ctype(p.type, p)
-            if t is None:
-                raise self.refuse(p, "a void parameter")
-            params.append((p.name, t))
-        return ret, params
-
-    def translate_function(self, f: c_ast.FuncDef) -> None:
-        name = f.decl.name
-        self.returns, params = self.signature(name, f.decl)
-        if name == "main" and params:
-            raise self.refuse(f.decl, "`main` with parameters")
-        self.function, self.in_proc = name, True
-        self.labels = {lab.name: lab for lab in _labels(f.body)}
-        scope: dict[str, Scalar | Array] = {}
-        imp_params = []
-        for pname, t in params:
-            imp = self.imp_name(pname)
-            imp_params.append(imp)
-            scope[pname] = Scalar(imp, t)
-        self.scopes = [self.scopes[0], scope]
-        body: list[Stmt] = []
-        with self.emit_to(body):
-            self.stmt(f.body)
-        self.scopes = [self.scopes[0]]
-        self.procs[name] = declare(name, imp_params, seq_of(body or [Skip()]), pos_of(f),
-                                   self.procs)
-
-    # -- statements -----------------------------------------------------------------------
+    scopes: list[dict[str, Scalar | Array]]
+    targets: list[tuple[str, str | None]]
+    set_flags: set[str]
+    labels: dict[str, c_ast.Label]
+    function: str
+    returns: IntType | None
+    inlining: set[str]
+    following: list[Any]
+    defs: dict[str, c_ast.FuncDef]
+    protos: dict[str, Any]
+    typedefs: dict[str, Any]
+    imp_name: Any
+    initial: Any
 
     def items(self, nodes: list[Any], each: Any = None) -> None:
         """Translate a block's items in order; after one that may `break` or `continue`, the
@@ -498,75 +325,6 @@ class Translation(Expressions):
                 return self.ends(node.stmt)
         return False
 
-    # -- calls ----------------------------------------------------------------------------
-
-    def call(self, node: c_ast.FuncCall, want: bool) -> Value | None:
-        if not isinstance(node.name, c_ast.ID):
-            raise self.refuse(node, "function pointers")
-        name = node.name.name
-        args = list(node.args.exprs) if node.args is not None else []
-        p = pos_of(node)
-        zero = Value(Int(0), INT) if want else None
-        defined = name in self.defs
-        if name in ERROR_CALLS:
-            self.emit(Fail(CPos(p.line, p.column, f"{name}() is called")))
-            return zero
-        if name.startswith(NONDET) and not defined:
-            t = nondet_type(name, self.model)
-            if t is False:
-                raise self.refuse(node, f"`{name}` (not an integer type)")
-            return self.nondet(node, t)  # type: ignore[arg-type]
-        if not defined and name == "__assert_fail":
-            self.emit(Fail(CPos(p.line, p.column, "__assert_fail() is called")))
-            return zero
-        if not defined and name in ("abort", "exit", "_Exit"):
-            for a in args:
-                self.effect(a)
-            self.emit(Assume(Bool(False), p))
-            return zero
-        if not defined and name in ("__VERIFIER_assume", "assume_abort_if_not") and len(args) == 1:
-            self.emit(Assume(self.cond(args[0]), p))
-            return zero
-        if not defined and name in ("assert", "__VERIFIER_assert") and len(args) == 1:
-            c = self.cond(args[0])
-            self.emit(Assert(c, CPos(p.line, p.column, f"assertion `{show(args[0])}` fails")))
-            return zero
-        if defined:
-            return self.user_call(name, args, node, want)
-        return self.external(name, args, node, want)
-
-    def user_call(self, name: str, args: list[Any], node: Any, want: bool) -> Value | None:
-        ret, params = self.signature(name, node)
-        if len(args) != len(params):
-            raise self.refuse(node, f"a call of `{name}` with {len(args)} arguments for "
-                                    f"{len(params)} parameters")
-        values: list[Any] = []
-        for a, (_, t) in zip(args, params):
-            mark = len(self.out)
-            v = self.convert(self.rvalue(a), t, a)
-            values = [self.held(Value(e, INT), mark).expr for e in values]
-            values.append(v.expr)
-        p = pos_of(node)
-        if want and ret is None:
-            raise self.refuse(node, "the value of a void function")
-        target = self.fresh("r") if want else None
-        self.emit(Call(name, tuple(values), target, p, local=self.in_proc and want,
-                       procs=self.procs))
-        return Value(Var(target), ret) if target is not None and ret is not None else None
-
-    def external(self, name: str, args: list[Any], node: Any, want: bool) -> Value | None:
-        """A function declared but not defined: its arguments evaluated, its result an input
-        of its return type (SV-COMP's rule for external functions)."""
-        proto = self.protos.get(name)
-        if proto is None:
-            raise self.refuse(node, f"a call of `{name}`, which is neither declared nor known")
-        for a in args:
-            self.effect(a)
-        ret = self.ctype(proto.type.type, node)
-        if ret is None:
-            return None if not want else self.nondet(node, INT)
-        return self.nondet(node, ret)
-
 
 def _assigned_first(name: str, rest: list[Any]) -> bool:
     """Whether the first of the statements `rest` that mentions `name` assigns it a value that
@@ -606,25 +364,3 @@ def _walk(node: Any) -> Any:
         n = todo.pop()
         yield n
         todo.extend(child for _, child in n.children())
-
-
-def _calls(node: Any) -> list[c_ast.FuncCall]:
-    return [n for n in _walk(node) if isinstance(n, c_ast.FuncCall)]
-
-
-def _called_names(node: Any) -> list[str]:
-    return [c.name.name for c in _calls(node) if isinstance(c.name, c_ast.ID)]
-
-
-def _labels(node: Any) -> list[c_ast.Label]:
-    return [n for n in _walk(node) if isinstance(n, c_ast.Label)]
-
-
-def translate(text: str, filename: str, model: DataModel) -> CProgram:
-    """The C program `text` as symcert's syntax tree (lemma C-T1).
-
-    :raises ParseError: when it is not C pycparser reads; `UnsupportedC` for C outside the
-        subset (docs/c.md), at the construct's line and column.
-    """
-    ast = parse_c(text, filename, model)
-    return Translation(text, filename, model, ast).program()
