@@ -270,7 +270,11 @@ class InferringCheck:
         by the invariant transition on the annotated program."""
         from symcert.checking.inductive import check_invariants  # z3 and cvc5, when asked
 
-        accepted = check_invariants(self.program, invariants)
+        try:
+            accepted = check_invariants(self.program, invariants)
+        except ValueError as too_many:  # more paths than the obligations are written for
+            self._found(f"the {how} loop invariants were not checked: {too_many}")
+            return None
         if not accepted.accepted:
             self._found(f"the {how} loop invariants were rejected (not proved by z3 and "
                         f"cvc5: {', '.join(accepted.failed())})")
@@ -298,7 +302,11 @@ class InferringCheck:
         exploration of the program as written)."""
         began = time.perf_counter()
         for contracts, invariants, how in self._proposals(observer):
-            checked = summaries.check_summaries(self.program, contracts, invariants)
+            try:
+                checked = summaries.check_summaries(self.program, contracts, invariants)
+            except ValueError as too_many:  # more paths than the obligations are written for
+                self._found(f"the {how} procedure contracts were not checked: {too_many}")
+                continue
             if not checked.accepted:
                 self._found(f"the {how} procedure contracts were rejected (not proved by z3 "
                             f"and cvc5: {', '.join(checked.failed())})")

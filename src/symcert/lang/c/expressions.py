@@ -26,7 +26,7 @@ from pycparser import c_ast  # type: ignore[import-untyped]
 
 from symcert.lang.c.operators import Operators, _what
 from symcert.lang.c.types import INT, IntType, usual
-from symcert.lang.c.values import Array, Scalar, Value, const_of, pos_of
+from symcert.lang.c.values import Array, Condition, Scalar, Value, const_of, pos_of
 from symcert.lang.syntax import (
     AExpr, Add, And, ArrayVar, Assign, BExpr, Bool, Cmp, If, Int, Mul, Not, Or, Select, Skip,
     Stmt, Update, Var, seq_of,
@@ -45,6 +45,8 @@ class Expressions(Operators):
                 target = self.lookup(node.name, node)
                 if isinstance(target, Array):
                     raise self.refuse(node, "an array used as a value")
+                if isinstance(target, Condition):
+                    return Value(self.as_int(target.cond), target.ty)
                 if target.flag is not None:
                     self.ub(Cmp("==", Var(target.flag), Int(1)), node,
                             "read of an uninitialised variable")
@@ -123,6 +125,10 @@ class Expressions(Operators):
         """The C expression `node` as an IMP condition (nonzero is true)."""
         if isinstance(node, c_ast.UnaryOp) and node.op == "!":
             return Not(self.cond(node.expr))
+        if isinstance(node, c_ast.ID):
+            target = self.lookup(node.name, node)
+            if isinstance(target, Condition):
+                return target.cond
         if isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||"):
             left = self.cond(node.left)
             rest: list[Stmt] = []
@@ -201,7 +207,7 @@ class Expressions(Operators):
     def place(self, node: Any) -> Scalar | tuple[Array, AExpr]:
         if isinstance(node, c_ast.ID):
             target = self.lookup(node.name, node)
-            if isinstance(target, Array):
+            if isinstance(target, (Array, Condition)):
                 raise self.refuse(node, "an assignment to a whole array")
             return target
         if isinstance(node, c_ast.ArrayRef):

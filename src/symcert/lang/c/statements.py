@@ -21,6 +21,8 @@ from symcert.lang.syntax import (
 )
 
 ERROR_CALLS = ("reach_error", "__VERIFIER_error")
+DONE = "__done"
+"""The flag a `return` of `main` sets: the rest of the main statement runs while it is 0."""
 _ENDING = ("abort", "exit", "_Exit", "__assert_fail", *ERROR_CALLS)
 
 
@@ -40,6 +42,9 @@ class Statements(Expressions):
     typedefs: dict[str, Any]
     imp_name: Any
     initial: Any
+    taken: set[str]
+    ret_flag: str | None
+    ret_var: str | None
 
     def items(self, nodes: list[Any], each: Any = None) -> None:
         """Translate a block's items in order; after one that may `break` or `continue`, the
@@ -198,6 +203,9 @@ class Statements(Expressions):
             self.scopes.pop()
         used, self.set_flags = self.set_flags, saved
         self.targets.pop()
+        exits = used - {brk, cnt}  # main's return flag: it ends the loop and the rest
+        self.set_flags |= exits
+        stops = ({brk} & used) | exits
         cond_out: list[Stmt] = []
         with self.emit_to(cond_out):
             c = self.cond(cond) if cond is not None else Bool(True)
@@ -211,8 +219,8 @@ class Statements(Expressions):
         if first:  # do … while: go on while the condition holds after each run of the body
             go = self.fresh("go")
             test = seq_of([*tail, If(c, Skip(), Assign(go, Int(0), local=local))])
-            after = If(Cmp("==", Var(brk), Int(0)), test, Assign(go, Int(0), local=local)) \
-                if brk in used else test
+            after = If(_all_zero(stops), test, Assign(go, Int(0), local=local)) \
+                if stops else test
             inner = ([Assign(cnt, Int(0), local=local)] if cnt in used else []) + body_out \
                 + [after]
             if brk in used:
@@ -220,9 +228,9 @@ class Statements(Expressions):
             self.assign(go, Int(1), p)
             self.emit(While(Cmp("==", Var(go), Int(1)), seq_of(inner), p))
             return
-        guard = And(Cmp("==", Var(brk), Int(0)), c) if brk in used else c
-        after_body: list[Stmt] = ([If(Cmp("==", Var(brk), Int(0)), seq_of(tail), Skip())]
-                                  if brk in used and tail else tail)
+        guard = And(_all_zero(stops), c) if stops else c
+        after_body: list[Stmt] = ([If(_all_zero(stops), seq_of(tail), Skip())]
+                                  if stops and tail else tail)
         inner = ([Assign(cnt, Int(0), local=local)] if cnt in used else []) + body_out \
             + after_body
         if brk in used:
@@ -232,6 +240,15 @@ class Statements(Expressions):
 
     def ret(self, node: c_ast.Return) -> None:
         p = pos_of(node)
+        if self.ret_flag is not None:  # main's, or an inlined function's (translate.inline)
+            if node.expr is not None and self.ret_var is not None and self.returns is not None:
+                v = self.convert(self.rvalue(node.expr), self.returns, node)
+                self.assign(self.ret_var, v.expr, p)
+            elif node.expr is not None:
+                self.effect(node.expr)
+            self.taken.add(self.ret_flag)
+            self.flag(self.ret_flag, node)
+            return
         if node.expr is None:
             self.emit(Return(Int(0), p))
             return

@@ -10,16 +10,17 @@ from typing import Any
 from pycparser import c_ast  # type: ignore[import-untyped]
 
 from symcert.lang.c.operators import NONDET, nondet_type
-from symcert.lang.c.statements import ERROR_CALLS, Statements, _walk
-from symcert.lang.c.values import Array, Scalar, Value, pos_of, show
+from symcert.lang.c.statements import DONE, ERROR_CALLS, Statements, _walk
+from symcert.lang.c.values import Array, Condition, Scalar, Value, pos_of, show
 from symcert.lang.c.program import CPos, CProgram
 from symcert.lang.c.source import UnsupportedC, parse_c, unsupported
 from symcert.lang.c.types import INT, DataModel, IntType
 from symcert.lang.procedures import Procedures, declare, link
 from symcert.lang.syntax import (
-    Assert, Assign, Assume, Bool, Call, Fail, Int, Skip, Stmt, Var, seq_of,
+    And, Assert, Assign, Assume, Bool, Call, Cmp, Fail, Int, Not, Or, Skip, Stmt, Var, seq_of,
 )
 
+BEXPRS = (Cmp, And, Or, Not, Bool)
 _KEYWORDS = frozenset("skip fail assert assume if then else fi while do od invariant var "
                       "return proc begin end macro class new nil spawn get await requires "
                       "ensures not true false and or".split())
@@ -47,6 +48,9 @@ class Translation(Statements):
         self.returns: IntType | None = None
         self.inlining: set[str] = set()
         self.following: list[Any] = []
+        self.recursive: set[str] = set()
+        self.ret_flag: str | None = None
+        self.ret_var: str | None = None
 
     def refuse(self, node: Any, what: str) -> Exception:
         return unsupported(self.text, self.filename, getattr(node, "coord", None), what)
@@ -119,12 +123,14 @@ class Translation(Statements):
         if "main" not in self.defs:
             raise UnsupportedC(self.filename, 1, 1, "no function `main`", self.text.split(
                 "\n", 1)[0])
-        for name in self.reachable():
-            self.translate_function(self.defs[name])
-        p = pos_of(self.defs["main"])
+        body: list[Stmt] = []
+        reachable = self.reachable()
+        self.recursive = {f for f in reachable if f in self.callees(f)}
+        for name in reachable:
+            if name == "main" or name in self.recursive:
+                body += self.translate_function(self.defs[name])
         start = [Assign(site + "_n", Int(0)) for site in dict.fromkeys(self.sites)]
-        main = seq_of([*init, *start, Call("main", (), "__main", p, procs=self.procs)],
-                      self.procs)
+        main = seq_of([*init, *start, *body] or [Skip()], self.procs)
         link(main, self.procs)
         return CProgram(main, self.model.name, tuple(dict.fromkeys(self.sites)))
 
@@ -160,12 +166,30 @@ class Translation(Statements):
             raise self.refuse(self.defs["main"], "a call of `main`")
         return seen
 
+    def callees(self, name: str) -> set[str]:
+        """The defined functions a call of `name` may lead to, transitively."""
+        seen: set[str] = set()
+        todo = [name]
+        while todo:
+            for callee in _called_names(self.defs[todo.pop()]):
+                if callee in self.defs and callee not in seen and callee not in ERROR_CALLS:
+                    seen.add(callee)
+                    todo.append(callee)
+        return seen
+
     def signature(self, name: str, node: Any) -> tuple[IntType | None, list[tuple[str, IntType]]]:
         """The return type and the parameters of function `name` (its definition)."""
         fd = self.defs[name].decl.type
         ret = self.ctype(fd.type, node)
         params: list[tuple[str, IntType]] = []
-        for p in (fd.args.params if fd.args else []):
+        given = fd.args.params if fd.args else []
+        if name == "main":  # `main(int argc, char *argv[])` whose parameters are never read
+            used = {n.name for n in _walk(self.defs[name].body) if isinstance(n, c_ast.ID)}
+            read = [p for p in given if getattr(p, "name", None) in used]
+            if read:
+                raise self.refuse(read[0], "`main`'s parameters (read by its body)")
+            given = []
+        for p in given:
             if isinstance(p, c_ast.EllipsisParam):
                 raise self.refuse(p, "variadic functions")
             if isinstance(p, c_ast.Typename) or p.name is None:
@@ -180,12 +204,14 @@ class Translation(Statements):
             params.append((p.name, t))
         return ret, params
 
-    def translate_function(self, f: c_ast.FuncDef) -> None:
+    def translate_function(self, f: c_ast.FuncDef) -> list[Stmt]:
+        """A procedure for the function `f`; `main`'s body is returned instead, to be the main
+        statement (its locals global, a `return` the flag `DONE` that ends it), so that its
+        loops are the main statement's, which loop-invariant inference reads."""
         name = f.decl.name
         self.returns, params = self.signature(name, f.decl)
-        if name == "main" and params:
-            raise self.refuse(f.decl, "`main` with parameters")
-        self.function, self.in_proc = name, True
+        self.function, self.in_proc = name, name != "main"
+        self.ret_flag, self.ret_var = (DONE, None) if name == "main" else (None, None)
         self.labels = {lab.name: lab for lab in _labels(f.body)}
         scope: dict[str, Scalar | Array] = {}
         imp_params = []
@@ -198,8 +224,11 @@ class Translation(Statements):
         with self.emit_to(body):
             self.stmt(f.body)
         self.scopes = [self.scopes[0]]
+        if name == "main":
+            return ([Assign(DONE, Int(0))] if DONE in self.taken else []) + body
         self.procs[name] = declare(name, imp_params, seq_of(body or [Skip()]), pos_of(f),
                                    self.procs)
+        return []
 
     # -- calls ----------------------------------------------------------------------------
 
@@ -244,18 +273,56 @@ class Translation(Statements):
             raise self.refuse(node, f"a call of `{name}` with {len(args)} arguments for "
                                     f"{len(params)} parameters")
         values: list[Any] = []
+        tests = name not in self.recursive and _only_tests(self.defs[name])
         for a, (_, t) in zip(args, params):
             mark = len(self.out)
-            v = self.convert(self.rvalue(a), t, a)
+            if tests and _is_condition(a) and t.bits > 1:
+                v = Value(self.cond(a), t)  # a BExpr: bound as a Condition by inline
+            else:
+                v = self.convert(self.rvalue(a), t, a)
             values = [self.held(Value(e, INT), mark).expr for e in values]
             values.append(v.expr)
         p = pos_of(node)
         if want and ret is None:
             raise self.refuse(node, "the value of a void function")
+        if name not in self.recursive:
+            return self.inline(name, values, ret, params)
         target = self.fresh("r") if want else None
         self.emit(Call(name, tuple(values), target, p, local=self.in_proc and want,
                        procs=self.procs))
         return Value(Var(target), ret) if target is not None and ret is not None else None
+
+    def inline(self, name: str, values: list[Any], ret: IntType | None,
+               params: list[tuple[str, IntType]]) -> Value | None:
+        """The body of the non-recursive function `name` in place of its call (C-T1): its
+        parameters fresh variables set to the arguments, a `return` the assignment of a fresh
+        result and a flag that ends the rest of the body; so a program whose functions do not
+        recurse is one main statement, with its loops (what loop-invariant inference reads)."""
+        f = self.defs[name]
+        saved = (self.function, self.returns, self.scopes, self.labels, self.targets,
+                 self.set_flags, self.ret_flag, self.ret_var, self.following, self.inlining)
+        scope: dict[str, Scalar | Array] = {}
+        for (pname, t), v in zip(params, values):
+            if isinstance(v, BEXPRS):
+                scope[pname] = Condition(v, t)
+                continue
+            imp = self.imp_name(pname)
+            self.assign(imp, v, pos_of(f))
+            scope[pname] = Scalar(imp, t)
+        result = self.fresh("r") if ret is not None else None
+        flag = self.fresh("ret")
+        self.assign(flag, Int(0), pos_of(f))
+        if result is not None:
+            self.assign(result, Int(0), pos_of(f))
+        self.function, self.returns, self.scopes = name, ret, [self.scopes[0], scope]
+        self.labels, self.targets, self.set_flags = {la.name: la for la in _labels(f.body)}, [], set()
+        self.ret_flag, self.ret_var, self.inlining = flag, result, set()
+        try:
+            self.stmt(f.body)
+        finally:
+            (self.function, self.returns, self.scopes, self.labels, self.targets,
+             self.set_flags, self.ret_flag, self.ret_var, self.following, self.inlining) = saved
+        return Value(Var(result), ret) if result is not None and ret is not None else None
 
     def external(self, name: str, args: list[Any], node: Any, want: bool) -> Value | None:
         """A function declared but not defined: its arguments evaluated, its result an input
@@ -269,6 +336,28 @@ class Translation(Statements):
         if ret is None:
             return None if not want else self.nondet(node, INT)
         return self.nondet(node, ret)
+
+
+def _only_tests(f: c_ast.FuncDef) -> bool:
+    """Whether the body of `f` assigns nothing and calls nothing but the functions that end the
+    run (`__VERIFIER_assert`, `assume_abort_if_not`): then a condition passed to it reads the
+    same values wherever the body reads it, and may stand for its parameter."""
+    for n in _walk(f.body):
+        if isinstance(n, (c_ast.Assignment, c_ast.Decl)):
+            return False
+        if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
+            return False
+        if isinstance(n, c_ast.FuncCall) and not (
+                isinstance(n.name, c_ast.ID) and n.name.name in (*ERROR_CALLS, "abort", "exit")):
+            return False
+    return True
+
+
+def _is_condition(node: Any) -> bool:
+    """Whether the C expression `node` is a comparison or a logical operator (its value 0/1)."""
+    return ((isinstance(node, c_ast.BinaryOp) and node.op in
+             ("<", "<=", ">", ">=", "==", "!=", "&&", "||"))
+            or (isinstance(node, c_ast.UnaryOp) and node.op == "!"))
 
 
 def _calls(node: Any) -> list[c_ast.FuncCall]:

@@ -37,6 +37,16 @@ class Scalar:
 
 
 @dataclass(frozen=True, slots=True)
+class Condition:
+    """A parameter of an inlined function that only tests it, bound to the caller's condition
+    (translate.inline): reading it as a condition is that condition, with no `if` to make an
+    int of it; `ty` is its parameter's type."""
+
+    cond: BExpr
+    ty: IntType
+
+
+@dataclass(frozen=True, slots=True)
 class Array:
     """A C array: its IMP array (global), element type and dimensions (IMP expressions: a
     literal, or the variable that holds a variable length)."""
@@ -73,7 +83,7 @@ class Emitter:
 
     # provided by translate.Translation
     refuse: Callable[[Any, str], Exception]
-    lookup: Callable[[str, Any], Scalar | Array]
+    lookup: Callable[[str, Any], Scalar | Array | Condition]
     call: Callable[[c_ast.FuncCall, bool], Value | None]
 
     def fresh(self, stem: str) -> str:
