@@ -17,7 +17,7 @@ from symcert.lang.c.source import UnsupportedC, parse_c, unsupported
 from symcert.lang.c.types import INT, DataModel, IntType
 from symcert.lang.procedures import Procedures, declare, link
 from symcert.lang.syntax import (
-    And, Assert, Assign, Assume, Bool, Call, Cmp, Fail, Int, Not, Or, Skip, Stmt, Var, seq_of,
+    And, Assert, Assign, Assume, Bool, Call, Cmp, Fail, If, Int, Not, Or, Skip, Stmt, Var, seq_of,
 )
 
 BEXPRS = (Cmp, And, Or, Not, Bool)
@@ -280,7 +280,7 @@ class Translation(Statements):
                 v = Value(self.cond(a), t)  # a BExpr: bound as a Condition by inline
             else:
                 v = self.convert(self.rvalue(a), t, a)
-            values = [self.held(Value(e, INT), mark).expr for e in values]
+            values = [self._held_argument(e, mark) for e in values]
             values.append(v.expr)
         p = pos_of(node)
         if want and ret is None:
@@ -291,6 +291,16 @@ class Translation(Statements):
         self.emit(Call(name, tuple(values), target, p, local=self.in_proc and want,
                        procs=self.procs))
         return Value(Var(target), ret) if target is not None and ret is not None else None
+
+    def _held_argument(self, e: Any, mark: int) -> Any:
+        """An earlier argument, copied before a later one's effects (emitted since `mark`);
+        a condition is copied as the int it denotes."""
+        if len(self.out) == mark or not isinstance(e, BEXPRS):
+            return self.held(Value(e, INT), mark).expr
+        t = self.fresh("t")
+        self.out.insert(mark, If(e, Assign(t, Int(1), local=self.in_proc),
+                                 Assign(t, Int(0), local=self.in_proc)))
+        return Var(t)
 
     def inline(self, name: str, values: list[Any], ret: IntType | None,
                params: list[tuple[str, IntType]]) -> Value | None:
