@@ -218,3 +218,35 @@ def test_glibc_assert_statement_expression():
     end = final(src.replace("a.c", "t.c"), LP64)
     assert end.ending is Ending.FAIL
     assert failure_of(end.where) == ("__assert_fail() is called", False)
+
+
+def test_array_parameters_of_inlined_functions_are_the_callers_arrays():
+    """C passes an array by its address: the callee's writes are the caller's; an index past
+    the caller's array is out of bounds (C-U1)."""
+    src = """int r;
+    void fill(int a[], int n, int v) { for (int i = 0; i < n; i++) a[i] = v + i; }
+    int sum(int *a, int n) { int s = 0; for (int i = 0; i < n; i++) s += a[i]; return s; }
+    int main(void) { int b[4]; fill(b, 4, 10); r = sum(b, 4); return 0; }"""
+    assert final(src).env("r") == 46
+    end = final(src.replace("fill(b, 4, 10)", "fill(b, 5, 10)"))
+    assert failure_of(end.where) == ("array index out of bounds in `a[i]`", True)
+
+
+def test_return_inside_loops_of_main_and_of_inlined_functions():
+    """`return` in `main` and in an inlined function ends the loops around it (its flag)."""
+    src = """int r;
+    int first(int k) { for (int i = 0; i < 10; i++) { while (1) { if (i == k) return i * 10;
+      break; } } return -1; }
+    int main(void) { int i; r = first(3); for (i = 0; i < 5; i++) { if (i == 2) return 0;
+      r = r + 1; } r = 999; return 0; }"""
+    assert final(src).env("r") == 32
+
+
+def test_recursive_functions_stay_procedures():
+    src = """int r;
+    int fib(int n) { if (n < 2) return n; return fib(n - 1) + fib(n - 2); }
+    int main(void) { r = fib(10); return 0; }"""
+    p = translate(src, "t.c", LP64)
+    from symcert.lang.procedures import table_of
+    assert set(table_of(p.main)) == {"fib"}
+    assert run_to_end(Env(), p.main, 100_000).env("r") == 55

@@ -106,6 +106,8 @@ class Operators(Emitter):
             return max(t.bits // 8, 1)
         if isinstance(node, c_ast.ID):
             target = self.lookup(node.name, node)
+            if isinstance(target, Array) and target.param:
+                raise self.refuse(node, "sizeof of an array parameter (a pointer)")
             if isinstance(target, Array):
                 n = 1
                 for d in target.dims:

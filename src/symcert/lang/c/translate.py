@@ -5,6 +5,7 @@ initialisers) and the nondet counters, then calling `main()`; calls, the names a
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pycparser import c_ast  # type: ignore[import-untyped]
@@ -21,6 +22,15 @@ from symcert.lang.syntax import (
 )
 
 BEXPRS = (Cmp, And, Or, Not, Bool)
+
+
+@dataclass(frozen=True, slots=True)
+class ArrayParam:
+    """The type of an array parameter: its element type and number of dimensions."""
+
+    elem: IntType
+    dims: int
+
 _KEYWORDS = frozenset("skip fail assert assume if then else fi while do od invariant var "
                       "return proc begin end macro class new nil spawn get await requires "
                       "ensures not true false and or".split())
@@ -177,11 +187,21 @@ class Translation(Statements):
                     todo.append(callee)
         return seen
 
-    def signature(self, name: str, node: Any) -> tuple[IntType | None, list[tuple[str, IntType]]]:
+    def array_param(self, p: c_ast.Decl) -> ArrayParam:
+        """An array parameter `T a[]`, `T a[][M]` or `T *a` of integers (C passes the array)."""
+        dims, t = 0, p.type
+        while isinstance(t, (c_ast.ArrayDecl, c_ast.PtrDecl)):
+            dims, t = dims + 1, t.type
+        elem = self.ctype(t, p)
+        if elem is None:
+            raise self.refuse(p, "a pointer to void")
+        return ArrayParam(elem, dims)
+
+    def signature(self, name: str, node: Any) -> tuple[IntType | None, list[tuple[str, Any]]]:
         """The return type and the parameters of function `name` (its definition)."""
         fd = self.defs[name].decl.type
         ret = self.ctype(fd.type, node)
-        params: list[tuple[str, IntType]] = []
+        params: list[tuple[str, Any]] = []
         given = fd.args.params if fd.args else []
         if name == "main":  # `main(int argc, char *argv[])` whose parameters are never read
             used = {n.name for n in _walk(self.defs[name].body) if isinstance(n, c_ast.ID)}
@@ -196,8 +216,9 @@ class Translation(Statements):
                 if self.ctype(p.type, p) is None:
                     continue  # f(void)
                 raise self.refuse(p, "an unnamed parameter")
-            if isinstance(p.type, c_ast.ArrayDecl):
-                raise self.refuse(p, "array parameters")
+            if isinstance(p.type, (c_ast.ArrayDecl, c_ast.PtrDecl)):
+                params.append((p.name, self.array_param(p)))
+                continue
             t = self.ctype(p.type, p)
             if t is None:
                 raise self.refuse(p, "a void parameter")
@@ -211,6 +232,8 @@ class Translation(Statements):
         name = f.decl.name
         self.returns, params = self.signature(name, f.decl)
         self.function, self.in_proc = name, name != "main"
+        if any(isinstance(t, ArrayParam) for _, t in params):
+            raise self.refuse(f.decl, "array parameters of a recursive function")
         self.ret_flag, self.ret_var = (DONE, None) if name == "main" else (None, None)
         self.labels = {lab.name: lab for lab in _labels(f.body)}
         scope: dict[str, Scalar | Array] = {}
@@ -276,6 +299,9 @@ class Translation(Statements):
         tests = name not in self.recursive and _only_tests(self.defs[name])
         for a, (_, t) in zip(args, params):
             mark = len(self.out)
+            if isinstance(t, ArrayParam):
+                values.append(self.array_argument(a, t, name))
+                continue
             if tests and _is_condition(a) and t.bits > 1:
                 v = Value(self.cond(a), t)  # a BExpr: bound as a Condition by inline
             else:
@@ -292,9 +318,22 @@ class Translation(Statements):
                        procs=self.procs))
         return Value(Var(target), ret) if target is not None and ret is not None else None
 
+    def array_argument(self, a: Any, t: ArrayParam, name: str) -> Array:
+        """The caller's array passed for an array parameter of the inlined function `name`:
+        the callee reads and writes it (C passes arrays by their address)."""
+        target = self.lookup(a.name, a) if isinstance(a, c_ast.ID) else None
+        if name in self.recursive:
+            raise self.refuse(a, "an array passed to a recursive function")
+        if not isinstance(target, Array) or len(target.dims) != t.dims or target.elem != t.elem:
+            raise self.refuse(a, "an argument for an array parameter that is not an array of "
+                                 "its element type and dimensions")
+        return target
+
     def _held_argument(self, e: Any, mark: int) -> Any:
         """An earlier argument, copied before a later one's effects (emitted since `mark`);
         a condition is copied as the int it denotes."""
+        if isinstance(e, Array):
+            return e
         if len(self.out) == mark or not isinstance(e, BEXPRS):
             return self.held(Value(e, INT), mark).expr
         t = self.fresh("t")
@@ -313,6 +352,9 @@ class Translation(Statements):
                  self.set_flags, self.ret_flag, self.ret_var, self.following, self.inlining)
         scope: dict[str, Scalar | Array] = {}
         for (pname, t), v in zip(params, values):
+            if isinstance(v, Array):
+                scope[pname] = replace(v, param=True)
+                continue
             if isinstance(v, BEXPRS):
                 scope[pname] = Condition(v, t)
                 continue

@@ -54,6 +54,8 @@ class Array:
     imp: str
     elem: IntType
     dims: tuple[AExpr, ...]
+    param: bool = False
+    """Bound to an array parameter (a pointer in C: `sizeof` is refused)."""
 
 
 def show(node: Any) -> str:
