@@ -108,7 +108,8 @@ def run_c(args: argparse.Namespace, expected: bool | None) -> int:
         if found is not None:
             pos = found.failing.pos
             kind = "undecided" if undefined else "bug"
-            print(f"{name}:{pos.line}:{pos.column}: {kind}: {describe(found.failing)}")
+            where = getattr(pos, "file", "") or name
+            print(f"{where}:{pos.line}:{pos.column}: {kind}: {describe(found.failing)}")
             shown = ", ".join(f"{x} = {v}" for x, v in _inputs(found).items())
             print(f"  input:  {shown or 'any (the path does not depend on the input)'}")
             print(f"  replay: concrete run from this input reaches it after "

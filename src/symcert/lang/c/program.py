@@ -18,6 +18,8 @@ class CPos(Pos):
 
     event: str = ""
     undefined: bool = False
+    file: str = ""
+    """The file of the position when it is not the program's own (an included header)."""
 
 
 @dataclass(frozen=True)

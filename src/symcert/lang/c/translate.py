@@ -13,7 +13,7 @@ from pycparser import c_ast  # type: ignore[import-untyped]
 from symcert.lang.c.operators import NONDET, nondet_type
 from symcert.lang.c.statements import DONE, ERROR_CALLS, Statements, _walk
 from symcert.lang.c.values import Array, Condition, Scalar, Value, pos_of, show
-from symcert.lang.c.program import CPos, CProgram
+from symcert.lang.c.program import CProgram
 from symcert.lang.c.source import UnsupportedC, parse_c, unsupported
 from symcert.lang.c.types import INT, DataModel, IntType
 from symcert.lang.procedures import Procedures, declare, link
@@ -264,7 +264,7 @@ class Translation(Statements):
         zero = Value(Int(0), INT) if want else None
         defined = name in self.defs
         if name in ERROR_CALLS:
-            self.emit(Fail(CPos(p.line, p.column, f"{name}() is called")))
+            self.emit(Fail(self.cpos(node, f"{name}() is called")))
             return zero
         if name.startswith(NONDET) and not defined:
             t = nondet_type(name, self.model)
@@ -272,7 +272,7 @@ class Translation(Statements):
                 raise self.refuse(node, f"`{name}` (not an integer type)")
             return self.nondet(node, t)  # type: ignore[arg-type]
         if not defined and name == "__assert_fail":
-            self.emit(Fail(CPos(p.line, p.column, "__assert_fail() is called")))
+            self.emit(Fail(self.cpos(node, "__assert_fail() is called")))
             return zero
         if not defined and name in ("abort", "exit", "_Exit"):
             for a in args:
@@ -284,7 +284,7 @@ class Translation(Statements):
             return zero
         if not defined and name in ("assert", "__VERIFIER_assert") and len(args) == 1:
             c = self.cond(args[0])
-            self.emit(Assert(c, CPos(p.line, p.column, f"assertion `{show(args[0])}` fails")))
+            self.emit(Assert(c, self.cpos(node, f"assertion `{show(args[0])}` fails")))
             return zero
         if defined:
             return self.user_call(name, args, node, want)

@@ -4,6 +4,7 @@ value: temporaries, the checks of undefined behaviour (C-U1) and conversions (C-
 
 from __future__ import annotations
 
+import os
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
@@ -79,6 +80,7 @@ class Emitter:
     """Emission of IMP statements before a value; `out` is the list they go to."""
 
     model: DataModel
+    filename: str
     out: list[Stmt]
     in_proc: bool
     _n: int
@@ -118,8 +120,15 @@ class Emitter:
         """Undefined behaviour unless `ok` (C-U1): an `assert` whose failure is not a bug."""
         if isinstance(ok, Bool) and ok.value:
             return
+        self.emit(Assert(ok, self.cpos(node, f"{what} in `{show(node)}`", True)))
+
+    def cpos(self, node: Any, event: str, undefined: bool = False) -> CPos:
+        """The C position of `node` for a failing statement: what it means, and its file when
+        that is an included header."""
         p = pos_of(node)
-        self.emit(Assert(ok, CPos(p.line, p.column, f"{what} in `{show(node)}`", True)))
+        file = getattr(getattr(node, "coord", None), "file", None) or ""
+        other = file and os.path.abspath(file) != os.path.abspath(self.filename)
+        return CPos(p.line, p.column, event, undefined, file if other else "")
 
     def in_range(self, e: AExpr, t: IntType) -> BExpr:
         v = const_of(e)
