@@ -102,3 +102,27 @@ def test_folder_of_tasks_is_scored(tmp_path):
     assert rows["pointer_refused.yml"][2:4] == ["unsupported", "unsupported"]
     assert done.stdout.splitlines()[-1] == (
         "3 tasks: 2 correct, 0 wrong, 0 unknown, 1 unsupported; score 3")
+
+
+def test_violation_witness_follows_the_nondet_values_in_order(tmp_path):
+    """`--witness`: SV-COMP's YAML format 2.0, one `function_return` waypoint per nondet value
+    read, in the replay's order, then the target at the failing call."""
+    import yaml
+
+    program = tmp_path / "digits.c"
+    program.write_text("extern int __VERIFIER_nondet_int(void);\nvoid reach_error(void) {}\n"
+                       "int main(void) { int s = 0, i;\n  for (i = 0; i < 3; i++) {\n"
+                       "    int v = __VERIFIER_nondet_int();\n    if (v < 0 || v > 9) continue;\n"
+                       "    s = s * 10 + v; }\n  if (s == 427) reach_error();\n  return 0; }\n")
+    out = tmp_path / "w.yml"
+    done = symcert("run", str(program), "--witness", str(out))
+    assert done.returncode == 1, done.stdout + done.stderr
+    [entry] = yaml.safe_load(out.read_text())
+    assert entry["entry_type"] == "violation_sequence"
+    assert entry["metadata"]["format_version"] == "2.0"
+    assert entry["metadata"]["task"]["specification"] == "G ! call(reach_error())"
+    waypoints = [s["segment"][0]["waypoint"] for s in entry["content"]]
+    assert [w["constraint"]["value"] for w in waypoints[:-1]] == [
+        "\\result == 4", "\\result == 2", "\\result == 7"]
+    assert {(w["location"]["line"], w["location"]["column"]) for w in waypoints[:-1]} == {(5, 13)}
+    assert waypoints[-1]["type"] == "target" and waypoints[-1]["location"]["line"] == 8

@@ -49,7 +49,11 @@ class Outcome:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """`run`'s options for several programs: more FILEs, `--format`, `--jobs`."""
+    """`run`'s options for several programs: more FILEs, `--format`, `--jobs`; and, for a C
+    program, `--witness` (cli/commands/cwitness.py)."""
+    parser.add_argument("--witness", metavar="FILE", default=None,
+                        help="a C program's bug: write a violation witness (SV-COMP's YAML "
+                             "witness format 2.0) to FILE")
     parser.add_argument("more", nargs="*", metavar="FILE...", default=[],
                         help="more programs or directories (of .imp files): each is checked in a "
                              "process of its own, with a summary table and the worst exit code")

@@ -131,6 +131,12 @@ def run_c(args: argparse.Namespace, expected: bool | None) -> int:
             print(f"  expected verdict: {want}; symcert: {answer}: {agree}")
     if found is not None and undefined:
         return 3
+    if found is not None and getattr(args, "witness", None):
+        from symcert.cli.commands.cwitness import violation_witness
+
+        with open(args.witness, "w", encoding="utf-8") as out:
+            out.write(violation_witness(program, found, args.file,
+                                        args.c_program.data_model))
     return verdict.exit_code
 
 
