@@ -126,3 +126,20 @@ def test_violation_witness_follows_the_nondet_values_in_order(tmp_path):
         "\\result == 4", "\\result == 2", "\\result == 7"]
     assert {(w["location"]["line"], w["location"]["column"]) for w in waypoints[:-1]} == {(5, 13)}
     assert waypoints[-1]["type"] == "target" and waypoints[-1]["location"]["line"] == 8
+
+
+def test_division_by_zero_is_a_bug_but_no_answer_to_unreach_call(tmp_path):
+    """A zero divisor is a bug of its own kind (exit 1), not a call of reach_error(): a task's
+    answer stays unknown."""
+    program = tmp_path / "div.c"
+    program.write_text("extern int __VERIFIER_nondet_int(void);\nvoid reach_error(void) {}\n"
+                       "int main(void) { int d = __VERIFIER_nondet_int(); int q = 10 / d;\n"
+                       "  if (q > 100) reach_error(); return 0; }\n")
+    task = tmp_path / "div.yml"
+    task.write_text("format_version: '2.0'\ninput_files: 'div.c'\nproperties:\n"
+                    "  - property_file: ../properties/unreach-call.prp\n"
+                    "    expected_verdict: true\noptions:\n  language: C\n  data_model: ILP32\n")
+    done = symcert("run", str(task))
+    assert done.returncode == 1
+    assert "division by zero" in done.stdout.splitlines()[0]
+    assert done.stdout.splitlines()[-1] == "  expected verdict: true; symcert: unknown: unknown"

@@ -91,10 +91,13 @@ def run_c(args: argparse.Namespace, expected: bool | None) -> int:
     found = verdict.witness
     event, undefined = failure_of(found.failing.pos) if found is not None else ("", False)
     reason = shown_reason(verdict.reason, budget.max_states)
-    answer = ("false" if found is not None and not undefined else
+    # `false` only for the property's violation (a C event): a division by zero is a bug of
+    # its own kind, exit 1, but says nothing of `reach_error()`: unknown for unreach-call
+    answer = ("false" if found is not None and event and not undefined else
               "true" if verdict.kind is Kind.SAFE else "unknown")
-    cause = ("undefined behaviour" if undefined else
-             None if reason is None else reason.cause.value)
+    cause = ("undefined behaviour" if undefined else "division by zero"
+             if found is not None and not event else None if reason is None
+             else reason.cause.value)
     if args.json:
         where = found.failing.pos if found is not None else None
         emit("done", verdict=answer, cause=cause,
