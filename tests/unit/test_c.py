@@ -250,3 +250,12 @@ def test_recursive_functions_stay_procedures():
     from symcert.lang.procedures import table_of
     assert set(table_of(p.main)) == {"fib"}
     assert run_to_end(Env(), p.main, 100_000).env("r") == 55
+
+
+def test_c_names_never_meet_the_translations_own():
+    """C variables named like IMP keywords, `result`, the translation's temporaries and flags
+    or a nondet site keep their own values."""
+    src = """int r; int __t1 = 5;
+    int main(void) { int __done = 2, nondet_3_1 = 4, result = 1, then = 3;
+      int __t2 = __t1 + __done; r = __t2 + nondet_3_1 + result + then; return 0; }"""
+    assert final(src).env("r") == 15

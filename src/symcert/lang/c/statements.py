@@ -45,6 +45,7 @@ class Statements(Expressions):
     taken: set[str]
     ret_flag: str | None
     ret_var: str | None
+    main_returns: bool
 
     def items(self, nodes: list[Any], each: Any = None) -> None:
         """Translate a block's items in order; after one that may `break` or `continue`, the
@@ -246,7 +247,7 @@ class Statements(Expressions):
                 self.assign(self.ret_var, v.expr, p)
             elif node.expr is not None:
                 self.effect(node.expr)
-            self.taken.add(self.ret_flag)
+            self.main_returns = self.main_returns or self.ret_flag == DONE
             self.flag(self.ret_flag, node)
             return
         if node.expr is None:

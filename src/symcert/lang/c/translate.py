@@ -5,6 +5,7 @@ initialisers) and the nondet counters, then calling `main()`; calls, the names a
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -31,9 +32,10 @@ class ArrayParam:
     elem: IntType
     dims: int
 
+_NONDET_NAME = re.compile(r"nondet_\d+_\d+(_n)?$")
 _KEYWORDS = frozenset("skip fail assert assume if then else fi while do od invariant var "
                       "return proc begin end macro class new nil spawn get await requires "
-                      "ensures not true false and or".split())
+                      "ensures not true false and or result".split())
 
 
 class Translation(Statements):
@@ -50,7 +52,7 @@ class Translation(Statements):
         self.defs: dict[str, c_ast.FuncDef] = {}
         self.protos: dict[str, Any] = {}
         self.scopes: list[dict[str, Scalar | Array]] = [{}]
-        self.taken: set[str] = set()
+        self.taken: set[str] = {DONE}
         self.targets: list[tuple[str, str | None]] = []
         self.set_flags: set[str] = set()
         self.labels: dict[str, c_ast.Label] = {}
@@ -59,6 +61,7 @@ class Translation(Statements):
         self.inlining: set[str] = set()
         self.following: list[Any] = []
         self.recursive: set[str] = set()
+        self.main_returns = False
         self.ret_flag: str | None = None
         self.ret_var: str | None = None
 
@@ -76,7 +79,7 @@ class Translation(Statements):
 
     def imp_name(self, name: str) -> str:
         """An IMP name for the C name `name`, unique in the program (an IMP keyword gets `_`)."""
-        base = name + "_" if name in _KEYWORDS else name
+        base = name + "_" if name in _KEYWORDS or _NONDET_NAME.match(name) else name
         imp, k = base, 1
         while imp in self.taken:
             k += 1
@@ -248,7 +251,7 @@ class Translation(Statements):
             self.stmt(f.body)
         self.scopes = [self.scopes[0]]
         if name == "main":
-            return ([Assign(DONE, Int(0))] if DONE in self.taken else []) + body
+            return ([Assign(DONE, Int(0))] if self.main_returns else []) + body
         self.procs[name] = declare(name, imp_params, seq_of(body or [Skip()]), pos_of(f),
                                    self.procs)
         return []

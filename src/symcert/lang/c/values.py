@@ -84,6 +84,7 @@ class Emitter:
     out: list[Stmt]
     in_proc: bool
     _n: int
+    taken: set[str]
 
     # provided by translate.Translation
     refuse: Callable[[Any, str], Exception]
@@ -91,8 +92,13 @@ class Emitter:
     call: Callable[[c_ast.FuncCall, bool], Value | None]
 
     def fresh(self, stem: str) -> str:
-        self._n += 1
-        return f"__{stem}{self._n}"
+        """A name no C variable of the program has, nor an earlier fresh one (`taken`)."""
+        while True:
+            self._n += 1
+            name = f"__{stem}{self._n}"
+            if name not in self.taken:
+                self.taken.add(name)
+                return name
 
     def emit(self, s: Stmt) -> None:
         self.out.append(s)
