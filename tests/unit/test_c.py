@@ -181,7 +181,8 @@ def test_abort_blocks():
     ("int main(void) { double d = 1.0; return 0; }", "floating point", 1, 25),
     ("int main(void) { int x = 1; x = x << x; return 0; }", "a shift by an amount that is not a "
      "constant", 1, 33),
-    ("int g[3]; int main(void) { return 0; }", "global arrays", 1, 5),
+    ("int g[5000]; int main(void) { return 0; }", "a global array of more than 1,024 cells", 1,
+     5),
     ("int main(void) { int x = 0; L: x++; if (x < 3) goto L; return 0; }", "`goto` other than", 1,
      48),
 ])
@@ -259,3 +260,11 @@ def test_c_names_never_meet_the_translations_own():
     int main(void) { int __done = 2, nondet_3_1 = 4, result = 1, then = 3;
       int __t2 = __t1 + __done; r = __t2 + nondet_3_1 + result + then; return 0; }"""
     assert final(src).env("r") == 15
+
+
+def test_global_arrays_are_zero_initialised():
+    """C11 §6.7.9 ¶10: a global array's cells are 0, or its initialiser's."""
+    src = """int r; int g[2][3]; int h[4] = {5, 6};
+    void put(int i) { g[1][i] = i + 1; }
+    int main(void) { put(2); r = g[0][1] + g[1][2] * 10 + h[1] * 100 + h[3] * 1000; return 0; }"""
+    assert final(src).env("r") == 630

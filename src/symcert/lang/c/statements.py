@@ -177,6 +177,7 @@ class Statements(Expressions):
             self.array_init(arr, d)
 
     def array_init(self, arr: Array, d: c_ast.Decl) -> None:
+        """The cells of `arr` set by the initialiser list of `d`, the rest 0."""
         from symcert.lang.syntax import ArrayVar, Update
 
         if len(arr.dims) != 1 or not isinstance(arr.dims[0], Int) \

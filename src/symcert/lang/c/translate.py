@@ -19,7 +19,8 @@ from symcert.lang.c.source import UnsupportedC, parse_c, unsupported
 from symcert.lang.c.types import INT, DataModel, IntType
 from symcert.lang.procedures import Procedures, declare, link
 from symcert.lang.syntax import (
-    And, Assert, Assign, Assume, Bool, Call, Cmp, Fail, If, Int, Not, Or, Skip, Stmt, Var, seq_of,
+    And, ArrayVar, Assert, Assign, Assume, Bool, Call, Cmp, Fail, If, Int, Not, Or, Skip, Stmt,
+    Update, Var, seq_of,
 )
 
 BEXPRS = (Cmp, And, Or, Not, Bool)
@@ -32,6 +33,8 @@ class ArrayParam:
     elem: IntType
     dims: int
 
+GLOBAL_CELLS = 1024
+"""The most cells of a global array: each is written at the start."""
 _NONDET_NAME = re.compile(r"nondet_\d+_\d+(_n)?$")
 _KEYWORDS = frozenset("skip fail assert assume if then else fi while do od invariant var "
                       "return proc begin end macro class new nil spawn get await requires "
@@ -149,8 +152,8 @@ class Translation(Statements):
 
     def global_decl(self, d: c_ast.Decl) -> None:
         if isinstance(d.type, c_ast.ArrayDecl):
-            raise self.refuse(d, "global arrays (their zero-initialised storage is not "
-                                 "modelled yet)")
+            self.global_array(d)
+            return
         ty = self.ctype(d.type, d)
         if ty is None:
             raise self.refuse(d, "a void variable")
@@ -158,6 +161,35 @@ class Translation(Statements):
         v = self.initial(d, ty)
         self.scopes[0][d.name] = Scalar(imp, ty, None, True)
         self.assign(imp, v, pos_of(d), local=False)
+
+    def global_array(self, d: c_ast.Decl) -> None:
+        """A global array of constant dimensions and at most GLOBAL_CELLS cells: its storage is
+        zero-initialised (C11 §6.7.9 ¶10), so the main statement writes every cell, 0 or its
+        initialiser's value (a larger one is refused: the cells would be too many updates)."""
+        dims: list[Any] = []
+        t: Any = d.type
+        while isinstance(t, c_ast.ArrayDecl):
+            n = self.rvalue(t.dim).expr if t.dim is not None else None
+            if not isinstance(n, Int) or n.value <= 0:
+                raise self.refuse(d, "a global array whose length is not a positive constant")
+            dims.append(n)
+            t = t.type
+        elem = self.ctype(t, d)
+        if elem is None:
+            raise self.refuse(d, "an array of void")
+        cells = 1
+        for n in dims:
+            cells *= n.value
+        if cells > GLOBAL_CELLS:
+            raise self.refuse(d, f"a global array of more than {GLOBAL_CELLS:,} cells (its "
+                                 "zero-initialised storage is written cell by cell)")
+        arr = Array(self.imp_name(d.name), elem, tuple(dims))
+        self.scopes[0][d.name] = arr
+        if d.init is not None:
+            self.array_init(arr, d)
+            return
+        for i in range(cells):
+            self.emit(Assign(arr.imp, Update(ArrayVar(arr.imp), Int(i), Int(0)), pos_of(d)))
 
     def initial(self, d: c_ast.Decl, ty: IntType) -> Any:
         if d.init is None:
