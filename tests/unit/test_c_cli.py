@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 EX = Path(__file__).resolve().parents[2] / "examples" / "c"
 
 
@@ -143,3 +145,12 @@ def test_division_by_zero_is_a_bug_but_no_answer_to_unreach_call(tmp_path):
     assert done.returncode == 1
     assert "division by zero" in done.stdout.splitlines()[0]
     assert done.stdout.splitlines()[-1] == "  expected verdict: true; symcert: unknown: unknown"
+
+
+@pytest.mark.slow
+def test_every_example_task_is_answered_as_expected():
+    """examples/c as a folder of tasks: no wrong verdict, every expected verdict given."""
+    done = symcert("run", str(EX), "--timeout", "120")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1] == (
+        "11 tasks: 9 correct, 0 wrong, 1 unknown, 1 unsupported; score 14")
