@@ -10,7 +10,8 @@ from pycparser import c_ast  # type: ignore[import-untyped]
 from symcert.lang.c.types import INT, DataModel, IntType, promote, twos, usual, wrap
 from symcert.lang.c.values import Array, Emitter, Value, const_of, pos_of
 from symcert.lang.syntax import (
-    AExpr, Add, And, Assign, Bool, Cmp, Div, If, Int, Mod, Mul, Neg, Not, Or, Skip, Sub, Var,
+    AExpr, Add, And, Assign, Bool, Cmp, Div, If, Int, Mod, Mul, Neg, Not, Or, Select, Skip, Sub,
+    Var,
 )
 
 NONDET = "__VERIFIER_nondet_"
@@ -142,7 +143,9 @@ class Operators(Emitter):
             r_e = build(x, y, pos_of(node))
             if t.signed:
                 self.ub(self.in_range(r_e, t), node, "signed overflow")
-                return Value(r_e, t)
+                # a compound operand is held, so that a chain of checks stays linear in size
+                held = r_e if _leaf(x) and _leaf(y) else self.temp(r_e, pos_of(node))
+                return Value(held, t)
             return Value(wrap(r_e, t), t)
         if op in ("/", "%"):
             return self.divide(op, x, y, t, node)
@@ -208,6 +211,11 @@ class Operators(Emitter):
 
     def _mod(self, e: AExpr, m: int) -> AExpr:
         return Mod(e, Int(m))
+
+
+def _leaf(e: AExpr) -> bool:
+    """A literal, a variable or a read of an array cell at one of those."""
+    return isinstance(e, (Int, Var)) or (isinstance(e, Select) and isinstance(e.index, (Int, Var)))
 
 
 def nondet_type(name: str, model: DataModel) -> IntType | None | bool:

@@ -59,8 +59,19 @@ class Array:
     """Bound to an array parameter (a pointer in C: `sizeof` is refused)."""
 
 
+SHOWN_NODES = 40
+"""The most nodes of an expression a message quotes whole."""
+
+
 def show(node: Any) -> str:
-    """The C text of a pycparser node (for messages)."""
+    """The C text of a pycparser node (for messages); a larger one than SHOWN_NODES is named
+    by its operator alone, so that quoting every subexpression of a long sum stays linear."""
+    todo, seen = [node], 0
+    while todo and seen <= SHOWN_NODES:
+        seen += 1
+        todo.extend(child for _, child in todo.pop().children())
+    if seen > SHOWN_NODES:
+        return f"… {getattr(node, 'op', type(node).__name__)} …"
     try:
         return str(_SHOW.visit(node))
     except Exception:
