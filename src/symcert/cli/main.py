@@ -33,7 +33,9 @@ from symcert.cli.commands import batch, contracts, options
 from symcert.cli.commands.budget import EXIT_INTERNAL, BudgetExceeded, Deadline
 from symcert.cli.commands.options import DEFAULT_MAX_STATES, DERIVED_STATES
 from symcert.cli.commands.progress import count, heartbeat
-from symcert.cli.commands.programs import read_program, source_name, with_alias
+from symcert.cli.commands.programs import (
+    c_failure, read_program, source_name, wants_c, with_alias,
+)
 from symcert.cli.commands.values import json_int, show_int
 from symcert.lang.errors import EXIT_UNDECIDED, plural  # errors.py has no contracts: safe to import early
 
@@ -229,6 +231,8 @@ class _Reporter:
 
 def _run(args: argparse.Namespace) -> int:
     """`symcert run`: `verdict.check` within the deadline, and its verdict formatted."""
+    if wants_c(args):
+        return int(importlib.import_module("symcert.cli.commands.crun").main(args))
     if batch.is_batch(args):
         return batch.run_many(args)
     args.json = args.json or args.format == "json"
@@ -412,10 +416,11 @@ def _exec(args: argparse.Namespace) -> int:
         assert isinstance(failing, Fail)
         pos = failing.pos
         where = f"{name}:{pos.line}:{pos.column}" if pos else name
-        print(f"{where}: {failing.what()}{traces.calls(program, env, state, args.accelerate)}"
+        what, undefined = c_failure(failing)
+        print(f"{where}: {what}{traces.calls(program, env, state, args.accelerate)}"
               f" after {plural(state.steps, 'step')}{traces.jumps(jumped)}: "
               f"{traces.final(state, refs)}")
-        return 1
+        return EXIT_UNDECIDED if undefined else 1  # C's undefined behaviour: C-U1
     calls = (f" in `{state.frame.proc.name}`, call depth {state.frame.height:,}"
              if state.frame is not None else "")
     print(f"stopped: the step budget (--max-steps {args.max_steps:,}) ran out{calls}: "

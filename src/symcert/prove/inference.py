@@ -333,8 +333,14 @@ class InferringCheck:
         method = "spacer" if how == "inferred" else "guesses"
         observer.phase(f"checking the {how} loop invariants with z3 and cvc5")
         self.running = method
-        accepted = check_invariants(self.program, invariants)
-        self.running = None
+        try:
+            accepted = check_invariants(self.program, invariants)
+        except ValueError as too_many:  # more paths than the obligations are written for
+            self.tried.append(Attempt(method, f"{answered(how)}not checked: {too_many}"))
+            self._found(f"the {how} loop invariants were not checked: {too_many}")
+            return None
+        finally:
+            self.running = None
         if not accepted.accepted:
             self.tried.append(Attempt(method, f"{answered(how)}rejected by z3 and cvc5"))
             self._found(f"the {how} loop invariants were rejected (not proved by z3 and "
@@ -367,8 +373,14 @@ class InferringCheck:
             method = "spacer" if how == "inferred" else "contract guesses"
             observer.phase(f"checking the {how} procedure contracts with z3 and cvc5")
             self.running = method
-            checked = summaries.check_summaries(self.program, contracts, invariants)
-            self.running = None
+            try:
+                checked = summaries.check_summaries(self.program, contracts, invariants)
+            except ValueError as too_many:  # more paths than the obligations are written for
+                self.tried.append(Attempt(method, f"{answered(how)}not checked: {too_many}"))
+                self._found(f"the {how} procedure contracts were not checked: {too_many}")
+                continue
+            finally:
+                self.running = None
             if not checked.accepted:
                 self.tried.append(Attempt(method, f"{answered(how)}rejected by z3 and cvc5"))
                 self._found(f"the {how} procedure contracts were rejected (not proved by z3 "

@@ -101,6 +101,9 @@ PROGRAM = (
     option("--max-program-size", type=positive, default=MAX_PROGRAM_SIZE, metavar="N",
            help="refuse a program of more syntax nodes after macro expansion, exit 65 "
                 f"(default: {MAX_PROGRAM_SIZE:,})"),
+    option("--data-model", choices=("ILP32", "LP64"), default=None,
+           help="a C program's data model: the widths of long and size_t (default: LP64, or "
+                "the task file's)"),
     TIMEOUT,
 )
 """What a command that reads a program takes."""
@@ -146,6 +149,9 @@ RUN = (
            help="show each bug's replay step by step (a `trace` array with --json)"),
     option("--no-shrink", dest="shrink", action="store_false",
            help="report the solver's first witness, not the smallest one that replays"),
+    option("--witness", metavar="FILE", default=None, per_program=False,  # one program only
+           help="a C program's bug: write a violation witness (SV-COMP's YAML witness format "
+                "2.0) to FILE"),
     option("--witness-dot", metavar="FILE", default=None, per_program=False,  # one program only
            help="write the first bug's input heap (seed 003 §4) to FILE (Graphviz)"),
     option("--lang", metavar="LANG.sem", default=None, per_program=False,  # one program only

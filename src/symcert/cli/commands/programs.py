@@ -78,9 +78,56 @@ def read_source(args: argparse.Namespace) -> tuple[str, Stmt]:
     name = source_name(args.file)
     data = read_bytes(args)
     args.budget.enter(f"parsing {name}")
+    if is_c(args):
+        return read_c(args, name, data)
     program = parse_bytes(data, name, max_input_bytes=args.max_input_bytes,
                           max_program_size=args.max_program_size)
     return data.decode("utf-8-sig"), program
+
+
+def is_c(args: argparse.Namespace) -> bool:
+    """Whether `args.file` is a C program: `--lang c`, or a name ending in `.c` or `.i`."""
+    return getattr(args, "lang", None) == "c" or args.file.endswith((".c", ".i"))
+
+
+def wants_c(args: argparse.Namespace) -> bool:
+    """Whether `run` reads C (cli/commands/crun.py): a C file, an SV-COMP task file (`.yml`),
+    or a folder of task files."""
+    from pathlib import Path
+
+    if getattr(args, "more", None):
+        return False
+    if args.file.endswith(".yml") or is_c(args):
+        return True
+    return os.path.isdir(args.file) and any(Path(args.file).rglob("*.yml"))
+
+
+def c_failure(failing: object) -> tuple[str, bool]:
+    """What a `fail` reached means (a C event, else IMP's words) and whether it is C's
+    undefined behaviour (C-U1: `exec` then exits 3)."""
+    from symcert.lang.c.program import describe, failure_of
+
+    return describe(failing), failure_of(getattr(failing, "pos", None))[1]
+
+
+def read_c(args: argparse.Namespace, name: str, data: bytes) -> tuple[str, Stmt]:
+    """The C program `data` translated by the C front end (docs/c.md) with the data model of
+    `--data-model` (LP64 by default); the translation is kept as `args.c_program`."""
+    from symcert.lang.c.translate import translate
+    from symcert.lang.c.types import DATA_MODELS
+    from symcert.lang.errors import ParseError
+
+    if len(data) > args.max_input_bytes:
+        from symcert.lang.errors import too_large
+        raise too_large(data[:args.max_input_bytes], name, args.max_input_bytes)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise ParseError(name, 1, 1, f"the file is not valid UTF-8 (byte {err.start})", "") \
+            from None
+    model = DATA_MODELS[getattr(args, "data_model", None) or "LP64"]
+    args.c_program = translate(text, name, model)
+    return text, args.c_program.main
 
 
 def read_bytes(args: argparse.Namespace) -> bytes:
