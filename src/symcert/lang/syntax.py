@@ -65,6 +65,9 @@ class Procedures(dict[str, "Proc"]):
     global (set by `check`), so that `only_local` names the variables that are never global."""
 
     globals: frozenset[str] = frozenset()
+    tagged: bool = False
+    """Whether objects carry their class (`.class`): the program has methods, calls them or
+    tests `is` (methods.py)."""
     classes: tuple[tuple[str, tuple[str, ...]], ...] = ()
     """The classes `class C(f1, ..., fn)` in declaration order (seed 003 §4)."""
     checked: tuple[Stmt, frozenset[str]] | None = None
@@ -110,12 +113,17 @@ class Fail:
     by_zero: bool = field(default=False, repr=False)
     deadlock: bool = field(default=False, repr=False)
     blocked: tuple[tuple[int, Stmt], ...] = field(default=(), compare=False, repr=False)
+    why: str = field(default="", repr=False)
+    """A method call's failure (seed 003 §4, methods.py): "call of `m` on nil" or "no method
+    `m` in class `C`"; it takes part in equality, as these are rules of their own."""
 
     def __str__(self) -> str:
         return "fail"
 
     def what(self) -> str:
         """What went wrong, for a bug report."""
+        if self.why:
+            return self.why
         if self.deadlock:
             waits = self.blocked or ((0, self.origin),)  # type: ignore[assignment]
             return "deadlock: every unfinished thread is blocked: " + ", ".join(
@@ -169,9 +177,32 @@ class Call:
     pos: Pos | None = field(default=None, compare=False, repr=False)
     local: bool = False
     procs: Procedures = field(default_factory=Procedures, compare=False, repr=False)
+    ctor: bool = field(default=False, compare=False, repr=False)
+    """The call of `init` that `x = new C(ē)` makes after the allocation (B-O3): the `New`
+    before it prints the whole statement, so a program's printing skips it."""
 
     def __str__(self) -> str:
         call = f"{self.name}({', '.join(map(show_aexpr, self.args))})"
+        if self.target is None:
+            return call
+        return f"{'var ' if self.local else ''}{self.target} = {call}"
+
+
+@dataclass(frozen=True, slots=True)
+class Invoke:
+    """`receiver.method(args)`, `target = receiver.method(args)`, `var target = ...` as the
+    parser reads it (seed 003 §4); it lives only until the end of the parse, which lowers it to
+    its dispatch (methods.py): no semantics sees it."""
+
+    receiver: AExpr
+    method: str
+    args: tuple[AExpr, ...]
+    target: str | None = None
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+    local: bool = False
+
+    def __str__(self) -> str:
+        call = f"{show_aexpr(self.receiver)}.{self.method}({', '.join(map(show_aexpr, self.args))})"
         if self.target is None:
             return call
         return f"{'var ' if self.local else ''}{self.target} = {call}"
@@ -206,6 +237,9 @@ class New:
     """The program's table of declarations (its classes), as `ArrayVar.decl`."""
     local: bool = False
     at: AExpr | None = None
+    init: tuple[AExpr, ...] | None = None
+    """The arguments of `new C(ē)`, which the `init` call after it receives (B-O3, printing
+    only: the allocation is the same)."""
 
     @property
     def target(self) -> AExpr | None:
@@ -214,14 +248,28 @@ class New:
 
     def __str__(self) -> str:
         target = self.target
+        made = f"new {self.cls}" + ("" if self.init is None else
+                                    f"({', '.join(map(show_aexpr, self.init))})")
         if target is not None:
-            return f"{target} = new {self.cls}"
-        return f"{'var ' if self.local else ''}{self.name} = new {self.cls}"
+            return f"{target} = {made}"
+        return f"{'var ' if self.local else ''}{self.name} = {made}"
 
 
 ALLOC = FIELD + "new"
 """The global that holds the last new object (0 before the first): `new` is a keyword, so no
 field's map has this name."""
+
+
+CLASS = FIELD + "class"
+"""The map from objects to their classes' numbers (0, 1, ... in declaration order: an input
+object whose class is not given is of the first), written by
+`new` in programs with methods or `is` (B-O4); `class` is a keyword, so no field has it."""
+
+
+def class_tag(s: New) -> int:
+    """The number of `s`'s class in its program's table (B-O4)."""
+    names = [name for name, _ in getattr(s.decl, "classes", ())]
+    return names.index(s.cls) if s.cls in names else 0
 
 
 def allocation(s: New, last: int) -> list[Assign]:
@@ -233,7 +281,8 @@ def allocation(s: New, last: int) -> list[Assign]:
     Java does (JLS §15.26.1: `y`, then `new C`), and where it is nil the step fails before it
     changes anything."""
     k = Int(last - 1)
-    resets = [Assign(f, Update(ArrayVar(f), k, Int(0))) for f in s.fields]
+    resets = [Assign(f, Update(ArrayVar(f), k, Int(class_tag(s) if f == CLASS else 0)))
+              for f in s.fields]
     if s.at is None:
         return [Assign(ALLOC, k)] + resets + [Assign(s.name, k)]
     written = next((r.expr for r in resets if r.name == s.name), ArrayVar(s.name, decl=s.decl))
@@ -249,6 +298,9 @@ class If:
     then_: Stmt
     else_: Stmt
     pos: Pos | None = field(default=None, compare=False, repr=False)
+    call: object = field(default=None, compare=False, repr=False)
+    """A test of a method call's dispatch (methods.py): the call as written, which the `if`
+    prints as."""
 
     def __str__(self) -> str:
         return show_stmt(self)
@@ -447,12 +499,15 @@ def spine(s: Stmt) -> Iterator[Stmt]:
 
 def show_stmt(s: Stmt, indent: str = "") -> str:
     """Print a statement as IMP source, one statement a line, blocks indented."""
-    return ";\n".join(_show_simple(t, indent) for t in spine(s))
+    return ";\n".join(_show_simple(t, indent) for t in spine(s)
+                       if not (isinstance(t, Call) and t.ctor))
 
 
 def _show_simple(s: Stmt, indent: str) -> str:
     inner = indent + "  "
     match s:
+        case If(call=call) if call is not None:  # a method call's dispatch (methods.py)
+            return indent + str(call)
         case If(c, t, e):
             return (
                 f"{indent}if {c} then\n{show_stmt(t, inner)}\n"

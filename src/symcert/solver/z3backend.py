@@ -39,8 +39,8 @@ from symcert.core.algebra import fold
 from symcert.core.concrete import Env
 from symcert.core.state import PathCondition
 from symcert.core.terms import free_vars
-from symcert.lang.procedures import references
-from symcert.lang.syntax import AExpr, ArrayVar, BExpr, Stmt, Var, is_field
+from symcert.lang.procedures import classes_of, references
+from symcert.lang.syntax import CLASS, AExpr, ArrayVar, BExpr, Stmt, Var, is_field
 from symcert.solver.answers import Sat, SolverStats, unsat_spares_parent_model
 from symcert.solver.caches import Cache as _Cache
 from symcert.solver.deadline import QUERY_SECONDS, within as within_seconds
@@ -83,7 +83,7 @@ CACHE_SIZE = 1 << 16
 def solver_for(p: Stmt, **options: Any) -> Solver:
     """A solver for the program whose main statement is `p`: its references range over nil and
     the input objects (seed 003 §4)."""
-    return Solver(references=references(p), **options)
+    return Solver(references=references(p), classes=classes_of(p), **options)
 
 
 @dataclass
@@ -113,6 +113,9 @@ class Solver:
     bounds: bool | None = None
     references: frozenset[str] = frozenset()
     deadline: float | None = QUERY_SECONDS
+    classes: int = 0
+    """The number of classes when objects carry their class (methods.py): an input object's
+    class `.class[i]`, `i > 0`, is one of them, `0 <= .class[i] < classes` (B-O4)."""
 
     def __post_init__(self) -> None:
         if self.bounds is None:
@@ -482,6 +485,12 @@ class Solver:
     def _conjunct_of(self, c: BExpr) -> z3.BoolRef:
         term = self.translate(c)
         low = definitions(term)
+        if self.classes:
+            for a, i in reads([c]):
+                if a == CLASS:
+                    cell, at = z3.Select(self.translate(ArrayVar(a)), self.translate(i)), \
+                        self.translate(i)
+                    low.append(z3.Implies(at > 0, z3.And(cell >= 0, cell < self.classes)))
         if not self.references:
             return z3.And(term, *low) if low else term
         low += [self.translate(Var(x)) >= 0 for x in self.free_vars(c) & self.references
