@@ -160,12 +160,12 @@ class MethodRules:
         """`e is C` (B-O4): false for nil."""
         self.tagged = True
         names = [name for name, _ in self.procs.classes]
-        if str(c[2]) not in names:
-            raise SourceError(f"unknown class {quote(c[2])} (classes declared: "
+        if str(c[-1]) not in names:
+            raise SourceError(f"unknown class {quote(c[-1])} (classes declared: "
                               f"{', '.join(names) or 'none'}; a class is declared before it "
-                              "is used)", _tpos(c[2]), NamingError)
+                              "is used)", _tpos(c[-1]), NamingError)
         self._grow(5, c[0].pos)
-        return is_class(c[0], names.index(str(c[2])), self.procs)
+        return is_class(c[0], names.index(str(c[-1])), self.procs)
 
     def lower(self, main: Stmt) -> Stmt:
         """The program with its method calls lowered to their dispatch and its objects tagged
