@@ -59,20 +59,16 @@ from symcert.lang.expressions import (  # re-exported: the syntax is expressions
     operands,
     show_aexpr,
 )
+from symcert.lang.calls import CLASS, Invoke, class_tag  # re-exported
 
 class Procedures(dict[str, "Proc"]):
     """A program's procedures by name, and `globals`: every variable the program uses as a
     global (set by `check`), so that `only_local` names the variables that are never global."""
 
     globals: frozenset[str] = frozenset()
-    tagged: bool = False
-    """Whether objects carry their class (`.class`): the program has methods, calls them or
-    tests `is` (methods.py)."""
+    tagged: bool = False  # objects carry their class `.class` (methods.py)
     classes: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    """The classes `class C(f1, ..., fn)` in declaration order (seed 003 §4)."""
-    checked: tuple[Stmt, frozenset[str]] | None = None
-    """The main statement `check` checked and its references (`objects.references`), so that
-    `references` does not walk the program again."""
+    checked: tuple[Stmt, frozenset[str]] | None = None  # `check`'s main and its references
 
     def only_local(self) -> frozenset[str]:
         """The variables that are local wherever they occur (seed 003 §3 assumes all locals are)."""
@@ -113,9 +109,7 @@ class Fail:
     by_zero: bool = field(default=False, repr=False)
     deadlock: bool = field(default=False, repr=False)
     blocked: tuple[tuple[int, Stmt], ...] = field(default=(), compare=False, repr=False)
-    why: str = field(default="", repr=False)
-    """A method call's failure (seed 003 §4, methods.py): "call of `m` on nil" or "no method
-    `m` in class `C`"; it takes part in equality, as these are rules of their own."""
+    why: str = field(default="", repr=False)  # a method call's failure (methods.py)
 
     def __str__(self) -> str:
         return "fail"
@@ -177,32 +171,10 @@ class Call:
     pos: Pos | None = field(default=None, compare=False, repr=False)
     local: bool = False
     procs: Procedures = field(default_factory=Procedures, compare=False, repr=False)
-    ctor: bool = field(default=False, compare=False, repr=False)
-    """The call of `init` that `x = new C(ē)` makes after the allocation (B-O3): the `New`
-    before it prints the whole statement, so a program's printing skips it."""
+    ctor: bool = field(default=False, compare=False, repr=False)  # `new C(ē)`'s init: unprinted
 
     def __str__(self) -> str:
         call = f"{self.name}({', '.join(map(show_aexpr, self.args))})"
-        if self.target is None:
-            return call
-        return f"{'var ' if self.local else ''}{self.target} = {call}"
-
-
-@dataclass(frozen=True, slots=True)
-class Invoke:
-    """`receiver.method(args)`, `target = receiver.method(args)`, `var target = ...` as the
-    parser reads it (seed 003 §4); it lives only until the end of the parse, which lowers it to
-    its dispatch (methods.py): no semantics sees it."""
-
-    receiver: AExpr
-    method: str
-    args: tuple[AExpr, ...]
-    target: str | None = None
-    pos: Pos | None = field(default=None, compare=False, repr=False)
-    local: bool = False
-
-    def __str__(self) -> str:
-        call = f"{show_aexpr(self.receiver)}.{self.method}({', '.join(map(show_aexpr, self.args))})"
         if self.target is None:
             return call
         return f"{'var ' if self.local else ''}{self.target} = {call}"
@@ -237,9 +209,7 @@ class New:
     """The program's table of declarations (its classes), as `ArrayVar.decl`."""
     local: bool = False
     at: AExpr | None = None
-    init: tuple[AExpr, ...] | None = None
-    """The arguments of `new C(ē)`, which the `init` call after it receives (B-O3, printing
-    only: the allocation is the same)."""
+    init: tuple[AExpr, ...] | None = None  # `new C(ē)`'s arguments (printing; B-O3)
 
     @property
     def target(self) -> AExpr | None:
@@ -258,18 +228,6 @@ class New:
 ALLOC = FIELD + "new"
 """The global that holds the last new object (0 before the first): `new` is a keyword, so no
 field's map has this name."""
-
-
-CLASS = FIELD + "class"
-"""The map from objects to their classes' numbers (0, 1, ... in declaration order: an input
-object whose class is not given is of the first), written by
-`new` in programs with methods or `is` (B-O4); `class` is a keyword, so no field has it."""
-
-
-def class_tag(s: New) -> int:
-    """The number of `s`'s class in its program's table (B-O4)."""
-    names = [name for name, _ in getattr(s.decl, "classes", ())]
-    return names.index(s.cls) if s.cls in names else 0
 
 
 def allocation(s: New, last: int) -> list[Assign]:
@@ -298,9 +256,7 @@ class If:
     then_: Stmt
     else_: Stmt
     pos: Pos | None = field(default=None, compare=False, repr=False)
-    call: object = field(default=None, compare=False, repr=False)
-    """A test of a method call's dispatch (methods.py): the call as written, which the `if`
-    prints as."""
+    call: object = field(default=None, compare=False, repr=False)  # a dispatch's call (methods.py)
 
     def __str__(self) -> str:
         return show_stmt(self)

@@ -113,9 +113,7 @@ class Solver:
     bounds: bool | None = None
     references: frozenset[str] = frozenset()
     deadline: float | None = QUERY_SECONDS
-    classes: int = 0
-    """The number of classes when objects carry their class (methods.py): an input object's
-    class `.class[i]`, `i > 0`, is one of them, `0 <= .class[i] < classes` (B-O4)."""
+    classes: int = 0  # objects carry their class: `0 <= .class[i] < classes` for `i > 0` (B-O4)
 
     def __post_init__(self) -> None:
         if self.bounds is None:
@@ -485,12 +483,10 @@ class Solver:
     def _conjunct_of(self, c: BExpr) -> z3.BoolRef:
         term = self.translate(c)
         low = definitions(term)
-        if self.classes:
-            for a, i in reads([c]):
-                if a == CLASS:
-                    cell, at = z3.Select(self.translate(ArrayVar(a)), self.translate(i)), \
-                        self.translate(i)
-                    low.append(z3.Implies(at > 0, z3.And(cell >= 0, cell < self.classes)))
+        low += [z3.Implies(self.translate(i) > 0, z3.And(
+            z3.Select(self.translate(ArrayVar(a)), self.translate(i)) >= 0,
+            z3.Select(self.translate(ArrayVar(a)), self.translate(i)) < self.classes))
+            for a, i in (reads([c]) if self.classes else ()) if a == CLASS]
         if not self.references:
             return z3.And(term, *low) if low else term
         low += [self.translate(Var(x)) >= 0 for x in self.free_vars(c) & self.references
