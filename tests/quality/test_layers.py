@@ -14,7 +14,7 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[2] / "src"
 
 LAYERS = (  # bottom to top
-    ("symcert.lang.errors", "symcert.lang.sharing", "symcert.lang.expressions",
+    ("symcert.lang.errors", "symcert.lang.sharing", "symcert.lang.expressions", "symcert.lang.calls",
      "symcert.lang.syntax",
      "symcert.lang.structure", "symcert.lang.objects", "symcert.lang.annotations",
      "symcert.lang.procedures"),

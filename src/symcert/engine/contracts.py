@@ -41,8 +41,8 @@ from symcert.engine.invariants import HAVOC, INVARIANTS, Unproved
 from symcert.lang.annotations import RESULT, written
 from symcert.lang.procedures import arrays, statements, table_of
 from symcert.lang.syntax import (
-    ALLOC, AExpr, Assert, ArrayVar, Await, BExpr, Bool, Call, Fail, Get, Int, Proc, Spawn, Stmt,
-    Var, While,
+    ALLOC, AExpr, And, ArrayVar, Assert, Await, BExpr, Bool, Call, Cmp, Fail, Get, Int, Proc,
+    Spawn, Stmt, Var, While,
 )
 from symcert.solver.z3backend import Sat, Solver
 
@@ -206,8 +206,10 @@ def entry(q: Proc) -> SymState:
     bound.update({x: Var(f"{x}#0") for x in q.params})
     frame: Frame[Store] = Frame(q, Store.of(bound), RETURNED, check, None, 1)
     start = Store.of({HAVOC: Int(0)})  # abstract from the start: a failure must replay
-    return SymState(TRUE_PC.extend(_holds(q.requires, scope(frame, start))), start, q.body, 0,
-                    frame=frame)
+    pre = _holds(q.requires, scope(frame, start))
+    if "." in q.name and q.params[:1] == ("this",):  # a method (B-O1): its receiver an object
+        pre = And(Cmp(">", Var("this#0"), Int(0)), pre)
+    return SymState(TRUE_PC.extend(pre), start, q.body, 0, frame=frame)
 
 
 def roots(p: Stmt) -> list[SymState]:

@@ -16,6 +16,7 @@ _FRIENDLY = {
     "NAME": "a variable",
     "INT": "an integer",
     "CMP_OP": "a comparison",
+    "IS": "a comparison",  # `e is C` (methods.py) is one more
     "QUANTIFIER": "a quantifier",
     "$END": "end of input",
 }

@@ -40,6 +40,7 @@ from symcert.lang.syntax import (
     field_map, seq_of, spine,
 )
 from symcert.lang.structure import levels
+from symcert.lang.methods import MethodRules
 from symcert.lang.threads import ThreadRules
 from symcert.spec.printing import parse_round_trip
 from symcert.spec.switch import CONTRACTS, icontract
@@ -65,7 +66,7 @@ def _tpos(tok: Token) -> Pos:
     return Pos(tok.line or 0, tok.column or 0)
 
 
-class _Build(ThreadRules, Transformer[Token, Stmt]):
+class _Build(ThreadRules, MethodRules, Transformer[Token, Stmt]):
     """Builds AST nodes during the LALR reductions; remembers which literals were parenthesized
     and counts the nodes built against the program-size budget."""
 
@@ -85,6 +86,7 @@ class _Build(ThreadRules, Transformer[Token, Stmt]):
         self.macros.clear()
         self.procs, self.calls = Procedures(), []
         self.size, self.max_size = 0, max_size
+        self.tagged = False
 
     def _grow(self, nodes: int, where: Pos | None) -> None:
         """Count `nodes` more nodes (fewer when negative), or stop at the budget."""
@@ -95,9 +97,10 @@ class _Build(ThreadRules, Transformer[Token, Stmt]):
                                "--max-program-size N", where or Pos(1, 1), LimitError)
 
     def start(self, c: list[Any]) -> Stmt:
-        self.check_program(c[-1])
-        quantifiers.check(c[-1], self.procs)
-        return c[-1]
+        main = self.lower(c[-1])
+        self.check_program(main)
+        quantifiers.check(main, self.procs)
+        return main
 
     def macro(self, c: list[Any]) -> None:
         name, params, body = c[1], [str(t) for t in c[2:-1] if t is not None], c[-1]
@@ -112,25 +115,14 @@ class _Build(ThreadRules, Transformer[Token, Stmt]):
         self.procs[str(name)] = procedures.declare(str(name), params, body, _tpos(name),
                                                    self.procs, **contract)
 
-    def class_(self, c: list[Any]) -> None:
-        """`class C(f1, ..., fn)` (seed 003 §4): declared once, each field once, before use."""
-        name, fields = str(c[1]), [str(t) for t in c[2:] if t is not None]
-        if name in dict(self.procs.classes):
-            raise SourceError(f"class {quote(name)} is already defined", _tpos(c[1]), Naming)
-        for i, f in enumerate(fields):
-            if f in fields[:i]:
-                raise SourceError(f"class {quote(name)} has the field {quote(f)} twice",
-                                  _tpos(c[1]), Naming)
-        self.procs.classes += ((name, tuple(fields)),)
-
     def new(self, c: list[Any]) -> Stmt:
         self._grow(1, _at(c))
         return New(sys.intern(str(c[0])), str(c[2]), self._fields(c[2]), _at(c), self.procs)
 
     def field_new(self, c: list[Any]) -> Stmt:
         """`x.f = new C` (seed 003 §4): `New` of the map of `f`, written at `x`."""
-        self._grow(1, _at(c))
-        target: Select = c[0]
+        target: Select = self._path_expr(c[0])  # type: ignore[assignment]
+        self._grow(1, target.pos)
         field = target.array.name  # type: ignore[union-attr]
         return New(field, str(c[2]), self._fields(c[2]), target.pos, self.procs, at=target.index)
 
@@ -148,7 +140,15 @@ class _Build(ThreadRules, Transformer[Token, Stmt]):
         assert isinstance(made, New)
         return New(made.name, made.cls, made.fields, _at(c), self.procs, local=True)
 
-    def path(self, c: list[Token]) -> AExpr:
+    def path(self, c: list[Token]) -> list[Token]:
+        """`x.f.g`, as its names: a read of a field, a field written, or a method's receiver
+        and name (methods.py)."""
+        return c
+
+    def path_read(self, c: list[Any]) -> AExpr:
+        return self._path_expr(c[0])
+
+    def _path_expr(self, c: list[Token]) -> AExpr:
         """`x.f.g`: reads of the fields' maps (seed 003 §4), each field declared in a class."""
         self._grow(2 * len(c) - 1, _tpos(c[0]))
         declared = {f for _, fields in self.procs.classes for f in fields}
@@ -165,8 +165,8 @@ class _Build(ThreadRules, Transformer[Token, Stmt]):
 
     def field_assign(self, c: list[Any]) -> Stmt:
         """`x.f = e`: the assignment of the map of `f` updated at `x` (seed 003 §4)."""
-        self._grow(1, _at(c))
-        target: Select = c[0]
+        target: Select = self._path_expr(c[0])  # type: ignore[assignment]
+        self._grow(1, target.pos)
         name = target.array.name  # type: ignore[union-attr]
         return Assign(name, Update(target.array, target.index, c[1], target.pos), target.pos)
 
