@@ -52,7 +52,7 @@ from symcert.engine.shrink import shrink
 from symcert.engine.verdict import (
     Budget, Cause, Check, Kind, Observer, Quiet, Reason, Verdict, measure,
 )
-from symcert.lang.annotations import loops, with_invariants
+from symcert.lang.annotations import loops, unwritten, with_invariants
 from symcert.lang.syntax import BExpr, Stmt, While
 from symcert.solver.z3backend import Solver, solver_for
 
@@ -120,23 +120,25 @@ def _at(w: While) -> str:
 
 
 def applies(p: Stmt, budget: Budget) -> bool:
-    """Whether inference may help `p`: it has loops, none with a written invariant (a user's
-    annotation is never replaced or strengthened), in the fragment the CHC encoding supports,
-    and the check looks for the first bug only."""
+    """Whether inference may help `p`: it has a loop with no written invariant (inference fills
+    in only what is not written; the written invariants are checked as written, never replaced
+    or strengthened: `annotations.filled`), in the fragment the CHC encoding supports, and the
+    check looks for the first bug only."""
     from symcert.solver.horn import unsupported
 
-    whiles = list(loops(p))
-    return (bool(whiles) and not any(w.invariants for w in whiles) and not budget.all_bugs
+    return (any(not w.invariants for w in loops(p)) and not budget.all_bugs
             and unsupported(p) is None)
 
 
 def annotate(p: Stmt, invariants: Mapping[int, BExpr]) -> Stmt:
     """`p` with loop number `k` (pre-order, `annotations.loops`) given the invariant
-    `invariants[k]`.
+    `invariants[k]` where it has none written.
 
-    :param invariants: loop index → invariant; loops not named keep theirs.
+    :param invariants: loop index → invariant; loops not named, and loops with a written
+        invariant, keep theirs.
     """
-    by_node = {id(w): invariants[k] for k, w in enumerate(loops(p)) if k in invariants}
+    whiles = list(loops(p))
+    by_node = {id(whiles[k]): inv for k, inv in unwritten(whiles, invariants).items()}
     return with_invariants(p, by_node)
 
 
@@ -270,10 +272,13 @@ class InferringCheck:
         by the invariant transition on the annotated program."""
         from symcert.prove.inductive import check_invariants  # z3 and cvc5, when asked
 
+        invariants = unwritten(list(loops(self.program)), invariants)
         accepted = check_invariants(self.program, invariants)
         if not accepted.accepted:
             self._found(f"the {how} loop invariants were rejected (not proved by z3 and "
                         f"cvc5: {', '.join(accepted.failed())})")
+            if invariants and accepted.holds_at(set(invariants)):
+                return self._written_fails(annotate(self.program, invariants), observer)
             return None
         annotated = annotate(self.program, invariants)
         observer.phase("exploring")
@@ -289,6 +294,17 @@ class InferringCheck:
                                            sorted(invariants.items())),
                                      time.perf_counter() - began, how)
         return verdict
+
+    def _written_fails(self, annotated: Stmt, observer: Observer) -> Verdict | None:
+        """Where the proposed invariants hold (initiation and consecution proved by both
+        provers) but an obligation of a written annotation or an assert does not: the
+        annotated program explored (T-I1), the inputs of its failures replayed on the program
+        as written; a bug only when that replay fails (the proof itself stays rejected)."""
+        observer.phase("exploring")
+        verdict = self._explore(annotated, self.budget, Quiet())  # its bugs are not yet ours
+        assert self.current is not None
+        found = [w.input for w in verdict.bugs] + self.current.candidates
+        return self._replay(self._candidates(found, Source.ABSTRACTION), observer)
 
     def _summarise(self, observer: Observer) -> Verdict | None:
         """Ask Spacer for procedure summaries, else guess contracts from concrete calls
@@ -312,9 +328,9 @@ class InferringCheck:
                 continue
             whiles = summaries.loops(self.program)
             self.inferred = Inferred(tuple((whiles[k], inv) for k, inv in
-                                           sorted(invariants.items())),
+                                           sorted(unwritten(whiles, invariants).items())),
                                      time.perf_counter() - began, how,
-                                     contracts=tuple(summaries.shown(contracts)))
+                                     contracts=tuple(summaries.shown(self.program, contracts)))
             return verdict
         return None
 
@@ -422,7 +438,8 @@ def prove_inferring(p: Stmt, max_states: int,
         if found is not None:
             return found, {}, p
         if isinstance(answer, horn.Safe):
-            invariants = {i.index: i.invariant for i in answer.invariants}
+            invariants = unwritten(list(loops(p)), {i.index: i.invariant
+                                                    for i in answer.invariants})
             if check_invariants(p, invariants).accepted:
                 proved = prove(annotate(p, invariants), max_states)
                 if proved.verdict.kind is Kind.SAFE:
@@ -440,8 +457,7 @@ def prove_inferring(p: Stmt, max_states: int,
                 annotated = summaries.annotate(p, contracts, invariants)
                 proved = prove(annotated, max_states)
                 if proved.verdict.kind is Kind.SAFE:  # the main statement's loops come first
-                    return proved, {k: invariants[k] for k in range(len(list(loops(p)))) if k in
-                                    invariants}, annotated
+                    return proved, unwritten(list(loops(p)), invariants), annotated
     return (prove(p, max_states) if probe < max_states else proof), {}, p
 
 
