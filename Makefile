@@ -51,18 +51,15 @@ crosshair: install-test
 	HYPOTHESIS_PROFILE=crosshair $(BIN)/python -m pytest -q -p no:cacheprovider -n $(XDIST) \
 	  -m crosshair_backend tests/properties
 
-# symcert against PyWiSE, and a run of a million states: bench/results.json, docs/bench.md; then
-# state merging on n independent ifs (bench/results-merge.json), partial-order reduction on
-# independent threads, and the scaling on Dask (1, 2 and 4 workers): bench/results-scaling.json,
-# docs/bench.md, docs/scaling.md.
-# Not part of `make test`. PyWiSE gets its own environment; BENCH_ARGS=--quick for a short run.
+# The benchmarks' default suites (bench/bench.py: `python bench/bench.py list` names every suite):
+# symcert against PyWiSE and CrossHair and a run of a million states (bench/results.json,
+# docs/bench-results.md), state merging (bench/results-merge.json), partial-order reduction, and
+# the scaling on Dask (bench/results-scaling.json, docs/scaling.md). Not part of `make test`.
+# PyWiSE gets its own environment; BENCH_ARGS=--quick for a short run.
 bench: install
 	test -x bench/.wisevenv/bin/python || { $(PYTHON) -m venv bench/.wisevenv && \
 	  bench/.wisevenv/bin/python -m pip install --quiet wise-se==0.0.7; }
-	$(BIN)/python bench/run.py $(BENCH_ARGS)
-	$(BIN)/python bench/merge.py
-	$(BIN)/python bench/threads_por.py
-	$(BIN)/python bench/scaling.py
+	$(BIN)/python bench/bench.py default $(BENCH_ARGS)
 
 # Replays every proof obligation with z3 and cvc5 and compares with proofs/record.json;
 # `python -m symcert.checking.obligations --write` records anew. docs/proofs.md says what is proved.

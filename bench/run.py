@@ -13,7 +13,7 @@ contracts off; its `solver_seconds` is the time spent inside z3. CrossHair runs 
 program written as the same Python function (bench/python_twin.py) with `crosshair check
 --analysis_kind=asserts` from this environment, in the same turns; it reports no time of its
 own, so it is compared with symcert by the wall and CPU time of the whole process. Results go to
-bench/results.json and the table of docs/bench.md.
+bench/results.json and the table of docs/bench-results.md.
 """
 
 from __future__ import annotations
@@ -262,7 +262,7 @@ def main() -> int:
                     help="just these programs, no depth probe or scale runs (needs --out, --md)")
     ap.add_argument("--out", default=None,
                     help="default: bench/results.json (the full run's record)")
-    ap.add_argument("--md", default=None, help="default: docs/bench.md")
+    ap.add_argument("--md", default=None, help="default: docs/bench-results.md")
     args = ap.parse_args()
     if args.only:
         unknown = set(args.only) - {p.name for p in programs(args.quick)}
@@ -271,7 +271,7 @@ def main() -> int:
         if args.out is None or args.md is None:
             ap.error("--only needs --out and --md: the defaults are the full run's record")
     args.out = args.out or str(BENCH / "results.json")
-    args.md = args.md or str(ROOT / "docs" / "bench.md")
+    args.md = args.md or str(ROOT / "docs" / "bench-results.md")
     repeats = args.repeats or (1 if args.quick else 3)
     timeout = args.timeout or (60.0 if args.quick else 300.0)
     if not Path(args.wise).exists():

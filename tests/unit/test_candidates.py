@@ -152,7 +152,7 @@ def test_prove_replays_the_chc_counterexample_and_discards_a_wrong_one(monkeypat
     """`prove_inferring`: Spacer's counterexample, out of the sampled inputs' reach (an
     `assume` blocks them), is the counterexample once its run fails; a proposed input whose
     run ends normally is no counterexample, and the proof stays undecided."""
-    from symcert.prove.inference import prove_inferring
+    from symcert.prove.proving import prove_inferring
 
     p = parse("assume x > 100; i = 0; while i < 10 do i = i + 1 od; assert x != 777")
     monkeypatch.setattr(horn, "infer", lambda p, **_: horn.Unsafe(Env.of({"x": 778}), 0.0))

@@ -316,7 +316,7 @@ def test_huge_values_are_summarised_by_exec(capsys, tmp_path, short_int_text):
     prog.write_text(TENFOLD)
     code, out, err = run_cli(capsys, "exec", str(prog))
     assert code == 0 and "Traceback" not in err
-    assert out.splitlines()[-1] == f"finished after 3507 steps: i = 700, x = {SUMMARY}"
+    assert out.splitlines()[-1] == f"finished after 3,507 steps: i = 700, x = {SUMMARY}"
 
 
 def test_huge_values_are_summarised_by_run_text_and_json(capsys, tmp_path, short_int_text):

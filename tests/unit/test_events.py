@@ -100,7 +100,8 @@ def test_exec_json_gives_the_ending_the_final_state_and_the_inputs(capsys):
 def test_exec_json_names_the_budget_that_ran_out(capsys, tmp_path):
     path = tmp_path / "loop.imp"
     path.write_text("x = 0;\nwhile true do x = x + 1 od\n")
-    code, found = events(capsys, "exec", str(path), "--max-steps", "30", "--json")
+    code, found = events(capsys, "exec", str(path), "--max-steps", "30", "--no-accelerate",
+                         "--json")
     assert code == 3 and found[0]["cause"] == "steps" and found[0]["steps"] == 30
 
 

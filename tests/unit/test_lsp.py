@@ -100,7 +100,7 @@ class Client:
 
 @pytest.fixture(scope="module")
 def session(tmp_path_factory: pytest.TempPathFactory):
-    client = Client("--check-timeout", "20", "--debounce", "0")
+    client = Client("--check-timeout", "20", "--debounce", "0", "--all-bugs")  # every failure
     root = tmp_path_factory.mktemp("lsp")
     result = client.request("initialize", {
         "processId": None, "rootUri": root.as_uri(), "capabilities": {},

@@ -79,7 +79,7 @@ def test_sarif_validates_and_has_a_result_per_bug_and_per_assertion(outcomes):
 
 
 def test_sarif_gives_a_code_flow_when_a_bug_has_a_trace():
-    bug = {"schema": "1.3", "event": "bug", "file": "p.imp", "line": 3, "column": 1,
+    bug = {"schema": "1.4", "event": "bug", "file": "p.imp", "line": 3, "column": 1,
            "message": "`fail` reached", "cause": "fail", "input": {"x": 2}, "replay_steps": 2,
            "path_condition": "x == 2", "states": 3, "stack": [],
            "trace": [{"step": 1, "line": 1, "column": 1, "kind": "if",
@@ -88,7 +88,7 @@ def test_sarif_gives_a_code_flow_when_a_bug_has_a_trace():
                      {"step": 2, "line": 3, "column": 1, "kind": "assert",
                       "statement": "assert x != 2", "branch": None, "failed": True,
                       "changes": {}, "depth": 0, "stack": []}]}
-    done = {"schema": "1.3", "event": "done", "verdict": "bug", "exhaustive": False,
+    done = {"schema": "1.4", "event": "done", "verdict": "bug", "exhaustive": False,
             "inferred_invariants": [], "summaries": [], "bounded": None, "reason": None, "cause": None,
             "states": 3, "strategy": "bfs", "seconds": 0.1, "solver_queries": 1,
             "solver_seconds": 0.0}

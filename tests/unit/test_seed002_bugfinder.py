@@ -222,7 +222,7 @@ def test_cli_reports_a_bug_at_its_line_and_column_with_its_input(capsys, monkeyp
     bug = json.loads(out.splitlines()[0])
     rules = bug.pop("rules")
     assert code == 1 and len(rules) == 67 and rules[-1] == "assert-false"
-    assert bug == {"schema": "1.3", "event": "bug", "cause": "stuck",
+    assert bug == {"schema": "1.4", "event": "bug", "cause": "stuck",
                    "file": "examples/isqrt_buggy.imp", "line": 12, "column": 3,
                    "message": "stuck at `fail` after rule [assert-false]", "input": {"x": 1},
                    "replay_steps": 67, "path_condition": "(0 <= x) and (x <= 40) and "

@@ -92,7 +92,7 @@ def test_cli_on_a_gcl_program_and_a_syntax_error(capsys, tmp_path, monkeypatch):
     assert main(["run", "--lang", "gcl", "--json", "examples/gcl/sign_buggy.gcl"]) == 1
     bug = json.loads(capsys.readouterr().out.splitlines()[0])
     assert len(bug.pop("rules")) == 22
-    assert bug == {"schema": "1.3", "event": "bug", "cause": "stuck",
+    assert bug == {"schema": "1.4", "event": "bug", "cause": "stuck",
                    "file": "examples/gcl/sign_buggy.gcl", "line": 2, "column": 1,
                    "message": "stuck at `abort` after rule [when]", "input": {"x": 0},
                    "replay_steps": 22, "path_condition": "(not x > 0) and (not x < 0)",

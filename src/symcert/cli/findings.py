@@ -32,9 +32,11 @@ class Settings:
     `symcert lsp`'s flags, then by the client's `initializationOptions` and
     `workspace/didChangeConfiguration` (OPTIONS)."""
 
-    timeout: float = 10.0
-    max_states: int = 20_000
-    all_bugs: bool = True
+    timeout: float = 60.0
+    max_states: int = 100_000
+    all_bugs: bool = False
+    """`run`'s default: the first bug, with inference (T-I2), so the editor's verdicts are
+    `run`'s (`--all-bugs` explores without inference)."""
     debounce: float = 0.5
 
 
@@ -221,7 +223,7 @@ def _bug(bug: dict[str, Any], lines: list[str]) -> Finding:
     schedule = ("" if "schedule" not in bug else
                 f"\nschedule: {','.join(map(str, bug['schedule'])) or 'none'} "
                 "(replay it with exec --schedule)")
-    message = (f"bug: {bug['message']}{stack_note(stack)}\n{witness(bug)}{schedule}\n"
+    message = (f"bug: {bug['message']}{stack_note(stack)}\n{witness(bug, schedule=False)}{schedule}\n"
                f"replay: concrete run from this input reaches the failing statement after "
                f"{plural(bug['replay_steps'], 'step')}")
     return Finding(statement_span(lines, bug["line"], bug["column"]), ERROR, bug["cause"],
@@ -243,4 +245,5 @@ def _step(s: dict[str, Any]) -> Step:
 
     return Step(s["step"], Pos(s["line"], s["column"]), s["kind"], s["statement"], s["branch"],
                 tuple(Change(k, v) for k, v in s["changes"].items()),
-                tuple(_site(x) for x in s["stack"]), s["depth"], s["failed"])
+                tuple(_site(x) for x in s["stack"]), s["depth"], s["failed"],
+                s.get("failure", ""))

@@ -130,6 +130,8 @@ def _configure_exec(e: argparse.ArgumentParser) -> None:
     e.add_argument("--max-steps", type=positive, default=DEFAULT_MAX_STEPS, metavar="N",
                    help=f"step budget (default: {DEFAULT_MAX_STEPS:,})")
     e.add_argument("--trace", action="store_true", help="show the run step by step")
+    e.add_argument("--accelerate", action=argparse.BooleanOptionalAction, default=True,
+                   help="checked jumps over loop iterations (T-A1) as run's replay (default)")
     e.add_argument("--contracts", action="store_true", help="check the lemma contracts")
     contracts.configure(e)
     e.add_argument("--json", action="store_true", help="write the run as a JSON event")
@@ -303,7 +305,7 @@ def _run(args: argparse.Namespace) -> int:
     from symcert.engine.bugfinder import ReplayMismatch
     from symcert.engine.explore import Strategy
     from symcert.cli.commands.verdicts import (
-        bounded, print_done, shown_reason, stop_reason, unchecked, used,
+        bounded, print_done, shown_reason, stop_reason, tried_line, unchecked, used,
     )
     from symcert.engine.contracts import unreached
     from symcert.prove.inference import InferringCheck
@@ -340,7 +342,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.json:
         print_done(verdict.kind, verdict.exhaustive, reason, stats.states, budget.strategy.value,
                    stats.seconds, stats.solver_queries, stats.solver_seconds, verdict.bound,
-                   inferred, verdict.summaries)
+                   inferred, verdict.summaries, verdict.tried)
         return verdict.exit_code
     order = "breadth-first" if budget.strategy is Strategy.BFS else "depth-first"
     summary = f"explored {stats.states:,} symbolic states ({order}) in {stats.seconds:.2f} s"
@@ -356,7 +358,8 @@ def _run(args: argparse.Namespace) -> int:
             print(f"  {line}")
     else:
         print(f"{name}: undecided: {reason}")
-        print(f"  no bug found so far; {summary}{bounded(verdict.bound)}")
+        print(f"  no bug found so far; {summary}{bounded(verdict.bound)}"
+              f"{tried_line(verdict.tried)}")
     return verdict.exit_code
 
 
@@ -398,6 +401,8 @@ def _bug_report(found: Any, name: str, as_json: bool, explored: int,
                            "states": explored})
     shown = ", ".join(f"{x} = {v if isinstance(v, str) else show_int(v)}" for x, v in cells)
     graph = f"  heap:   {heap.show({}, objects)[1]}\n" if objects else ""
+    if found.refuted():  # X-Q1: the quantifier's failing value, evaluated concretely
+        graph += f"  fails at: {found.refuted()} (its first such value, evaluated concretely)\n"
     return (f"{name}:{line}:{column}: bug: {found.describe()}{told.note()}\n"
             f"  input:  {shown or 'any (the bug does not depend on the input)'}\n{graph}"
             f"  replay: concrete run from this input reaches the failing statement after "
@@ -407,10 +412,11 @@ def _bug_report(found: Any, name: str, as_json: bool, explored: int,
 
 def _exec(args: argparse.Namespace) -> int:
     from symcert.cli.commands import traces
+    from symcert.cli.commands.execjson import concrete_run
     from symcert.cli.commands.inputs import input_env, input_values
     from symcert.cli.commands.threads import exec_threads
     from symcert.core.threads import is_threaded
-    from symcert.core.concrete import State, head, is_stuck, step, trace
+    from symcert.core.concrete import State, head, is_stuck, step
     from symcert.lang.procedures import references
     from symcert.lang.structure import inputs
     from symcert.lang.syntax import Assume, Fail, Skip, is_field
@@ -421,7 +427,7 @@ def _exec(args: argparse.Namespace) -> int:
     budget: Deadline = args.budget
     name = source_name(args.file)
     values = input_values(args.input)
-    state, refs = None, frozenset()
+    state, refs, jumped = None, frozenset(), 0
     try:
         program = read_program(args)
         read, refs = inputs(program), references(program)
@@ -438,58 +444,45 @@ def _exec(args: argparse.Namespace) -> int:
         if any(map(is_field, read)) and any("@" in i.partition("=")[2] for i in args.input):
             print("note: fields of input objects not given are 0 / nil")  # objects given
         if is_threaded(program):
-            return exec_threads(args, program, env, name, _final)
-        state = State(env, program)
+            return exec_threads(args, program, env, name, traces.final)
         budget.enter("running")
-        if args.trace:
-            traces.show_run(name, program, env, args.max_steps, refs)
-        for state in trace(state, args.max_steps):
+        for state, jumped in concrete_run(State(env, program), args.max_steps, args.accelerate):
             pass
+        if args.trace:  # the steps the run took, jumps included
+            traces.show_run(name, program, env, state.steps, refs, args.accelerate)
     except BudgetExceeded:
         if state is None:
             print(f"{name}: undecided: {budget.reason()}")
         else:
-            print(f"stopped: {budget.reason()}, after {state.steps:,} steps: {_final(state, refs)}")
+            print(f"stopped: {budget.reason()}, after {plural(state.steps, 'step')}: "
+                  f"{traces.final(state, refs)}")
         return EXIT_UNDECIDED
     budget.enter("reporting")
     if isinstance(state.prog, Skip) and state.frame is None:
-        print(f"finished after {state.steps} steps: {_final(state, refs)}")
+        print(f"finished after {plural(state.steps, 'step')}{traces.jumps(jumped)}: "
+              f"{traces.final(state, refs)}")
         return 0
     first = head(state.prog)
     if isinstance(first, Assume) and step(state) is None:  # X-U1: blocked, not a bug
         pos = first.pos
         where = f"{name}:{pos.line}:{pos.column}" if pos else name
-        print(f"{where}: blocked: the assumption `{first.cond}` is false after {state.steps} "
-              f"steps: {_final(state, refs)}")
+        print(f"{where}: blocked: the assumption `{first.cond}` is false after "
+              f"{plural(state.steps, 'step')}: {traces.final(state, refs)}")
         return 0
     if is_stuck(state.prog):
         failing = head(state.prog)
         assert isinstance(failing, Fail)
         pos = failing.pos
         where = f"{name}:{pos.line}:{pos.column}" if pos else name
-        print(f"{where}: {failing.what()}{traces.calls(program, env, state)} after "
-              f"{state.steps} steps: {_final(state, refs)}")
+        print(f"{where}: {failing.what()}{traces.calls(program, env, state, args.accelerate)}"
+              f" after {plural(state.steps, 'step')}{traces.jumps(jumped)}: "
+              f"{traces.final(state, refs)}")
         return 1
     calls = (f" in `{state.frame.proc.name}`, call depth {state.frame.height:,}"
              if state.frame is not None else "")
     print(f"stopped: the step budget (--max-steps {args.max_steps:,}) ran out{calls}: "
-          f"{_final(state, refs)}")
+          f"{traces.final(state, refs)}")
     return EXIT_UNDECIDED
-
-
-def _final(state: Any, refs: frozenset[str] = frozenset()) -> str:
-    """The variables of a concrete state (an array's cells), big integers summarised; with
-    objects (seed 003 §4), the references as `@k`, `new#k` and the objects' fields."""
-    from symcert.core import heap
-
-    names = [k for k, _ in state.env.bindings]
-    if refs or any(k.startswith(".") for k in names):
-        values, objects = heap.graph(state.env, names, refs)
-        scalars, shown = heap.show({k: v if isinstance(v, str) else show_int(v)
-                                    for k, v in values.items()}, objects)
-        return "; ".join(part for part in (scalars, shown) if part) or "all variables 0"
-    return (", ".join(f"{k} = {show_int(v)}" for k, v in state.env.labelled())
-            or "all variables 0")
 
 
 def entry() -> None:

@@ -1,8 +1,8 @@
 """The language server of `symcert lsp` (pygls, JSON-RPC over stdio): diagnostics on open,
 change (after a pause) and save, and hovers on verdicts (docs/editor.md).
 
-Each check is a child `symcert run FILE --json --trace` (and `--all-bugs` unless the client
-says otherwise) on a copy of the document, within the budget of `findings.Settings`, so
+Each check is a child `symcert run FILE --json --trace` (with `--all-bugs` only when the
+client asks for it: without, the check infers as `run` does, so the verdicts are `run`'s) on a copy of the document, within the budget of `findings.Settings`, so
 verification never runs in the server's loop: a check still running when the document changes
 again, or closes, is killed with its process group (the solver's own children too), and one
 that outlives its `--timeout` by GRACE seconds is killed and reported undecided. The

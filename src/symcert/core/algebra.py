@@ -37,6 +37,12 @@ is an array variable (its global map, `.f`), `x.f` a `select`, `x.f = e` an `upd
 integer 0; what is partial about them (a field of nil) is the algebras' business, as a division
 by zero is.
 
+**Binders.** A bounded quantifier (X-Q1) folds its bounds in `ctx`, then hands `quantifier`
+its body as a function of the bound variable's value: the fold evaluates the body in
+`bind(ctx, k, v)`, with a memo of its own (its nodes mean something else under each binding).
+The concrete algebra calls it once per value of the range, a term algebra once with the
+variable itself.
+
 **Adding an operator** is one case in `_fold_a` or `_fold_b` and one method in `Algebra` and in
 each algebra above (docs/architecture.md, "Adding an expression operator").
 """
@@ -47,7 +53,7 @@ from typing import Any, Callable, Protocol, TypeVar
 
 from symcert.lang.syntax import (
     Add, AExpr, And, ArrayExpr, ArrayVar, BExpr, Bool, Cmp, Div, Int, Mod, Mul, Neg, Nil, Not,
-    Or, Select, Sub, Update, Var,
+    Or, Quant, Select, Sub, Update, Var,
 )
 
 C = TypeVar("C", contravariant=True)
@@ -124,6 +130,22 @@ class Algebra(Protocol[C, A, B]):
         """`a or b`; `b()` evaluates the right operand."""
         ...
 
+    def bind(self, ctx: C, name: str, value: A) -> C:
+        """`ctx` with the variable `name` read as `value` (a quantifier's variable, X-Q1)."""
+        ...
+
+    def quantifier(self, universal: bool, name: str, lo: A, hi: A,
+                   body: Callable[[A], B]) -> B:
+        """`forall name in lo .. hi :: body` (`exists` when not `universal`), X-Q1: `body(v)`
+        is the body's value with `name` read as `v` (the fold binds it with `bind`)."""
+        ...
+
+
+def bound(ctx: Callable[[str], Any], name: str, value: Any) -> Callable[[str], Any]:
+    """`ctx` with `name` read as `value`: `bind` for the algebras whose context is a function
+    from names (an `Env`, a store, a substitution)."""
+    return lambda n: value if n == name else ctx(n)
+
 
 def fold_a(algebra: Algebra[C, A, Any], ctx: C, e: AExpr | ArrayExpr,
            memo: dict[int, Any] | None = None) -> A:
@@ -156,7 +178,7 @@ def fold(algebra: Algebra[C, A, B], ctx: C, e: AExpr | BExpr,
 
 def is_formula(e: AExpr | BExpr) -> bool:
     """Whether `e` is a boolean expression."""
-    return isinstance(e, (Bool, Cmp, Not, And, Or))
+    return isinstance(e, (Bool, Cmp, Not, And, Or, Quant))
 
 
 # Dispatch on the exact class (the expression classes are final): cheaper than `match` on the
@@ -218,4 +240,10 @@ def _fold_b(algebra: Algebra[C, Any, B], ctx: C, b: BExpr, memo: dict[int, Any])
                            lambda: _fold_b(algebra, ctx, right, memo))
     if kind is Bool:
         return algebra.boolean(ctx, b.value)  # type: ignore[union-attr]
+    if kind is Quant:  # X-Q1: the bounds once, then the body under each binding, memo apart
+        q: Quant = b  # type: ignore[assignment]
+        return algebra.quantifier(
+            q.universal, q.var, _fold_a(algebra, ctx, q.lo, memo),
+            _fold_a(algebra, ctx, q.hi, memo),
+            lambda v: _fold_b(algebra, algebra.bind(ctx, q.var, v), q.body, {}))
     raise TypeError(f"not a boolean expression: {b!r}")

@@ -24,7 +24,7 @@ import operator
 from dataclasses import dataclass, field, replace
 from typing import Callable, Container, Iterable, Iterator, Mapping
 
-from symcert.core.algebra import fold_a, fold_b
+from symcert.core.algebra import bound, fold_a, fold_b
 from symcert.core.frames import Frame, after, assign, enter, leave, scope
 from symcert.core.terms import COMPARE
 from symcert.lang.syntax import (
@@ -203,6 +203,17 @@ class Values:
 
     def or_(self, a: bool, b: Callable[[], bool]) -> bool:
         return a or b()
+
+    bind = staticmethod(bound)
+
+    def quantifier(self, universal: bool, name: str, lo: int, hi: int,
+                   body: Callable[[int], bool]) -> bool:
+        """X-Q1: the body at `lo`, `lo + 1`, ..., `hi` in turn, up to the first value that
+        decides (`false` for `forall`, `true` for `exists`); an empty range decides nothing."""
+        for k in range(lo, hi + 1):
+            if body(k) is not universal:
+                return not universal
+        return universal
 
 
 VALUES = Values()

@@ -22,11 +22,12 @@ from __future__ import annotations
 from typing import Callable
 
 from symcert.core import terms
+from symcert.core.algebra import bound
 from symcert.core.terms import Formula, Term
 from symcert.lang.sharing import ARITY, FIELDS
 from symcert.lang.syntax import (
     DIVISIONS, AExpr, And, ArrayVar, Assert, Assign, Assume, BExpr, Bool, Call, If, Int, New,
-    Return, Stmt, Update, While, field_of, is_field,
+    Return, Stmt, Update, Var, While, field_of, is_field,
 )
 
 TRUE = Bool(True)
@@ -95,6 +96,18 @@ class Guards:
     def or_(self, a: GuardedFormula, b: Callable[[], GuardedFormula]) -> GuardedFormula:
         right = b()  # reached only where `a` does not hold
         return terms.disj(a[0], right[0]), terms.conj(a[1], terms.disj(a[0], right[1]))
+
+    def bind(self, subst: Subst, name: str, value: Guarded) -> Subst:
+        return bound(subst, name, value[0])  # a substitution gives terms; `var` pairs them
+
+    def quantifier(self, universal: bool, name: str, lo: Guarded, hi: Guarded,
+                   body: Callable[[Guarded], GuardedFormula]) -> GuardedFormula:
+        """X-Q1: the bounds' guards, and the body's at every value of the range (a quantifier
+        is total, lang/quantifiers.py, so that last is `true` for a program's)."""
+        inner = body((Var(name), TRUE))
+        every = terms.quant(True, name, lo[0], hi[0], inner[1])
+        return (terms.quant(universal, name, lo[0], hi[0], inner[0]),
+                terms.conj(terms.conj(lo[1], hi[1]), every))
 
 
 def _nonzero(a: Guarded, b: Guarded) -> Formula:

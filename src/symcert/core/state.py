@@ -18,6 +18,8 @@ from symcert.core.frames import Frame
 from symcert.core.guards import may_fail_at
 from symcert.core.threads import Thread, Threads, futures, is_threaded, settle
 from symcert.lang.procedures import allocates
+from symcert.core.algebra import bound
+from symcert.lang.quantifiers import quantifiers
 from symcert.lang.structure import reads, variables
 from symcert.lang.syntax import (
     ALLOC,
@@ -246,16 +248,36 @@ def witness_input(model: Env, pc: PathCondition) -> Env:
     this input takes the path of `pc` (W-T3.5)."""
     values = {k: v for k, v in model.bindings if not isinstance(v, Cells)}
     cells: dict[str, dict[int, int]] = {}
-    for name, index in reads(pc.conjuncts()):
-        try:
-            at = aeval(model, index)
-        except ZeroDivisionError:  # behind a short-circuit the evaluation does not reach
-            continue
-        if at < 0 and is_field(name):
-            continue  # a new object's field: written before any read (B-H2), no input
-        array = model(name)
-        cells.setdefault(name, {})[at] = array(at) if isinstance(array, Cells) else 0
+    for env, read in [(model, reads(pc.conjuncts())), *_quantified_reads(model, pc)]:
+        for name, index in read:
+            try:
+                at = aeval(env, index)  # type: ignore[arg-type]
+            except ZeroDivisionError:  # behind a short-circuit the evaluation does not reach
+                continue
+            if at < 0 and is_field(name):
+                continue  # a new object's field: written before any read (B-H2), no input
+            array = model(name)
+            cells.setdefault(name, {})[at] = array(at) if isinstance(array, Cells) else 0
     return Env.of({**values, **{name: Cells.of(c) for name, c in cells.items()}})
+
+
+QUANTIFIED_CELLS = 100_000
+"""The most values of a quantifier's range at which `witness_input` reads its cells."""
+
+
+def _quantified_reads(model: Env, pc: PathCondition) -> Iterator[tuple[object, list]]:
+    """For each quantifier of `pc` (X-Q1) and each value `v` of its range in `model` (the
+    first `QUANTIFIED_CELLS`), the model with its variable bound to `v` and the reads of its
+    body: the cells the quantifier reads are the input's too."""
+    for c in pc.conjuncts():
+        for q in quantifiers(c):
+            try:
+                lo, hi = aeval(model, q.lo), aeval(model, q.hi)
+            except ZeroDivisionError:
+                continue
+            inner = reads([q.body])
+            for v in range(lo, min(hi, lo + QUANTIFIED_CELLS - 1) + 1):
+                yield bound(model, q.var, v), inner
 
 
 def valid_heap(env: Env, references: frozenset[str]) -> bool:

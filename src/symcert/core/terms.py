@@ -21,6 +21,7 @@ from __future__ import annotations
 import operator
 from typing import Callable
 
+from symcert.core.algebra import bound, fold_b
 from symcert.lang.syntax import (
     AExpr,
     Add,
@@ -37,6 +38,7 @@ from symcert.lang.syntax import (
     Neg,
     Not,
     Or,
+    Quant,
     Select,
     Sub,
     Update,
@@ -164,6 +166,21 @@ def negate(a: Formula) -> Formula:
     return Not(a)
 
 
+def quant(universal: bool, name: str, lo: Term, hi: Term, body: Formula) -> Formula:
+    """`forall name in lo .. hi :: body` (`exists` unless `universal`), X-Q1, decided when the
+    range is constant and empty, has one value (the body at it), or the body is a constant:
+    `forall` of `true` is `true`, of
+    `false` it is `hi < lo` (the range is empty), and dually for `exists`."""
+    if isinstance(lo, Int) and isinstance(hi, Int) and hi.value < lo.value:
+        return Bool(universal)
+    if lo == hi:  # one value: the body at it
+        return fold_b(TERMS, bound(Var, name, lo), body)
+    if isinstance(body, Bool):
+        return Bool(universal) if body.value is universal else \
+            cmp("<", hi, lo) if universal else cmp("<=", lo, hi)
+    return Quant(universal, name, lo, hi, body)
+
+
 def select(a: ArrayExpr, i: Term) -> Term:
     """`a[i]`, resolved along the update sequence `a` where syntax decides (B-H3): the value of
     an update at the same index term, past updates at other integer constants."""
@@ -251,6 +268,12 @@ class Terms:
     def or_(self, a: Formula, b: Callable[[], Formula]) -> Formula:
         return disj(a, b())
 
+    bind = staticmethod(bound)
+
+    def quantifier(self, universal: bool, name: str, lo: Term, hi: Term,
+                   body: Callable[[Term], Formula]) -> Formula:
+        return quant(universal, name, lo, hi, body(Var(name)))
+
 
 TERMS = Terms()
 
@@ -288,6 +311,8 @@ def free_vars(t: Term | Formula, memo: dict[int, frozenset[str]] | None = None) 
                     else memo.get(id(k), NO_VARS))
             if not mine <= found:
                 found = found | mine
+        if type(node) is Quant:  # its variable is bound (X-Q1)
+            found = found - {node.var}
         memo[id(node)] = found
     return memo.get(id(t), NO_VARS)
 

@@ -36,6 +36,12 @@ def result_name(k: int) -> str:
     return f"${k}"
 
 
+def program_globals(env: Env) -> Env:
+    """The globals of a configuration as the program names them: `env` without the futures'
+    values (`result_name`), which a program reads only through `get`."""
+    return Env(tuple((x, v) for x, v in env.bindings if not x.startswith("$")))
+
+
 def is_threaded(p: Stmt) -> bool:
     """Whether the program whose main statement is `p` has a `spawn`, `get` or `await`: its
     semantics is then that of configurations."""
@@ -211,8 +217,15 @@ def deadlocked(c: Config) -> Fail | None:
         return None
     if any(isinstance(head(t.prog), Assume) for t in waiting):
         return None
-    first = head(waiting[0].prog)
-    return Fail(first.pos, first, deadlock=True)
+    return deadlock_fail(c.threads)
+
+
+def deadlock_fail(threads: Sequence[Thread[Any]]) -> Fail:
+    """B-X4's `fail` of a deadlock among `threads`: at the first unfinished thread's statement,
+    naming each unfinished thread and the statement it waits at."""
+    blocked = tuple((i, head(t.prog)) for i, t in enumerate(threads) if not t.finished)
+    first = blocked[0][1]
+    return Fail(first.pos, first, deadlock=True, blocked=blocked)
 
 
 class ScheduleError(ValueError):

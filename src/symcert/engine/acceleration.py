@@ -187,6 +187,14 @@ class _Affinity:
             a if right == FALSE else OPAQUE
 
 
+    def bind(self, ctx: Reading, name: str, value: Value) -> Reading:
+        return ctx
+
+    def quantifier(self, universal: bool, name: str, lo: Value, hi: Value,
+                   body: Callable[[Value], Conjuncts]) -> Conjuncts:
+        return OPAQUE  # X-Q1: no convex condition
+
+
 AFFINITY = _Affinity()
 
 

@@ -80,6 +80,7 @@ class _Deciding(Terms):
     def __init__(self, answers: dict[Question, bool] | Callable[[], list[BExpr]]) -> None:
         self._answers = answers
         self.question: Question | None = None
+        self.binders = 0  # quantifiers around the node being folded (X-Q1)
 
     @property
     def answers(self) -> dict[Question, bool]:
@@ -88,7 +89,19 @@ class _Deciding(Terms):
             self._answers = entailment.answers(self._answers())
         return self._answers
 
+    def quantifier(self, universal: bool, name: str, lo: AExpr, hi: AExpr,
+                   body: Callable[[AExpr], BExpr]) -> BExpr:
+        """As `Terms.quantifier`, asking no alias question inside (its index may be the bound
+        variable, which no literal of the path condition mentions)."""
+        self.binders += 1
+        try:
+            return super().quantifier(universal, name, lo, hi, body)
+        finally:
+            self.binders -= 1
+
     def select(self, a: ArrayExpr, i: AExpr) -> AExpr:  # type: ignore[override]
+        if self.binders:
+            return super().select(a, i)
         while isinstance(a, Update):
             if a.index == i:
                 return a.value

@@ -14,6 +14,8 @@ from itertools import islice
 from typing import Iterator
 
 from symcert.core.concrete import Env, State, head, is_stuck, run_concrete
+from symcert.core.frames import scope
+from symcert.core.refutation import refutation
 from symcert.core.state import SymState, valid_heap, witness_input
 from symcert.core.terms import free_vars
 from symcert.engine.contracts import roots
@@ -24,7 +26,7 @@ from symcert.engine.threads import replay_schedule, same_failure
 from symcert.engine.merge import merged, replay_merged, without_symbols
 from symcert.engine.status import BugFound, Finished, Pending, Status
 from symcert.lang.procedures import references
-from symcert.lang.syntax import Fail, Stmt
+from symcert.lang.syntax import Assert, Fail, Stmt
 from symcert.solver.z3backend import Sat, Solver, solver_for
 from symcert.spec.bugs import (
     find_bugs_terminates_soundly,
@@ -118,6 +120,15 @@ class Witness:
     jumped: int = 0
     """How many of the replay's steps it took in checked jumps over loop iterations
     (`engine.acceleration`, T-A1): 0 for a replay one step at a time."""
+
+    def refuted(self) -> str:
+        """The values of a failed quantified assertion's bound variables at which it is false
+        (X-Q1), found by concrete evaluation at the replay's final state (`k = 3`), or ''."""
+        origin = self.failing.origin
+        if not isinstance(origin, Assert) or not isinstance(self.final, State):
+            return ""  # a configuration of threads is not read here
+        found = refutation(scope(self.final.frame, self.final.env), origin.cond)
+        return ", ".join(f"{k} = {v}" for k, v in found)
 
     @property
     def failing(self) -> Fail:

@@ -51,6 +51,10 @@ checking `requires` at each call as the concrete semantics does)."""
 SUMMARY = "#summary"
 """The store's mark of a path through a summary (no program variable has a `#`)."""
 
+RETURNED = "#result"
+"""Where a verified body's return puts its value, read by `Ensures` as `result` (a program may
+have a variable `result` of its own: the word is the returned value only in `ensures`)."""
+
 
 @contextmanager
 def summaries(on: bool) -> Iterator[None]:
@@ -125,7 +129,7 @@ def expand_call(state: SymState) -> list[SymState]:
     names = arrays(state.prog)
     for g in sorted(writes(proc)):
         havocked = havocked.update(g, ArrayVar(f"{g}#{k}") if g in names else Var(f"{g}#{k}"))
-    value = Var(f"{RESULT}#{k}")
+    value = Var(f"{call.name}()#{k}")  # no program name has `(`: not a global's `result#k`
     inner = scope(enter(call, values, Int(0), Store.of, frame, call), havocked)
     post = _holds(proc.ensures, lambda x: value if x == RESULT else inner(x))
     out_frame, out_store = frame, havocked
@@ -188,11 +192,12 @@ def entry(q: Proc) -> SymState:
     """The state a body verification starts from: `⟨P, id, body⟩`, the parameters bound to
     fresh `x#0`, the other locals to 0, the globals free, and the return to `Ensures`."""
     params = Store.of({x: Var(f"{x}#0") for x in q.params})
-    check = Ensures(_holds(q.ensures, lambda x: Var(x) if x == RESULT else params(x)), q.pos,
+    check = Ensures(_holds(q.ensures, lambda x: Var(RETURNED) if x == RESULT else params(x)),
+                    q.pos,
                     proc=q.name, clause=str(q.ensures))
     bound = dict.fromkeys(q.locals, Int(0))
     bound.update({x: Var(f"{x}#0") for x in q.params})
-    frame: Frame[Store] = Frame(q, Store.of(bound), RESULT, check, None, 1)
+    frame: Frame[Store] = Frame(q, Store.of(bound), RETURNED, check, None, 1)
     start = Store.of({HAVOC: Int(0)})  # abstract from the start: a failure must replay
     return SymState(TRUE_PC.extend(_holds(q.requires, scope(frame, start))), start, q.body, 0,
                     frame=frame)
@@ -229,7 +234,8 @@ def blame(s: SymState, found: Unproved, solver: Solver) -> tuple[bool, str]:
     if in_body is not None:
         entry_values = _shown(model, [x for x in symbols if x.endswith("#0") or "#" not in x])
         if isinstance(failing.origin, Ensures):
-            out = _shown(model, [RESULT] if s.store(RESULT) != Var(RESULT) else [], s.store)
+            out = _shown(model, [RETURNED] if s.store(RETURNED) != Var(RETURNED) else [],
+                         s.store)
             return True, (f"postcondition of {in_body} is not established: from the values at "
                           f"entry {entry_values} (allowed by its precondition) a return leads "
                           f"to {out}, where `{failing.origin.clause}` does not hold (maybe "
@@ -253,15 +259,27 @@ def _verifying(s: SymState) -> str | None:
     f = s.frame
     while f is not None and f.below is not None:
         f = f.below
-    return f.proc.name if f is not None and f.target == RESULT else None
+    return f.proc.name if f is not None and f.target == RETURNED else None
 
 
 def _shown(model: Env, names: list[str], store: Store | None = None) -> str:
     """`{x = v, ...}`: each integer name's value in `model`, or of its term in `store`; a
-    parameter's value at entry (`x#0`) shown as `x`."""
-    values = [(x.removesuffix("#0"), model(x) if store is None else _value(model, store(x)))
-              for x in names]
+    parameter's value at entry (`x#0`) shown as `x`, the returned value as `result`, and a
+    summarised call's value and havocked globals in words (`called`)."""
+    values = [(called(x.removesuffix("#0")).replace(RETURNED, RESULT),
+               model(x) if store is None else _value(model, store(x))) for x in names]
     return "{" + ", ".join(f"{x} = {v}" for x, v in values if isinstance(v, (int, str))) + "}"
+
+
+def called(name: str) -> str:
+    """A symbol of T-S1 as a user reads it: `f()#k` as `result of f (summarised call k)`, a
+    global `g#k` as `g (after summarised call k)`; any other name as it is."""
+    base, _, k = name.rpartition("#")
+    if not base or not k.isdigit() or k == "0":
+        return name
+    if base.endswith("()"):
+        return f"result of {base[:-2]} (summarised call {k})"
+    return f"{base} (after summarised call {k})"
 
 
 def _value(model: Env, t: AExpr) -> int | str:

@@ -30,8 +30,8 @@ from symcert.core.state import TRUE_PC, PathCondition, Store, SymState
 from symcert.core.symbolic import sym_aeval, sym_beval, sym_guard
 from symcert.core.terms import conj, negate
 from symcert.core.threads import (
-    Config, ScheduleError, Thread, Threads, deadlocked, initial_config, replace_head, result_name,
-    run_schedule, settle, spawned, stuck_at,
+    Config, ScheduleError, Thread, Threads, deadlock_fail, deadlocked, initial_config,
+    replace_head, result_name, run_schedule, settle, spawned, stuck_at,
 )
 from symcert.engine import por
 from symcert.lang.syntax import (
@@ -219,9 +219,8 @@ def _deadlock(state: SymState, blocked: list[BExpr]) -> list[SymState]:
     cond = TRUE
     for b in blocked:
         cond = conj(cond, b)  # type: ignore[assignment]
-    first = head(waiting[0].prog)
     pc = state.pc if cond == TRUE else state.pc.extend(cond)
-    return [SymState(pc, state.store, Fail(first.pos, first, deadlock=True), state.depth + 1,
+    return [SymState(pc, state.store, deadlock_fail(config.threads), state.depth + 1,
                      frame=state.frame, config=config)]
 
 

@@ -54,6 +54,8 @@ class Step:
     :param stack: the procedures running after the step, innermost first.
     :param depth: how many calls were running when the statement ran (0: the main statement).
     :param failed: whether the step ended at a `fail` (a failed assertion or a division by zero).
+    :param failure: what fails there, for a failed step: the `fail`'s own words (`Fail.what`:
+        an assertion, a division by zero, a precondition, an invariant, ...).
     """
 
     number: int
@@ -65,6 +67,7 @@ class Step:
     stack: tuple[Site, ...]
     depth: int = 0
     failed: bool = False
+    failure: str = ""
 
 
 def header(s: Stmt) -> str:
@@ -105,7 +108,8 @@ class Tracer:
             self.stack = self.stack[height - below:]
         if isinstance(s, Seq) or (isinstance(s, Skip) and below == height):
             return None  # `skip; p → p`
-        failed = isinstance(head(after.prog), Fail) and not isinstance(s, Fail)
+        reached = head(after.prog)
+        failed = isinstance(reached, Fail) and not isinstance(s, Fail)
         written = self._written(before, after, height, below) if self.changes else ()
         if after.steps - before.steps > 1:  # a checked jump over iterations (acceleration.py)
             return Step(after.steps, s.pos, "while", f"{header(s)}: "
@@ -114,7 +118,7 @@ class Tracer:
         return Step(after.steps, s.pos, _KINDS.get(type(s), "statement"),
                     "end of " + before.frame.proc.name if isinstance(s, Skip) and before.frame
                     else header(s), _branch(before, after, s), written, self.stack, height,
-                    failed)
+                    failed, reached.what() if failed else "")  # type: ignore[union-attr]
 
     def _written(self, before: State, after: State, height: int, below: int) -> tuple[Change, ...]:
         """What the step wrote: the callee's parameters for a call; otherwise the globals and

@@ -155,6 +155,52 @@ class Bound:
     consumers: tuple[tuple[str, int], ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """One method a check tried and how it ended, for an undecided verdict to name
+    (docs/inference.md): the `method` (`METHODS`), its `outcome` in a word or two, and what it
+    spent (`detail`)."""
+
+    method: str
+    outcome: str
+    detail: str = ""
+
+    def __str__(self) -> str:
+        spent = f" ({self.detail})" if self.detail else ""
+        return f"{METHODS.get(self.method, self.method)}{spent}: {self.outcome}"
+
+
+METHODS = {
+    "exploration": "exploration",
+    "probe": "the probe's exploration",
+    "sampling": "sampled concrete runs",
+    "replay": "the replay of candidate inputs",
+    "spacer": "z3's Spacer",
+    "guesses": "invariants guessed from concrete runs",
+    "contract guesses": "contracts guessed from concrete calls",
+    "annotated": "exploration with the proposed annotations",
+    "unrolled": "exploration from the entry with loops unrolled and calls inlined",
+}
+"""The methods an `Attempt` names, as a report says them."""
+
+
+def explored(method: str, verdict: Verdict) -> Attempt:
+    """How an exploration (`method`: `exploration`, `probe`, ...) that gave `verdict` ended."""
+    reason = verdict.reason
+    outcome = ("bug" if verdict.kind is Kind.BUG else "exhaustive, no failure"
+               if verdict.kind is Kind.SAFE else OUTCOMES[reason.cause] if reason else "?")
+    return Attempt(method, outcome, plural(verdict.stats.states, "state"))
+
+
+OUTCOMES = {
+    Cause.STATES: "state budget ran out", Cause.SOLVER: "solver answered unknown",
+    Cause.TIME: "stopped: time ran out", Cause.MEMORY: "stopped: memory ran out",
+    Cause.CALL_DEPTH: "call depth budget cut paths",
+    Cause.INVARIANT: "a failure through an invariant did not replay",
+    Cause.CONTRACT: "a failure through a contract did not replay",
+}
+
+
 @dataclass(frozen=True)
 class Verdict:
     """The answer on one program.
@@ -177,6 +223,8 @@ class Verdict:
     bound: Bound | None = None
     summaries: tuple[str, ...] = ()
     """The procedures whose calls were summarised by their contracts (T-S1)."""
+    tried: tuple[Attempt, ...] = ()
+    """Each method the check tried, in order, and how it ended."""
 
     def __post_init__(self) -> None:
         well_formed(self.kind, self.bugs, self.reason, self.exhaustive)
@@ -257,8 +305,9 @@ def decide(budget: Budget, stats: Stats, bugs: tuple[Witness, ...], exhaustive: 
     :param unconfirmed: the paths to `fail` on which the solver answered UNKNOWN.
     :param solver: the solver, whose queries stopped at their deadline the reason names.
     """
-    if bugs:
-        return Verdict(Kind.BUG, exhaustive, budget, stats, bugs)
+    if bugs:  # exhaustive: no path left undecided beside the bugs
+        return Verdict(Kind.BUG, exhaustive and not unconfirmed and stopped is None, budget,
+                       stats, bugs)
     if exhaustive and not unconfirmed and stopped is None:
         return Verdict(Kind.SAFE, True, budget, stats)
     reason = stopped if stopped is not None else solver_unknown(unconfirmed, solver)
@@ -392,9 +441,10 @@ class Check:
     def _verdict(self, exhaustive: bool, stopped: Reason | None) -> Verdict:
         stats = measure(self.states, self.progress, self.solver, self.start)
         stopped = self.unproved if stopped is None and not self.bugs else stopped
-        return replace(self._bound(decide(self.budget, stats, tuple(self.bugs), exhaustive,
-                                          stopped, self.unconfirmed, self.solver)),
-                       summaries=summarised(self.program))
+        verdict = replace(self._bound(decide(self.budget, stats, tuple(self.bugs), exhaustive,
+                                             stopped, self.unconfirmed, self.solver)),
+                          summaries=summarised(self.program))
+        return replace(verdict, tried=(explored("exploration", verdict),))
 
 
 def blamed(s: SymState, found: Unproved, solver: Solver) -> Reason:

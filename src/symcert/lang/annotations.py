@@ -103,7 +103,9 @@ def filled_contract(q: Proc, proposed: tuple[BExpr, BExpr] | None) -> tuple[BExp
 
 def check(main: Stmt, procs: Procedures) -> None:
     """The static rules of annotations (SourceError at the offending spot): each is total, and
-    `result` appears only in an `ensures`."""
+    no procedure with an `ensures` has a parameter `result` (there it names the returned
+    value; elsewhere `result` is an ordinary name, as Dafny's and JML's result designators
+    are scoped)."""
     for kind, c in clauses(main, procs):
         where = _partial(c)
         if where is not None:
@@ -111,16 +113,10 @@ def check(main: Stmt, procs: Procedures) -> None:
                               "total: it divides by an expression that may be zero or reads a "
                               "field (which fails on nil) here", where)
     for q in procs.values():
-        if RESULT in q.params:
+        if RESULT in q.params and q.ensures is not None:
             raise SourceError(f"{quote(RESULT)} names a procedure's returned value in `ensures`"
-                              "; it cannot be a parameter", q.pos or Pos(1, 1))
-    roots: list[Node] = [main, *(q.body for q in procs.values())]
-    roots += [q.requires for q in procs.values() if q.requires is not None]
-    for root in roots:
-        where = _result_at(root)
-        if where is not None:
-            raise SourceError(f"{quote(RESULT)} is the value a procedure returns and may appear "
-                              "only in its `ensures`", where)
+                              "; it cannot be a parameter of a procedure with one",
+                              q.pos or Pos(1, 1))
 
 
 def _partial(e: Node) -> Pos | None:
@@ -153,20 +149,6 @@ def _nonzero(b: Node) -> frozenset[object]:
         if b.left == Int(0):
             return frozenset({b.right})
     return frozenset()
-
-
-def _result_at(root: Node) -> Pos | None:
-    """Where `root` reads or assigns `result`, if it does."""
-    todo: list[Node] = [root]
-    while todo:
-        node = todo.pop()
-        if isinstance(node, Var) and node.name == RESULT:
-            return node.pos or Pos(1, 1)
-        if isinstance(node, Assign) and node.name == RESULT or (
-                isinstance(node, Call) and node.target == RESULT):
-            return node.pos or Pos(1, 1)
-        todo.extend(children(node))
-    return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,6 +41,8 @@ def operands(e: AExpr | BExpr | ArrayExpr) -> tuple[AExpr | BExpr | ArrayExpr, .
             return (l, r)
         case Cmp(_, l, r) | And(l, r) | Or(l, r):
             return (l, r)
+        case Quant(_, _, lo, hi, body):
+            return (lo, hi, body)
     return ()
 
 
@@ -324,14 +326,36 @@ class Or:
         return f"{_bexpr_at(self.left, 0)} or {_bexpr_at(self.right, 1)}"
 
 
-BExpr = Union[Bool, Cmp, Not, And, Or]
+@dataclass(frozen=True, slots=True)
+class Quant:
+    """A bounded quantifier (X-Q1): `forall var in lo .. hi :: body` when `universal`, else
+    `exists var in lo .. hi :: body`. `var` ranges over the integers `lo` to `hi` inclusive (none
+    when `hi < lo`), `lo` and `hi` evaluated once, before the body; `var` is bound in `body`
+    only. An annotation's construct (lang/quantifiers.py says where it may stand). It is no
+    shared node of sharing.py (its `universal` and `var` take part in equality): it compares
+    and hashes as a plain dataclass, its operands as the shared terms they are."""
+
+    universal: bool
+    var: str
+    lo: AExpr
+    hi: AExpr
+    body: BExpr
+    pos: Pos | None = field(default=None, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        word = "forall" if self.universal else "exists"
+        return (f"{word} {self.var} in {show_aexpr(self.lo)} .. {show_aexpr(self.hi)} :: "
+                f"{self.body}")
+
+
+BExpr = Union[Bool, Cmp, Not, And, Or, Quant]
 ARITY.update({Neg: 1, Not: 1, Add: 2, Sub: 2, Mul: 2, Div: 2, Mod: 2, Cmp: 2, And: 2, Or: 2,
               Select: 2, Update: 3})
 FIELDS.update({Select: ("array", "index"), Update: ("array", "index", "value")})
 WITH_OP.add(Cmp)
 
 # ---------------------------------------------------------------------------------------------
-# Printing.  Precedence: or < and < not < comparison < +,- < *,/,% < unary minus.
+# Printing.  Precedence: quantifier < or < and < not < comparison < +,- < *,/,% < unary minus.
 
 
 _OPS: dict[type, tuple[str, int]] = {Add: ("+", 1), Sub: ("-", 1), Mul: ("*", 2), Div: ("/", 2),
@@ -356,7 +380,9 @@ def show_aexpr(e: AExpr) -> str:
 
 
 def _bexpr_at(b: BExpr, level: int) -> str:
-    """Print `b` in a context of precedence `level` (0 or, 1 and, 2 not)."""
-    own = 0 if isinstance(b, Or) else 1 if isinstance(b, And) else 2
+    """Print `b` in a context of precedence `level` (0 or, 1 and, 2 not); a quantifier, whose
+    body reaches as far right as it can, is parenthesized wherever an operand is printed."""
+    own = -1 if isinstance(b, Quant) else 0 if isinstance(b, Or) else 1 if isinstance(b, And) \
+        else 2
     text = str(b)
     return f"({text})" if own < level else text

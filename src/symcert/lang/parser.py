@@ -26,7 +26,7 @@ import os
 import sys
 from typing import Any
 
-from symcert.lang import annotations, macros, procedures
+from symcert.lang import annotations, macros, procedures, quantifiers
 from symcert.lang.errors import (
     MAX_INPUT_BYTES, MAX_PROGRAM_SIZE, KindError, LimitError, NamingError as Naming, ParseError,
     SourceError, call_in_expression, describe_char, end_of_input, error_at, plural, quote,
@@ -38,8 +38,8 @@ from symcert.lang.lalr import (
 )
 from symcert.lang.syntax import (
     AExpr, Add, And, ArrayVar, Assert, Assign, Assume, BExpr, Bool, Call, Cmp, Div, Fail, If,
-    Int, Mod, Mul, Neg, New, Nil, Not, Or, Pos, Procedures, Return, Select, Seq, Skip, Stmt,
-    Sub, Update, Var, While,
+    Int, Mod, Mul, Neg, New, Nil, Not, Or, Pos, Procedures, Quant, Return, Select, Seq, Skip,
+    Stmt, Sub, Update, Var, While,
     field_map, seq_of, spine,
 )
 from symcert.lang.structure import levels
@@ -99,6 +99,7 @@ class _Build(ThreadRules, Transformer[Token, Stmt]):
 
     def start(self, c: list[Any]) -> Stmt:
         self.check_program(c[-1])
+        quantifiers.check(c[-1], self.procs)
         return c[-1]
 
     def macro(self, c: list[Any]) -> None:
@@ -271,6 +272,19 @@ class _Build(ThreadRules, Transformer[Token, Stmt]):
             result = And(result, r, result.pos)
         return result
 
+    def implies(self, c: list[Any]) -> BExpr:
+        """`a ==> b`, read as `not a or b` (and printed so: the round trip holds on ASTs)."""
+        self._grow(2, c[0].pos)
+        return Or(Not(c[0], c[0].pos), c[2], c[0].pos)
+
+    def quantifier(self, c: list[Any]) -> BExpr:
+        """`forall k in lo .. hi :: b` or `exists k in lo .. hi :: b` (X-Q1): the head
+        `forall k in` is one token, so that a program may still call a variable `forall`."""
+        head, lo, hi, body = c
+        word, var, _ = str(head).split()
+        self._grow(1, _tpos(head))
+        return Quant(word == "forall", sys.intern(var), lo, hi, body, _tpos(head))
+
     def not_(self, c: list[BExpr]) -> BExpr:
         self._grow(1, _at(c))
         return Not(c[1], _at(c))
@@ -348,6 +362,7 @@ _FRIENDLY = {
     "NAME": "a variable",
     "INT": "an integer",
     "CMP_OP": "a comparison",
+    "QUANTIFIER": "a quantifier",
     "$END": "end of input",
 }
 
@@ -391,6 +406,11 @@ def _translate(err: UnexpectedInput, text: str, filename: str) -> ParseError:
         message += f" ({quote(token)} is a keyword, not a variable)"
     elif token is not None and call_in_expression(text[:offset], str(token), expected):
         message += " (calls are not expressions: assign the result first, `y = f(..)`)"
+    elif token is not None and token.type == "QUANTIFIER":
+        message += (" (a quantifier in an operand of `and`, `or`, `not` or `==>` is written "
+                    "in parentheses: `x > 0 and (forall k in 0 .. n :: a[k] > 0)`)")
+    elif text[:offset].rstrip().endswith(("forall", "exists")):
+        message += " (a quantifier reads `forall k in lo .. hi :: b`)"
     elif text[:offset].rstrip().endswith(";"):
         message += " (`;` separates statements, it does not end them)"
     return error_at(text, filename, line or 1, column or 1, message)

@@ -31,6 +31,7 @@ from symcert.lang.syntax import (
     Spawn,
     Stmt,
     Update,
+    Quant,
     Var,
     While,
     operands,
@@ -142,6 +143,9 @@ def _variables(p: Node, callees: bool) -> frozenset[str]:
                 todo.extend((c, a, b))
             case Seq():
                 todo.extend(spine(node))
+            case Quant(_, k, lo, hi, body):  # its variable is bound, no program variable
+                found.update(_variables(body, callees) - {k})
+                todo.extend((lo, hi))
             case _:
                 todo.extend(operands(node))  # an operator
     return frozenset(found)

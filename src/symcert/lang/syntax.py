@@ -48,6 +48,7 @@ from symcert.lang.expressions import (  # re-exported: the syntax is expressions
     Not,
     Or,
     Pos,
+    Quant,
     Select,
     Sub,
     Update,
@@ -100,13 +101,15 @@ class Fail:
     error reports (`what`); `by_zero` takes part in equality, so that the failing successors of
     `assert 1 / y > 0` (the assertion's, the division's) are two states, as they are two rules.
     With threads (threads.py), `deadlock` marks the state where every unfinished thread is
-    blocked (`origin`: one blocked statement), and a `get` as `origin` got a non-future.
+    blocked (`origin`: the first blocked statement; `blocked`: each unfinished thread's number
+    and the statement it waits at), and a `get` as `origin` got a non-future.
     """
 
     pos: Pos | None = field(default=None, compare=False, repr=False)
     origin: Stmt | None = field(default=None, compare=False, repr=False)
     by_zero: bool = field(default=False, repr=False)
     deadlock: bool = field(default=False, repr=False)
+    blocked: tuple[tuple[int, Stmt], ...] = field(default=(), compare=False, repr=False)
 
     def __str__(self) -> str:
         return "fail"
@@ -114,8 +117,10 @@ class Fail:
     def what(self) -> str:
         """What went wrong, for a bug report."""
         if self.deadlock:
-            blocked = _condition(self.origin)  # type: ignore[arg-type]
-            return f"deadlock: every unfinished thread is blocked (one at `{blocked}`)"
+            waits = self.blocked or ((0, self.origin),)  # type: ignore[assignment]
+            return "deadlock: every unfinished thread is blocked: " + ", ".join(
+                f"thread {i}{f' at {s.pos.line}:{s.pos.column}' if s.pos else ''} "
+                f"(`{_condition(s)}`)" for i, s in waits)
         if isinstance(self.origin, Get):
             return f"`get` of a non-future in `{self.origin}`"
         if self.by_zero and self.origin is not None:
@@ -398,7 +403,8 @@ def _undefined(s: Stmt) -> str:
     """What may be undefined in the expressions of `s`: a division by zero, a field of nil
     (seed 003 §4), or either."""
     found: set[str] = set()
-    todo: list[object] = (list(s.args) if isinstance(s, Call) else
+    todo: list[object] = (list(s.args) if isinstance(s, (Call, Spawn)) else
+                          [s.cond] if isinstance(s, Await) else
                           [s.expr] if isinstance(s, (Assign, Return)) else
                           [s.target] if isinstance(s, New) else [_condition(s)])
     while todo:

@@ -12,9 +12,12 @@ answers, in two groups:
 - `wp`: the verification conditions of the weakest-precondition calculus (`prove.wp`), a
   second formulation that needs neither the engine nor its exploration.
 
-`check` trusts none of the recorded answers. It recomputes the `wp` conditions from the
-program's text and the certificate's invariants, refuses a certificate that lacks one of them
-or is for another program, and asks z3 and cvc5 again, for these and for the `engine` group.
+`check` trusts none of the recorded answers and none of the recorded texts. It recomputes the
+`wp` conditions from the program's text and the certificate's invariants, and the `engine`
+group by exploring the program annotated with the certificate's inferred invariants and
+contracts (`regenerate`); it refuses a certificate that lacks one of them, records another text
+for one, records one the program does not give, or is for another program, and asks z3 and cvc5
+again for every one.
 """
 
 # crosshair: off
@@ -47,6 +50,8 @@ FORMAT = "symcert-certificate"
 VERSION = 1
 RLIMIT = 20_000_000
 """Each prover's resource limit per obligation (deterministic, unlike a time limit)."""
+MAX_STATES = 100_000
+"""The budget of the exploration that makes the engine's obligations again (`prove`'s)."""
 ENGINE, WP = "engine", "wp"
 WRITTEN, INFERRED = "written", "inferred"
 
@@ -311,11 +316,16 @@ class Outcome:
     checked: tuple[Checked, ...] = ()
 
 
-def check(cert: Certificate, text: str, p: Stmt, rlimit: int = RLIMIT) -> Outcome:
-    """Re-check `cert` against the program `text` (parsed: `p`) without the engine (T-C1).
+def check(cert: Certificate, text: str, p: Stmt, rlimit: int = RLIMIT,
+          max_states: int = MAX_STATES) -> Outcome:
+    """Re-check `cert` against the program `text` (parsed: `p`) (T-C1): every obligation it
+    relies on is generated again from the program and the certificate's invariants and
+    contracts, compared with the one recorded, and asked again of z3 and cvc5.
 
-    :raises CertificateError: when an invariant of the certificate is not an IMP formula or
-        names no loop of the program.
+    :param max_states: the state budget of the exploration that generates the engine's
+        obligations again.
+    :raises CertificateError: when an invariant or a contract of the certificate is not an
+        IMP formula, or an invariant names no loop of the program.
     """
     if sha256(cert.text) != cert.sha256:
         return Outcome(EXIT_BUG, ("invalid: the program text the certificate records does not "
@@ -333,8 +343,19 @@ def check(cert: Certificate, text: str, p: Stmt, rlimit: int = RLIMIT) -> Outcom
     except OutsideFragment as e:
         goals, outside = [], e
     results = [discharge(WP, g.name, goal_text(g), rlimit) for g in goals]
-    results += [discharge(ENGINE, o.name, o.smtlib, rlimit) for o in cert.obligations
-                if o.group == ENGINE]
+    refuted = [r for r in results if INVALID in (r.z3.status, r.cvc5.status)]
+    engine: list[tuple[str, str]] | None = []
+    if not refuted:
+        engine, why, bad = regenerate(cert, p, invariants, max_states)
+        if engine is None:
+            return Outcome(EXIT_BUG if bad else EXIT_UNDECIDED, (
+                f"{'invalid' if bad else 'undecided'}: the engine's obligations could not be "
+                f"generated again: {why}",))
+        recorded_engine = [(o.name, o.smtlib) for o in cert.obligations if o.group == ENGINE]
+        differs = _difference(recorded_engine, engine)
+        if differs is not None:
+            return Outcome(EXIT_BUG, (f"invalid: {differs}",))
+    results += [discharge(ENGINE, name, text, rlimit) for name, text in engine or ()]
     refuted = [r for r in results if INVALID in (r.z3.status, r.cvc5.status)]
     if refuted:
         r = refuted[0]
@@ -364,6 +385,89 @@ def check(cert: Certificate, text: str, p: Stmt, rlimit: int = RLIMIT) -> Outcom
     return Outcome(EXIT_OK, (f"valid: {plural(wp_count, 'verification condition')} of the wp "
                              f"calculus and {plural(len(results) - wp_count, 'engine obligation')}"
                              ", each UNSAT for z3 and for cvc5",), tuple(results))
+
+
+def regenerate(cert: Certificate, p: Stmt, invariants: Mapping[int, BExpr],
+               max_states: int = MAX_STATES
+               ) -> tuple[list[tuple[str, str]] | None, str, bool]:
+    """The engine's obligations as `prove` makes them for `p` annotated with the certificate's
+    inferred invariants and contracts (`engine.prove`, then `engine_text` of each failing
+    leaf, named as `double_check` names them); None, why, and whether the certificate is at
+    fault (its contracts wrong for `p`, or a bug or a failing annotation where it claims a
+    proof) when the exploration does not prove the annotated program."""
+    from symcert.engine.prove import prove
+    from symcert.engine.verdict import Kind
+    from symcert.prove.inference import annotate
+    from symcert.prove.summaries import annotate as with_contracts
+
+    from symcert.engine.verdict import Cause
+
+    contracts, wrong = _contracts(cert, p)
+    if wrong is not None:
+        return None, wrong, True
+    inferred = {k: inv for k, inv in invariants.items() if not list(loops(p))[k].invariants}
+    annotated = (with_contracts(p, contracts, inferred) if contracts
+                 else annotate(p, inferred) if inferred else p)
+    proof = prove(annotated, max_states)
+    if proof.verdict.kind is not Kind.SAFE:
+        reason = proof.verdict.reason
+        bad = proof.verdict.kind is Kind.BUG or reason is not None and reason.cause in (
+            Cause.INVARIANT, Cause.CONTRACT)
+        return None, (f"the exploration of the program with the certificate's annotations "
+                      f"ends {proof.verdict.kind.value}"
+                      + (f" ({reason.message})" if reason is not None else "")), bad
+    refs = references(p)
+    return [(_engine_name(ob, i), engine_text(ob, refs))
+            for i, ob in enumerate(proof.proved, 1)], "", False
+
+
+def _difference(recorded: list[tuple[str, str]], made: list[tuple[str, str]]) -> str | None:
+    """How the recorded engine obligations differ from those generated again, or None."""
+    texts, kept = dict(made), dict(recorded)
+    for name, smt in recorded:
+        if texts.get(name, smt) != smt:
+            return (f"the certificate records another text for the engine obligation "
+                    f"`{name}` than the program and its invariants give (edited)")
+    extra = [n for n in kept if n not in texts] + [n for n in texts if n not in kept]
+    return None if not extra else (f"the certificate {'records' if extra[0] in kept else 'lacks'}"
+                                   f" the engine obligation `{extra[0]}`"
+                                   + (" the program has not" if extra[0] in kept else ""))
+
+
+def _contracts(cert: Certificate, p: Stmt) -> tuple[dict[str, tuple[BExpr | None,
+                                                                      BExpr | None]], str | None]:
+    """The contracts the certificate gives procedures that have none written, parsed; or
+    what makes its contracts wrong for `p` (a written one it changes, a procedure `p` lacks).
+    """
+    table = table_of(p)
+    out: dict[str, tuple[BExpr | None, BExpr | None]] = {}
+    for name, requires, ensures in cert.contracts:
+        q = table.get(name)
+        if q is None:
+            return out, f"the certificate gives a contract to {name}, which the program lacks"
+        given = (_formula(requires, q.params, name), _formula(ensures, q.params, name))
+        if q.requires is not None or q.ensures is not None:
+            if given != (q.requires, q.ensures):
+                return out, f"the contract of {name} differs from the program's written one"
+        elif given != (None, None):
+            out[name] = given
+    return out, None
+
+
+def _formula(text: str | None, params: tuple[str, ...], proc: str) -> BExpr | None:
+    """A clause of the contract of `proc` (parameters `params`), parsed as an `ensures`."""
+    from symcert.lang.parser import ParseError, parse
+    if text is None:
+        return None
+    try:
+        stmt = parse(f"proc f({', '.join(params)}) ensures {text} begin skip end\nskip",
+                     "<certificate>")
+        q = table_of(stmt).get("f")
+    except ParseError as e:
+        raise CertificateError(f"malformed certificate: a clause of the contract of {proc} is "
+                               f"not an IMP formula ({e.message})") from None
+    assert q is not None and q.ensures is not None
+    return q.ensures
 
 
 def _invariants(cert: Certificate, p: Stmt) -> tuple[dict[int, BExpr], str | None]:

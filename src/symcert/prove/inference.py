@@ -4,9 +4,10 @@ exploration cannot finish.
 Breadth-first exploration unrolls a loop bounded by an input forever, so on its own it can find
 such a loop's bugs but never prove it. `InferringCheck` first explores as `verdict.Check` does
 for a small share of the budget (`PROBE_STATES`: shallow bugs are found there, with their
-replay, before any solver is asked for more). When that share runs out on a program whose loops
-carry no written invariant, it asks the CHC solver (`solver.horn`, z3's Spacer) for an invariant
-of every loop, and counts the answer only after two checks of a different formulation agree:
+replay, before any solver is asked for more). When that share runs out on a program with a loop
+that carries no written invariant, it asks the CHC solver (`solver.horn`, z3's Spacer) for an
+invariant of every such loop (written invariants are read as written: `annotations.unwritten`),
+and counts the answer only after two checks of a different formulation agree:
 
 1. `prove.inductive.check_invariants`: initiation, consecution and safety of the invariant
    map, each obligation proved by z3 *and* by cvc5;
@@ -28,8 +29,9 @@ the same two checks. Only then is the verdict SAFE, and the invariants are shown
 (who may write them into the program). A rejected or missing answer is never turned into a verdict: exploration goes on
 with the whole budget, and an undecided verdict says what inference found.
 
-A program with procedures (recursive ones included) and no written contract or invariant gets
-Spacer's procedure summaries instead (`solver.horn_procs`, `prove.summaries`): each becomes a
+A program with procedures (recursive ones included), one of which misses a written `requires` or
+`ensures`, gets Spacer's procedure summaries instead (only the clauses not written are taken:
+`annotations.filled_contract`) (`solver.horn_procs`, `prove.summaries`): each becomes a
 contract, with an invariant for each loop, counted only when z3 and cvc5 prove their obligations
 (`summaries.check_summaries`) and the annotated program is SAFE under the contract and invariant
 transitions (T-S1, T-I1).
@@ -50,15 +52,15 @@ from symcert.engine.candidates import Candidate, Discarded, Source, replay
 from symcert.engine.explore import Explorer, run
 from symcert.engine.shrink import shrink
 from symcert.engine.verdict import (
-    Budget, Cause, Check, Kind, Observer, Quiet, Reason, Verdict, measure,
+    Attempt, Budget, Cause, Check, Kind, Observer, Quiet, Reason, Verdict, explored, measure,
 )
 from symcert.lang.annotations import loops, unwritten, with_invariants
+from symcert.lang.errors import plural
 from symcert.lang.syntax import BExpr, Stmt, While
 from symcert.solver.z3backend import Solver, solver_for
 
 if TYPE_CHECKING:
     from symcert.prove.inductive import Contracts
-    from symcert.engine.prove import Proof
 
 PROBE_STATES = 2_000
 """The states explored before inference is tried (fewer if the budget is smaller)."""
@@ -185,6 +187,12 @@ class InferringCheck:
     current: Check | None = field(default=None, init=False)
     earlier: int = field(default=0, init=False)
     """The states explored by the checks before `current` (they count in the verdict's)."""
+    tried: list[Attempt] = field(default_factory=list, init=False)
+    """Each method tried so far and how it ended (`Verdict.tried`)."""
+    running: str | None = field(default=None, init=False)
+    """The method under way that is not an exploration (a deadline stops it)."""
+    exploring: str | None = field(default=None, init=False)
+    """The exploration under way (`Attempt.method`), if any."""
 
     def __post_init__(self) -> None:
         self.solver = solver_for(self.program)
@@ -196,12 +204,11 @@ class InferringCheck:
             probe = self.budget
         else:
             probe = replace(self.budget, max_states=min(self.budget.max_states, PROBE_STATES))
-        verdict = self._explore(self.program, probe, observer)
+        verdict = self._explore(self.program, probe, observer, "probe")
         if not (verdict.kind is Kind.UNDECIDED and verdict.reason is not None
                 and verdict.reason.cause is Cause.STATES):
-            return verdict
+            return self._noted(self._refuted(verdict, observer))
         if applies(self.program, self.budget):
-            observer.phase("inferring loop invariants")
             proved = self._infer(observer) or self._replay(self.deferred, observer)
             if proved is not None:
                 return proved
@@ -211,8 +218,39 @@ class InferringCheck:
             if proved is not None:
                 return proved
         if probe.max_states < self.budget.max_states:
-            verdict = self._explore(self.program, self.budget, observer)
-        return self._noted(verdict)
+            verdict = self._explore(self.program, self.budget, observer, "exploration")
+        return self._noted(self._refuted(verdict, observer))
+
+    def _refuted(self, verdict: Verdict, observer: Observer) -> Verdict:
+        """`verdict`, or, when it blames an annotation (a failure through an invariant or a
+        contract that did not replay), the bug of a concrete run that `refutation.refute`
+        finds from the program's inputs."""
+        from symcert.prove.refutation import refute
+
+        reason = verdict.reason
+        if (verdict.kind is not Kind.UNDECIDED or reason is None or self.current is None
+                or reason.cause not in (Cause.INVARIANT, Cause.CONTRACT)):
+            return verdict
+        left = None if self.seconds is None else self.seconds - (time.perf_counter() - self.start)
+        until = None if left is None else time.perf_counter() + REPLAY_SHARE * max(left, 0.0)
+        self.running = "sampling"
+        found = refute(self.program, self.current.candidates, self.budget.max_states,
+                       observer, until)
+        self.running = None
+        self.tried += found.tried
+        if found.witness is None:
+            if found.exhaustive:
+                self._found("no run of the program as written fails (its exploration with "
+                            "loops unrolled and calls inlined ended)")
+            return verdict
+        witness = shrink(found.witness, self.solver) if self.budget.shrink else found.witness
+        done = self.current
+        bug = self._counted(Verdict(Kind.BUG, False, self.budget, measure(
+            done.states, done.progress, self.solver, self.start), (witness,)))
+        observer.phase("reporting a bug")
+        observer.confirmed(witness, bug.stats.states)
+        self.bug = bug
+        return bug
 
     def stopped(self, reason: Reason) -> Verdict:
         """The verdict when the caller interrupted `run` for `reason`."""
@@ -220,13 +258,22 @@ class InferringCheck:
             raise ValueError("the check has not started")
         if self.bug is not None:
             return self.bug
-        return self._noted(self._counted(self.current.stopped(reason)))
+        verdict = self.current.stopped(reason)
+        if self.running is not None:
+            self.tried.append(Attempt(self.running, f"stopped: {reason.cause.value} ran out"))
+        elif self.exploring is not None:
+            self.tried.append(explored(self.exploring, verdict))
+        return self._noted(self._counted(verdict))
 
-    def _explore(self, p: Stmt, budget: Budget, observer: Observer) -> Verdict:
+    def _explore(self, p: Stmt, budget: Budget, observer: Observer, method: str) -> Verdict:
         if self.current is not None:
             self.earlier += self.current.states
         self.current = Check(p, budget, self.solver, self.start, self.explorer)
-        return self._counted(self.current.run(observer))
+        self.exploring = method
+        verdict = self.current.run(observer)
+        self.exploring = None
+        self.tried.append(explored(method, verdict))
+        return self._counted(verdict)
 
     def _counted(self, verdict: Verdict) -> Verdict:
         """`verdict` with the states of the earlier checks counted too."""
@@ -242,15 +289,25 @@ class InferringCheck:
 
         began = time.perf_counter()
         observer.phase("sampling concrete runs")
+        self.running = "sampling"
         samples = guesses.sample(self.program)
+        self.running = None
         if samples.failing is not None:
+            self.tried.append(Attempt("sampling", "a run fails"))
             return self._replay(self._candidates([samples.failing], Source.SAMPLING), observer)
+        self.tried.append(Attempt("sampling", "no run fails" + (
+            f", {plural(len(samples.pending), 'run')} too long to end" if samples.pending
+            else "")))
         self.deferred += self._candidates(samples.pending, Source.SAMPLING)
         early = self._replay(self.deferred[:1], observer, EARLY_SHARE, EARLY_STEPS)
         if early is not None:
             return early
+        observer.phase("asking z3's Spacer for loop invariants")
+        self.running, asked = "spacer", time.perf_counter()
         answer = horn.infer(self.program, timeout_ms=self.infer_ms)
+        self.running = None
         if isinstance(answer, horn.Unsafe):
+            self.tried.append(Attempt("spacer", "answered: a counterexample"))
             return self._replay(self._candidates([answer.input], Source.CHC), observer)
         if isinstance(answer, horn.Safe):
             verdict = self._use({i.index: i.invariant for i in answer.invariants}, "inferred",
@@ -258,10 +315,15 @@ class InferringCheck:
             if verdict is not None:
                 return verdict
         else:
+            self.tried.append(Attempt("spacer", spacer_outcome(
+                answer.reason, time.perf_counter() - asked, self.infer_ms)))
             self.finding = f"no loop invariant inferred ({answer.reason})"
         observer.phase("guessing loop invariants")
+        self.running = "guesses"
         guessed = guesses.guess(self.program, samples, self.guess_seconds)
+        self.running = None
         if guessed is None:
+            self.tried.append(Attempt("guesses", "none"))
             self._found("no loop invariant guessed from concrete runs")
             return None
         return self._use(guessed, "guessed", observer, began)
@@ -273,16 +335,22 @@ class InferringCheck:
         from symcert.prove.inductive import check_invariants  # z3 and cvc5, when asked
 
         invariants = unwritten(list(loops(self.program)), invariants)
+        method = "spacer" if how == "inferred" else "guesses"
+        observer.phase(f"checking the {how} loop invariants with z3 and cvc5")
+        self.running = method
         accepted = check_invariants(self.program, invariants)
+        self.running = None
         if not accepted.accepted:
+            self.tried.append(Attempt(method, f"{answered(how)}rejected by z3 and cvc5"))
             self._found(f"the {how} loop invariants were rejected (not proved by z3 and "
                         f"cvc5: {', '.join(accepted.failed())})")
             if invariants and accepted.holds_at(set(invariants)):
                 return self._written_fails(annotate(self.program, invariants), observer)
             return None
+        self.tried.append(Attempt(method, f"{answered(how)}accepted by z3 and cvc5"))
         annotated = annotate(self.program, invariants)
-        observer.phase("exploring")
-        verdict = self._explore(annotated, self.budget, observer)
+        observer.phase("exploring with the loop invariants")
+        verdict = self._explore(annotated, self.budget, observer, "annotated")
         if verdict.kind is Kind.UNDECIDED:
             self._found(f"with the {how} loop invariants: {verdict.reason}")
             if self.current is not None:  # failures on abstract paths that did not replay
@@ -300,8 +368,8 @@ class InferringCheck:
         provers) but an obligation of a written annotation or an assert does not: the
         annotated program explored (T-I1), the inputs of its failures replayed on the program
         as written; a bug only when that replay fails (the proof itself stays rejected)."""
-        observer.phase("exploring")
-        verdict = self._explore(annotated, self.budget, Quiet())  # its bugs are not yet ours
+        observer.phase("exploring with the loop invariants")
+        verdict = self._explore(annotated, self.budget, Quiet(), "annotated")  # not yet ours
         assert self.current is not None
         found = [w.input for w in verdict.bugs] + self.current.candidates
         return self._replay(self._candidates(found, Source.ABSTRACTION), observer)
@@ -314,14 +382,20 @@ class InferringCheck:
         exploration of the program as written)."""
         began = time.perf_counter()
         for contracts, invariants, how in self._proposals(observer):
+            method = "spacer" if how == "inferred" else "contract guesses"
+            observer.phase(f"checking the {how} procedure contracts with z3 and cvc5")
+            self.running = method
             checked = summaries.check_summaries(self.program, contracts, invariants)
+            self.running = None
             if not checked.accepted:
+                self.tried.append(Attempt(method, f"{answered(how)}rejected by z3 and cvc5"))
                 self._found(f"the {how} procedure contracts were rejected (not proved by z3 "
                             f"and cvc5: {', '.join(checked.failed())})")
                 continue
-            observer.phase("exploring")
+            self.tried.append(Attempt(method, f"{answered(how)}accepted by z3 and cvc5"))
+            observer.phase("exploring with the procedure contracts")
             verdict = self._explore(summaries.annotate(self.program, contracts, invariants),
-                                    self.budget, observer)
+                                    self.budget, observer, "annotated")
             if verdict.kind is not Kind.SAFE:
                 self._found(f"with the {how} procedure contracts: "
                             f"{verdict.reason or 'a failure the program as written must replay'}")
@@ -339,16 +413,31 @@ class InferringCheck:
         from symcert.prove import contract_guesses
         from symcert.solver import horn_procs
 
+        observer.phase("asking z3's Spacer for procedure summaries")
+        self.running, asked = "spacer", time.perf_counter()
         answer = horn_procs.infer(self.program, timeout_ms=self.infer_ms)
+        self.running = None
         if isinstance(answer, horn_procs.Summaries):
             yield ({c.name: (c.requires, c.ensures) for c in answer.contracts},
                    {i.index: i.invariant for i in answer.invariants}, "inferred")
+        elif isinstance(answer, horn_procs.Failing):
+            self.tried.append(Attempt("spacer", "answered: a failure through the calls"))
+            self._found("the CHC solver derives a failure through the calls")
         else:
-            self._found("the CHC solver derives a failure through the calls" if isinstance(
-                answer, horn_procs.Failing) else f"no procedure summary inferred ({answer.reason})")
+            self.tried.append(Attempt("spacer", spacer_outcome(
+                answer.reason, time.perf_counter() - asked, self.infer_ms)))
+            self._found(f"no procedure summary inferred ({answer.reason})")
         observer.phase("guessing procedure contracts")
+        self.running = "contract guesses"
+        proposed = False
         for contracts in contract_guesses.candidates(self.program):
+            self.running, proposed = None, True
             yield contracts, {}, "guessed"
+            observer.phase("guessing procedure contracts")
+            self.running = "contract guesses"
+        self.running = None
+        if not proposed:
+            self.tried.append(Attempt("contract guesses", "none"))
 
     def _candidates(self, inputs: list[Env] | tuple[Env, ...], source: Source) -> list[Candidate]:
         return [Candidate.of(self.program, env, source) for env in inputs]
@@ -366,15 +455,21 @@ class InferringCheck:
             if until is not None and time.perf_counter() > until:
                 break  # the share is spent: the others are not replayed (nor said to be)
             observer.phase("replaying a candidate input")
+            self.running = "replay"
             found = replay(self.program, candidate, steps if left is None else REPLAY_STEPS,
                            until, self.stopped_at.get(candidate))
+            self.running = None
             if isinstance(found, Discarded) and found.last is not None:
                 self.stopped_at[candidate] = found
                 self.unfinished[candidate] = found.why()  # said once, however often resumed
+                self.tried.append(Attempt("replay", "step or time budget ran out",
+                                          f"{found.steps:,} steps"))
                 continue
             if isinstance(found, Discarded):
+                self.tried.append(Attempt("replay", "discarded: its run does not fail"))
                 self._found(found.why())
                 continue
+            self.tried.append(Attempt("replay", "a run fails"))
             found = shrink(found, self.solver) if self.budget.shrink else found
             assert self.current is not None  # the probe ran
             done = self.current
@@ -392,84 +487,22 @@ class InferringCheck:
     def _noted(self, verdict: Verdict) -> Verdict:
         """`verdict` with what inference found added to its reason."""
         found = "; ".join(([self.finding] if self.finding else []) + list(self.unfinished.values()))
+        verdict = replace(verdict, tried=tuple(self.tried))
         if verdict.reason is None or not found:
             return verdict
         return replace(verdict, reason=Reason(verdict.reason.cause,
                                               f"{verdict.reason.message}; {found}"))
 
 
-def prove_inferring(p: Stmt, max_states: int,
-                    infer_ms: int = INFER_MS) -> tuple[Proof, dict[int, BExpr], Stmt]:
-    """`engine.prove`, and, where a probe of `PROBE_STATES` states cannot finish a program whose
-    loops carry no written invariant (the CHC encoding's fragment), `prove` of the program
-    annotated with Spacer's invariants once `check_invariants` (z3 and cvc5) accepts them, or,
-    for procedures without written contracts, with Spacer's summaries as contracts once
-    `summaries.check_summaries` accepts them (T-I2).
-
-    Candidate inputs (`engine.candidates`) are replayed as `InferringCheck` replays them: that
-    of a failing sampled run before Spacer is asked, that of Spacer's counterexample, and, when
-    no invariant proved the program, those of the sampled runs too long for the sampling; one
-    whose concrete run fails is the proof's counterexample, found by replay with no symbolic
-    path.
-
-    :return: the proof, the inferred invariants it used by index of the main statement's loops,
-        and the program it proved (`p`, or `p` with inferred contracts and invariants); a
-        rejected or missing answer leaves the plain proof of `p` with the whole budget.
-    """
-    from symcert.prove import contract_guesses, guesses
-    from symcert.prove.inductive import check_invariants
-    from symcert.engine.prove import prove
-    from symcert.solver import horn, horn_procs
-
-    probe = min(max_states, PROBE_STATES)
-    proof = prove(p, probe)
-    reason = proof.verdict.reason
-    if not (reason is not None and reason.cause is Cause.STATES):
-        return proof, {}, p
-    if applies(p, Budget(max_states)):
-        samples = guesses.sample(p)
-        found = _replayed(p, proof, [samples.failing] if samples.failing else [],
-                          Source.SAMPLING)
-        if found is not None:
-            return found, {}, p
-        answer = horn.infer(p, timeout_ms=infer_ms)
-        found = _replayed(p, proof, [answer.input] if isinstance(answer, horn.Unsafe) else [],
-                          Source.CHC)
-        if found is not None:
-            return found, {}, p
-        if isinstance(answer, horn.Safe):
-            invariants = unwritten(list(loops(p)), {i.index: i.invariant
-                                                    for i in answer.invariants})
-            if check_invariants(p, invariants).accepted:
-                proved = prove(annotate(p, invariants), max_states)
-                if proved.verdict.kind is Kind.SAFE:
-                    return proved, invariants, p
-        found = _replayed(p, proof, samples.pending, Source.SAMPLING)
-        if found is not None:
-            return found, {}, p
-    elif summaries.applies(p):
-        found = horn_procs.infer(p, timeout_ms=infer_ms)
-        proposals = [({c.name: (c.requires, c.ensures) for c in found.contracts},
-                      {i.index: i.invariant for i in found.invariants})] \
-            if isinstance(found, horn_procs.Summaries) else []
-        for contracts, invariants in proposals + [(c, {}) for c in contract_guesses.candidates(p)]:
-            if summaries.check_summaries(p, contracts, invariants).accepted:
-                annotated = summaries.annotate(p, contracts, invariants)
-                proved = prove(annotated, max_states)
-                if proved.verdict.kind is Kind.SAFE:  # the main statement's loops come first
-                    return proved, unwritten(list(loops(p)), invariants), annotated
-    return (prove(p, max_states) if probe < max_states else proof), {}, p
+def spacer_outcome(reason: str, seconds: float, timeout_ms: int) -> str:
+    """How Spacer ended without an answer after `seconds`, read off its reason: timeout (its
+    own `timeout_ms` spent; z3 says "canceled" then too), canceled (stopped earlier by an
+    interrupt) or unknown (it gave up, or the program is outside its fragment)."""
+    low = reason.lower()
+    if "timeout" in low or ("cancel" in low and seconds * 1000 >= 0.95 * timeout_ms):
+        return f"timeout after {seconds:.1f} s"
+    return ("canceled" if "cancel" in low else "unknown") + f" ({reason})"
 
 
-def _replayed(p: Stmt, probe: Proof, inputs: list[Env] | tuple[Env, ...],
-              source: Source) -> Proof | None:
-    """The probe's proof with the counterexample of the first candidate of `inputs` (from
-    `source`) whose concrete run fails within `REPLAY_STEPS` steps, shrunk as every
-    counterexample is; None if none does."""
-    for candidate in dict.fromkeys(Candidate.of(p, env, source) for env in inputs):
-        found = replay(p, candidate, REPLAY_STEPS)
-        if not isinstance(found, Discarded):
-            verdict = probe.verdict
-            return replace(probe, verdict=Verdict(Kind.BUG, False, verdict.budget,
-                                                  verdict.stats, (shrink(found, solver_for(p)),)))
-    return None
+def answered(how: str) -> str:
+    return "answered, " if how == "inferred" else "proposed, "

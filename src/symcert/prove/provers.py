@@ -75,6 +75,8 @@ def prove_cvc5(text: str, rlimit: int) -> ProverAnswer:
     s.setOption("produce-models", "true")
     s.setOption("rlimit-per", str(rlimit))
     s.setOption("seed", "0")
+    if "(set-logic" not in text:  # else cvc5 warns on stderr, and chooses ALL itself
+        s.setLogic("ALL")
     sm = cvc5.SymbolManager(tm)
     parser = cvc5.InputParser(s, sm)
     parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, text, "obligation")

@@ -173,6 +173,40 @@ class SmtText:
     def or_(self, a: str, b: Callable[[], str]) -> str:
         return f"(or {a} {b()})"
 
+    def bind(self, script: Script | Bound, name: str, value: str) -> Bound:
+        return Bound(script, name, value)
+
+    def quantifier(self, universal: bool, name: str, lo: str, hi: str,
+                   body: Callable[[str], str]) -> str:
+        """X-Q1: `(forall ((k Int)) (=> (and (<= lo k) (<= k hi)) b))`, or `exists` with `and`."""
+        k = symbol(name)
+        within = f"(and (<= {lo} {k}) (<= {k} {hi}))"
+        if universal:
+            return f"(forall (({k} Int)) (=> {within} {body(k)}))"
+        return f"(exists (({k} Int)) (and {within} {body(k)}))"
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A script under construction in which a quantifier's variable is bound (X-Q1): reading
+    `name` gives its symbol and declares nothing; every other name is the script's."""
+
+    outer: Script | Bound
+    name: str
+    value: str
+
+    def declare(self, name: str, sort: str) -> str:
+        """The bound symbol, or the outer script's constant."""
+        return self.value if name == self.name else self.outer.declare(name, sort)
+
+    def int_value(self, v: int | Schematic) -> str:
+        """As `Script.int_value`."""
+        return self.outer.int_value(v)
+
+    def bool_value(self, v: bool | Schematic) -> str:
+        """As `Script.bool_value`."""
+        return self.outer.bool_value(v)
+
 
 SMT_TEXT = SmtText()
 

@@ -39,8 +39,8 @@ from symcert.lang import annotations
 from symcert.lang.structure import levels, variables
 from symcert.lang.syntax import (
     Add, AExpr, And, ArrayVar, Assert, Assign, Assume, Await, BExpr, Bool, Call, Cmp, Div, Fail, If,
-    Get, Int, Mod, Mul, Neg, New, Nil, Not, Or, Pos, Return, Select, Seq, Skip, Spawn, Stmt, Sub,
-    Var, While, is_field, spine,
+    Get, Int, Mod, Mul, Neg, New, Nil, Not, Or, Pos, Quant, Return, Select, Seq, Skip, Spawn, Stmt,
+    Sub, Var, While, is_field, spine,
 )
 from symcert.solver.interrupts import Z3_CALLS
 from symcert.solver.z3terms import Z3, Z3Terms, cells
@@ -85,7 +85,7 @@ class Unknown:
 Answer = Union[Safe, Unsafe, Unknown]
 
 _UNSUPPORTED = {Call: "procedure calls", Return: "return", New: "objects", Nil: "objects",
-                Spawn: "threads", Get: "threads", Await: "threads"}
+                Spawn: "threads", Get: "threads", Await: "threads", Quant: "quantifiers"}
 
 
 def loops(p: Stmt) -> list[While]:

@@ -47,8 +47,8 @@ from symcert.lang.procedures import called, statements, table_of
 from symcert.core.algebra import fold_a
 from symcert.core.guards import GUARDS
 from symcert.lang.syntax import (
-    AExpr, ArrayVar, Await, BExpr, Bool, Call, Get, Int, New, Nil, Proc, Return, Spawn, Stmt,
-    Var, While, is_field,
+    AExpr, ArrayVar, Await, BExpr, Bool, Call, Get, Int, New, Nil, Proc, Quant, Return, Spawn,
+    Stmt, Var, While, is_field,
 )
 from symcert.lang.structure import levels, variables
 from symcert.solver.horn import (
@@ -59,7 +59,7 @@ from symcert.solver.interrupts import Z3_CALLS
 
 RESULT = annotations.RESULT
 _UNSUPPORTED = {New: "objects", Nil: "objects", Spawn: "threads", Get: "threads",
-                Await: "threads"}
+                Await: "threads", Quant: "quantifiers"}
 
 
 @dataclass(frozen=True)
@@ -107,6 +107,9 @@ def unsupported(p: Stmt) -> str | None:
     procs = called(p)
     if not procs:
         return "no procedure is called"
+    if any(RESULT in (*q.params, *q.locals) or RESULT in _signatures(procs)[q.name].writes
+           or RESULT in _signatures(procs)[q.name].reads for q in procs):
+        return f"a variable named {RESULT!r} (the encoding's name of a returned value)"
     sigs = _signatures(procs)
     for q in procs:
         for s in statements(q.body):

@@ -103,6 +103,15 @@ class Nonlinear:
 
     or_ = and_
 
+    def bind(self, ctx: None, name: str, value: tuple[bool, bool]) -> None:
+        return ctx
+
+    def quantifier(self, universal: bool, name: str, lo: tuple[bool, bool],
+                   hi: tuple[bool, bool], body: Callable[[tuple[bool, bool]], tuple[bool, bool]]
+                   ) -> tuple[bool, bool]:
+        """A quantifier (X-Q1) is outside the quantifier-free fragments both algebras name."""
+        return False, True
+
 
 NONLINEAR = Nonlinear()
 

@@ -82,6 +82,20 @@ class Z3Terms:
     def or_(self, a: z3.BoolRef, b: Callable[[], z3.BoolRef]) -> z3.BoolRef:
         return z3.Or(a, b())
 
+    def bind(self, ctx: None, name: str, value: z3.ArithRef) -> None:
+        """The bound variable is the z3 constant of its name, as `var` reads it (no program
+        variable has that name: lang/quantifiers.py)."""
+        return ctx
+
+    def quantifier(self, universal: bool, name: str, lo: z3.ArithRef, hi: z3.ArithRef,
+                   body: Callable[[z3.ArithRef], z3.BoolRef]) -> z3.BoolRef:
+        """X-Q1: `∀k. lo ≤ k ≤ hi → b`, or `∃k. lo ≤ k ≤ hi ∧ b`."""
+        k = z3.Int(name)
+        within = z3.And(lo <= k, k <= hi)
+        if universal:
+            return z3.ForAll([k], z3.Implies(within, body(k)))
+        return z3.Exists([k], z3.And(within, body(k)))
+
 
 Z3 = Z3Terms()
 
@@ -157,8 +171,18 @@ def definitions(term: z3.ExprRef) -> list[z3.BoolRef]:
     return [definition(a, b) for a, b in pairs.values()]
 
 
+LAMBDA_WINDOW = 4096
+"""The widest range of indices at which `cells` reads an array model given as a `lambda`."""
+
+
 def cells(value: z3.ExprRef | z3.FuncInterp) -> Cells:
-    """A model's array (seed 003 §5): stores over `K(Int, d)`, any `d`, or entries and else."""
+    """A model's array (seed 003 §5): stores over `K(Int, d)`, any `d`, or entries and else.
+    With quantifiers (X-Q1) z3 may give an array as a `lambda` (`If(0 <= k, 5, 6)`), which no
+    `Cells` is in general: it is read at every index from one below the least integer its body
+    mentions to one above the greatest (or around each when they are over `LAMBDA_WINDOW`
+    apart), its default the value above them. Exact where the path condition's reads fall
+    there; a witness is replayed concretely in any case, and a model is never taken for a
+    proof."""
     if isinstance(value, z3.FuncInterp):
         return Cells.of({k.as_long(): v.as_long() for k, v in reversed(value.as_list()[:-1])},
                         value.else_value().as_long())
@@ -166,8 +190,36 @@ def cells(value: z3.ExprRef | z3.FuncInterp) -> Cells:
     while z3.is_store(value):  # the outermost store of a cell wins
         value, index, stored = value.children()
         cells.setdefault(index.as_long(), stored.as_long())
-    assert z3.is_K(value), f"an array model of an unexpected shape: {value}"
-    return Cells.of(cells, value.arg(0).as_long())
+    if z3.is_K(value):
+        return Cells.of(cells, value.arg(0).as_long())
+    assert z3.is_quantifier(value) and value.is_lambda(), \
+        f"an array model of an unexpected shape: {value}"
+    return _lambda_cells(value, cells)
+
+
+def _lambda_cells(value: z3.QuantifierRef, over: dict[int, int]) -> Cells:
+    """`cells` of an array given as a lambda, under the stores `over` (which win)."""
+    found: set[int] = set()
+    todo, seen = [value.body()], set()
+    while todo:
+        t = todo.pop()
+        if t.get_id() in seen:
+            continue
+        seen.add(t.get_id())
+        if z3.is_int_value(t):
+            found.add(t.as_long())
+        todo.extend(t.children())
+    lo, hi = (min(found) - 1, max(found) + 1) if found else (0, 0)
+    points = (range(lo, hi + 2) if hi - lo <= LAMBDA_WINDOW
+              else sorted({c + d for c in found for d in (-1, 0, 1)} | {hi + 1}))
+
+    def at(i: int) -> int:
+        v = z3.simplify(z3.Select(value, z3.IntVal(i)))
+        return v.as_long() if z3.is_int_value(v) else 0
+
+    read = {i: at(i) for i in points}
+    default = read.pop(hi + 1)
+    return Cells.of({**read, **over}, default)
 
 
 def model_env(model: z3.ModelRef, names: frozenset[str],

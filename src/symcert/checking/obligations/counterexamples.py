@@ -37,6 +37,7 @@ from symcert.lang.syntax import (
     Node,
     Not,
     Or,
+    Quant,
     Return,
     Select,
     Seq,
@@ -104,6 +105,13 @@ class Instances:
 
     def or_(self, a: BExpr, b: Callable[[], BExpr]) -> BExpr:
         return Or(a, b())
+
+    def bind(self, model: Model, name: str, value: AExpr) -> Model:
+        return model
+
+    def quantifier(self, universal: bool, name: str, lo: AExpr, hi: AExpr,
+                   body: Callable[[AExpr], BExpr]) -> BExpr:
+        return Quant(universal, name, lo, hi, body(Var(name)))
 
 
 INSTANCES = Instances()

@@ -1,10 +1,11 @@
-"""`symcert check-certificate CERT FILE`: re-check a certificate of `symcert prove` without the
-symbolic engine (T-C1, `prove.certificate`).
+"""`symcert check-certificate CERT FILE`: re-check a certificate of `symcert prove` (T-C1,
+`prove.certificate`).
 
 The program's SHA-256 must be the certificate's; the verification conditions of the
 weakest-precondition calculus (`prove.wp`) are recomputed from the program's text and the
-certificate's invariants, must all be recorded in the certificate, and are asked again of z3
-and of cvc5, as are the engine's obligations it records. Exit 0 when every one is UNSAT for
+certificate's invariants, and the engine's obligations from the program annotated with the
+certificate's inferred invariants and contracts; each must be recorded in the certificate with
+the same text, and is asked again of z3 and of cvc5. Exit 0 when every one is UNSAT for
 both provers; 1 when the certificate is invalid (which condition, which prover, its
 counterexample); 3 when the program is outside the calculus's fragment (which construct) or a
 prover answers unknown; 65 when the certificate or the program is malformed.

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from symcert.lang.errors import SymcertError
     from symcert.lang.syntax import Fail
 
-SCHEMA_VERSION = "1.3"
+SCHEMA_VERSION = "1.4"
 
 
 def event_line(event: str, fields: dict[str, Any]) -> str:
@@ -46,12 +46,14 @@ def error_fields(err: SymcertError) -> dict[str, Any]:
 
 def bug_cause(failing: Fail) -> str:
     """The cause code of a failing statement: `assertion`, `fail`, `undefined` (a division by
-    zero or a field of nil, X-A2), `invariant` (T-I1) or `precondition` (a call's `requires`,
-    T-S1)."""
+    zero or a field of nil, X-A2), `invariant` (T-I1), `precondition` (a call's `requires`,
+    T-S1) or `deadlock` (B-X4)."""
     from symcert.lang.syntax import Assert, Call, While
 
     if failing.by_zero:
         return "undefined"
+    if failing.deadlock:
+        return "deadlock"
     if isinstance(failing.origin, Assert):
         return "assertion"
     if isinstance(failing.origin, Call):

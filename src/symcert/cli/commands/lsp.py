@@ -20,9 +20,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="each check's time budget (default: %(default)g s)")
     parser.add_argument("--max-states", type=positive, default=default.max_states, metavar="N",
                         help="each check's state budget (default: %(default)s)")
+    parser.add_argument("--all-bugs", dest="all_bugs", action="store_true",
+                        help="report every failing statement, as `run --all-bugs` (without "
+                             "inference); the default is `run`'s: the first bug, loops and "
+                             "procedures proved by inferred invariants and contracts")
     parser.add_argument("--first-bug", dest="all_bugs", action="store_false",
-                        help="stop each check at its first bug (default: report every failing "
-                             "statement)")
+                        help="stop each check at its first bug (the default)")
     parser.add_argument("--debounce", type=float, default=default.debounce, metavar="SECONDS",
                         help="after an edit, wait this long for the next before checking "
                              "(default: %(default)g s)")

@@ -55,8 +55,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     from symcert.engine.prove import prove
     from symcert.engine.contracts import unreached
-    from symcert.cli.commands.verdicts import unchecked
-    from symcert.prove.inference import prove_inferring
+    from symcert.cli.commands.verdicts import tried_line, unchecked
+    from symcert.prove.proving import prove_inferring
     from symcert.lang.annotations import loops
     from symcert.core import heap
     from symcert.lang.procedures import arrays, references, table_of
@@ -73,7 +73,8 @@ def main(args: argparse.Namespace) -> int:
         inferred: dict[int, BExpr] = {}
         proved = program
         if args.infer:
-            proof, inferred, proved = prove_inferring(program, args.max_states)
+            proof, inferred, proved = prove_inferring(program, args.max_states,
+                                                      phase=args.budget.enter)
         else:
             proof = prove(program, args.max_states)
         if proof.verdict.kind is Kind.SAFE:
@@ -109,8 +110,8 @@ def main(args: argparse.Namespace) -> int:
         for k, inv in sorted(inferred.items()):
             pos = whiles[k].pos
             at = f"{pos.line}:{pos.column}" if pos else "?"
-            print(f"  with the loop invariant inferred by z3's Spacer, checked by z3 and cvc5: "
-                  f"the loop at {at}: invariant {inv}")
+            print(f"  with the loop invariant inferred (z3's Spacer, or guessed from concrete "
+                  f"runs), checked by z3 and cvc5: the loop at {at}: invariant {inv}")
         for q in table_of(proved).values() if proved is not program else ():
             print(f"  with the contract inferred (z3's Spacer, or guessed from concrete calls), "
                   f"checked by z3 and cvc5: the procedure {q.name}: requires {q.requires} "
@@ -132,6 +133,8 @@ def main(args: argparse.Namespace) -> int:
                           for x, v in cells) or "any (the bug does not depend on the input)"
         print(f"{where}: counterexample: {found.describe()}")
         print(f"  input:  {shown}")
+        if found.refuted():  # X-Q1: the quantifier's failing value, evaluated concretely
+            print(f"  fails at: {found.refuted()} (its first such value, evaluated concretely)")
         if objects:
             print(f"  heap:   {heap.show({}, objects)[1]}")
         print(f"  replay: the concrete run from this input reaches the failing statement "
@@ -151,7 +154,7 @@ def main(args: argparse.Namespace) -> int:
             print(f"  {verdict.reason}")
         for ob in proof.undecided:
             print(f"  solver answered UNKNOWN for {text(ob)}")
-        print(f"  no counterexample found; {explored}")
+        print(f"  no counterexample found; {explored}{tried_line(verdict.tried)}")
     return verdict.exit_code
 
 
@@ -160,6 +163,7 @@ def _json(name: str, program: Any, proof: Any, seconds: float) -> int:
     each obligation the solver could not decide, and `done`."""
     from symcert.cli.commands.events import bug_cause, imp_condition
     from symcert.cli.commands.threads import schedule_json
+    from symcert.cli.commands.verdicts import attempts
     from symcert.cli.commands.values import json_int, text
     from symcert.core import heap
     from symcert.lang.procedures import arrays, references
@@ -190,10 +194,11 @@ def _json(name: str, program: Any, proof: Any, seconds: float) -> int:
              path_condition=imp_condition(ob.state.pc, refs))
     kind = "proved" if verdict.kind.value == "safe" else verdict.kind.value
     reason = verdict.reason
-    emit("done", verdict=kind, exhaustive=verdict.exhaustive,
+    emit("done", verdict=kind, exhaustive=verdict.exhaustive and kind != "undecided",
          reason=None if reason is None else reason.message,
          cause=None if reason is None else reason.cause.value, states=verdict.stats.states,
-         obligations=proof.obligations, unknown=len(proof.undecided), seconds=round(seconds, 6))
+         obligations=proof.obligations, unknown=len(proof.undecided),
+         tried=attempts(verdict.tried), seconds=round(seconds, 6))
     return int(verdict.exit_code)
 
 

@@ -21,6 +21,9 @@ RULES = {
     "fail": "A `fail` statement is reached for some input (replayed concretely)",
     "undefined": "A division by zero or a field of nil for some input (replayed concretely)",
     "invariant": "A loop invariant does not hold for some input (replayed concretely)",
+    "precondition": "A call's precondition does not hold for some input (replayed concretely)",
+    "deadlock": "Every unfinished thread is blocked for some input and schedule (replayed "
+                "concretely)",
     "proved": "An assertion holds for every input (exhaustive exploration, UNSAT-backed)",
     "undecided": "An assertion neither proved nor refuted within the budget",
     "input": "The program could not be read or checked",
@@ -65,20 +68,37 @@ class Assertion:
     detail: str
 
 
-def assertions(outcome: Outcome) -> list[Assertion]:
-    """The assertions of `outcome`'s program with their verdicts (none when it did not parse)."""
+def _statements(outcome: Outcome) -> list[Any]:
+    """The statements of `outcome`'s program, procedures' bodies included (none when it did
+    not parse)."""
     from symcert.lang.errors import SymcertError
     from symcert.lang.parser import parse_file
     from symcert.lang.procedures import statements, table_of
-    from symcert.lang.syntax import Assert
 
     try:
         program = parse_file(outcome.file)
     except (SymcertError, OSError):
         return []
     bodies = [program, *(p.body for p in table_of(program).values())]
-    found = sorted({(s.pos.line, s.pos.column, str(s.cond)) for body in bodies
-                    for s in statements(body) if isinstance(s, Assert) and s.pos is not None})
+    return [s for body in bodies for s in statements(body) if s.pos is not None]
+
+
+def _headers(outcome: Outcome) -> dict[tuple[int, int], str]:
+    """Each statement's line and column, and the statement as a trace shows it (a test as its
+    keyword and condition)."""
+    from symcert.engine.trace import header
+    from symcert.lang.syntax import Await
+
+    return {(s.pos.line, s.pos.column): f"await {s.cond}" if isinstance(s, Await)
+            else header(s).split("\n")[0] for s in _statements(outcome)}
+
+
+def assertions(outcome: Outcome) -> list[Assertion]:
+    """The assertions of `outcome`'s program with their verdicts (none when it did not parse)."""
+    from symcert.lang.syntax import Assert
+
+    found = sorted({(s.pos.line, s.pos.column, str(s.cond)) for s in _statements(outcome)
+                    if isinstance(s, Assert)})
     done = outcome.done or {}
     failing = {(b["line"], b["column"]): b for b in outcome.bugs}
     proved = done.get("verdict") == "safe" or bool(done.get("exhaustive"))
@@ -96,12 +116,23 @@ def assertions(outcome: Outcome) -> list[Assertion]:
     return out
 
 
-def witness(bug: dict[str, Any]) -> str:
-    """A bug's input (and heap) as one line of text."""
+def witness(bug: dict[str, Any], schedule: bool = True) -> str:
+    """A bug's input (and heap, and with threads and `schedule` its schedule) as one line of
+    text."""
     shown = ", ".join(f"{x} = {v}" for x, v in bug["input"].items()) or "any"
     heap = "; ".join(f"{o} {{{', '.join(f'{f} = {v}' for f, v in row.items())}}}"
                      for o, row in bug.get("heap", {}).items())
-    return f"input: {shown}" + (f"; heap: {heap}" if heap else "")
+    order = ("" if "schedule" not in bug or not schedule else
+             f"; schedule: {','.join(map(str, bug['schedule'])) or 'none'}")
+    return f"input: {shown}" + (f"; heap: {heap}" if heap else "") + order
+
+
+def interleaving_text(bug: dict[str, Any]) -> str:
+    """A threaded bug's interleaving, one step a line, as `exec --schedule` prints it (""
+    without threads)."""
+    return "".join(f"thread {s['thread']} at {s['line']}:{s['column']}: {s['statement']}\n"
+                   if s["line"] else f"thread {s['thread']} ends\n"
+                   for s in bug.get("interleaving", ()))
 
 
 def text_lines(outcome: Outcome) -> str:
@@ -173,7 +204,8 @@ def sarif(outcomes: Sequence[Outcome], code: int) -> dict[str, Any]:
                 "locations": [_location(o.file, b["line"], b["column"])],
                 "codeFlows": code_flows(o.file, b),
                 "properties": {k: b[k] for k in ("input", "heap", "replay_steps",
-                                                 "path_condition") if k in b}})
+                                                 "path_condition", "schedule",
+                                                 "interleaving") if k in b}})
             if not results[-1]["codeFlows"]:
                 del results[-1]["codeFlows"]
         for a in assertions(o):
@@ -219,13 +251,22 @@ def junit(outcomes: Sequence[Outcome]) -> str:
                 ET.SubElement(case, "skipped", message=a.detail)
             cases.append((case, a.verdict))
         at_asserts = {(a.line, a.column) for a in assertions(o)}
+        headers = _headers(o)
         for b in o.bugs:
-            if (b["line"], b["column"]) not in at_asserts:
+            where = (b["line"], b["column"])
+            if where not in at_asserts:
+                shown = f": {headers[where]}" if where in headers else ""
                 case = ET.Element("testcase", classname=o.file,
-                                  name=f"{b['line']}:{b['column']} {b['cause']}")
-                ET.SubElement(case, "failure", message=f"{b['message']} ({witness(b)})",
-                              type="bug")
+                                  name=f"{b['line']}:{b['column']} {b['cause']}{shown}")
+                failure = ET.SubElement(case, "failure", type="bug",
+                                        message=f"{b['message']} ({witness(b)})")
                 cases.append((case, "bug"))
+            else:  # the assertion's own case
+                failure = next(c for c, _ in cases if c.get("name", "").startswith(
+                    f"{b['line']}:{b['column']} ")).find("failure")  # type: ignore[assignment]
+            if "interleaving" in b and failure is not None and not failure.text:
+                failure.text = "interleaving (replay it with exec --schedule):\n" + \
+                    interleaving_text(b)
         if o.done is None:
             case = ET.Element("testcase", classname=o.file, name="check")
             e = o.error or {}

@@ -138,7 +138,9 @@ def _where(pos: Pos | None) -> dict[str, int] | None:
 
 
 def _env(env: Env) -> dict[str, int | str]:
-    return {x: _exact(v) for x, v in env.labelled()}  # an array as its cells, `a[3]`
+    from symcert.core.threads import program_globals
+
+    return {x: _exact(v) for x, v in program_globals(env).labelled()}  # `a[3]`: a cell
 
 
 def _objects(program: Any) -> frozenset[str] | None:
@@ -246,7 +248,8 @@ threads (seed 003 §5) from its input under its schedule, the thread of each ste
 exec --schedule` does), and checks that the run ends as it did when the test was generated; a
 run that ends at a failing statement or a deadlock is a bug, and its test fails{xfail}.""",
            "from symcert.core.concrete import Cells, Env\n"
-           "from symcert.core.threads import deadlocked, initial_config, run_schedule, stuck_at",
+           "from symcert.core.threads import (\n"
+           "    deadlocked, initial_config, program_globals, run_schedule, stuck_at,\n)",
            '''
 @pytest.mark.parametrize("inputs, schedule, ending, final, failing_at, steps", CASES)
 def test_schedule(inputs, schedule, ending, final, failing_at, steps):
@@ -255,7 +258,8 @@ def test_schedule(inputs, schedule, ending, final, failing_at, steps):
     where = None if failing is None else (failing.pos.line, failing.pos.column)
     end = ("fail" if failing is not None else
            "normal" if all(t.finished for t in last.threads) else "unfinished")
-    assert (end, last.env.as_dict(), where, last.steps) == (ending, final, failing_at, steps)
+    assert (end, program_globals(last.env).as_dict(), where, last.steps) == (
+        ending, final, failing_at, steps)
     assert failing is None, f"{NAME}:{where[0]}:{where[1]}: bug: {failing.what()}"
 ''')
 """What the pytest file says it runs, its imports and its test: without threads, and with
@@ -274,7 +278,9 @@ def _pytest_file(name: str, source: str, suite: Suite, refs: frozenset[str] | No
         return _literal(v)
 
     def env(e: Env) -> str:
-        return "{" + ", ".join(f"{x!r}: {value(v)}" for x, v in e.bindings) + "}"
+        from symcert.core.threads import program_globals
+
+        return "{" + ", ".join(f"{x!r}: {value(v)}" for x, v in program_globals(e).bindings) + "}"
 
     def case(t: Test) -> str:
         where = t.final.where

@@ -91,22 +91,23 @@ def steps_of(found: Witness, references: frozenset[str]) -> list[Step]:
                      found.jumped > 0))
 
 
-def calls(program: Stmt, start: Env, state: State) -> str:
-    """The call stack of a concrete run from `start` stopped in `state`, as `stack_note` says
-    it; found by running again, and only when the run stopped inside a procedure."""
+def calls(program: Stmt, start: Env, state: State, jumps: bool = False) -> str:
+    """The call stack of a concrete run from `start` stopped in `state` (with `jumps`, an
+    accelerated one), as `stack_note` says it; found by running again, and only when the run
+    stopped inside a procedure."""
     from symcert.engine.trace import call_stack
 
-    return stack_note(call_stack(program, start, state.steps) if state.frame else ())
+    return stack_note(call_stack(program, start, state.steps, jumps) if state.frame else ())
 
 
 def show_run(name: str, program: Stmt, start: Env, steps: int,
-             references: frozenset[str]) -> None:
+             references: frozenset[str], jumps: bool = False) -> None:
     """Print the trace of the concrete run of `program` from `start` (`exec --trace`), a line
-    a step as it is taken."""
+    a step as it is taken (with `jumps`, a checked jump as one line)."""
     from symcert.engine.trace import walk
 
     print("  trace:")
-    for done in walk(program, start, steps, references):
+    for done in walk(program, start, steps, references, jumps):
         print(line(name, done))
 
 
@@ -128,8 +129,8 @@ def _changes(changes: Iterable[Change]) -> str:
 def effect(step: Step) -> str:
     """What a step did, in words: the branch, the call or return, the values written."""
     if step.failed:
-        return ("fails" if step.kind == "assert" and step.branch is False else
-                "fails: division by zero or a field of nil" if step.branch is None else "fails")
+        return ("fails" if step.kind == "assert" and step.branch is False or not step.failure
+                else f"fails: {step.failure}")
     written = _changes(step.changes)
     if step.kind == "call":
         callee = step.stack[0].proc if step.stack else "?"
@@ -171,4 +172,22 @@ def json_steps(steps: Iterable[Step]) -> list[dict[str, Any]]:
              "statement": s.statement, "branch": s.branch, "failed": s.failed,
              "changes": {c.name: c.value if isinstance(c.value, str) else json_int(c.value)
                          for c in s.changes},
-             "depth": s.depth, "stack": sites_json(s.stack)} for s in steps]
+             "depth": s.depth, "stack": sites_json(s.stack),
+             **({"failure": s.failure} if s.failed else {})} for s in steps]
+
+
+def final(state: Any, refs: frozenset[str] = frozenset()) -> str:
+    """The variables of a concrete state (an array's cells), big integers summarised; with
+    objects (seed 003 §4), the references as `@k`, `new#k` and the objects' fields."""
+    from symcert.core import heap
+    from symcert.core.threads import program_globals
+
+    env = program_globals(state.env)
+    names = [k for k, _ in env.bindings]
+    if refs or any(k.startswith(".") for k in names):
+        values, objects = heap.graph(env, names, refs)
+        scalars, shown = heap.show({k: v if isinstance(v, str) else show_int(v)
+                                    for k, v in values.items()}, objects)
+        return "; ".join(part for part in (scalars, shown) if part) or "all variables 0"
+    return (", ".join(f"{k} = {show_int(v)}" for k, v in env.labelled())
+            or "all variables 0")
