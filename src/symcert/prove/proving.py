@@ -80,17 +80,28 @@ def prove_inferring(p: Stmt, max_states: int,
         return replace(proof, verdict=verdict), invariants, proved
 
     def proved_with(invariants: dict[int, BExpr], how: str) -> Proof | None:
+        """The SAFE proof of `p` annotated with the proposal where no invariant is written, or
+        the proof of a bug of `p`: where the proposal holds at its loops (initiation and
+        consecution proved by both provers) but an obligation of a written annotation or an
+        assert does not, the failures of the annotated program's proof are replayed on `p`
+        as written (as `InferringCheck` does); else None."""
         invariants = unwritten(list(loops(p)), invariants)
         method = "spacer" if how == "inferred" else "guesses"
         phase(f"checking the {how} loop invariants with z3 and cvc5")
-        if not check_invariants(p, invariants).accepted:
+        accepted = check_invariants(p, invariants)
+        if not accepted.accepted:
             tried.append(Attempt(method, f"{answered(how)}rejected by z3 and cvc5"))
-            return None
-        tried.append(Attempt(method, f"{answered(how)}accepted by z3 and cvc5"))
+            if not (invariants and accepted.holds_at(set(invariants))):
+                return None
+        else:
+            tried.append(Attempt(method, f"{answered(how)}accepted by z3 and cvc5"))
         phase("exploring and proving with the loop invariants")
-        proof = prove(annotate(p, invariants), max_states)
-        tried.append(explored("annotated", proof.verdict))
-        return proof if proof.verdict.kind is Kind.SAFE else None
+        annotated = prove(annotate(p, invariants), max_states)
+        tried.append(explored("annotated", annotated.verdict))
+        if accepted.accepted and annotated.verdict.kind is Kind.SAFE:
+            return annotated
+        return _replayed(p, proof, [w.input for w in annotated.verdict.bugs],
+                         Source.ABSTRACTION)
 
     probe = min(max_states, PROBE_STATES)
     proof = prove(p, probe)
@@ -128,7 +139,7 @@ def prove_inferring(p: Stmt, max_states: int,
                                                     for i in answer.invariants})
             proved = proved_with(invariants, "inferred")
             if proved is not None:
-                return done(proved, invariants, p)
+                return done(proved, invariants if proved.verdict.kind is Kind.SAFE else {}, p)
         else:
             tried.append(Attempt("spacer", "answered: a counterexample that does not replay"
                                  if isinstance(answer, horn.Unsafe) else spacer_outcome(
@@ -140,7 +151,8 @@ def prove_inferring(p: Stmt, max_states: int,
         else:
             proved = proved_with(guessed, "guessed")
             if proved is not None:
-                return done(proved, unwritten(list(loops(p)), guessed), p)
+                return done(proved, unwritten(list(loops(p)), guessed)
+                            if proved.verdict.kind is Kind.SAFE else {}, p)
         found = _replayed(p, proof, samples.pending, Source.SAMPLING)
         if found is not None:
             return done(found, {}, p)
