@@ -143,6 +143,49 @@ def test_a_written_ensures_too_weak_for_the_assert_is_never_strengthened():
     assert proof.verdict.kind is Kind.UNDECIDED
 
 
+def cond(text: str):
+    """The condition `text` as a syntax tree."""
+    return parse(f"assert {text}").cond
+
+
+def test_a_proposal_for_an_annotated_loop_is_never_checked_nor_used_in_its_place():
+    """Both checks of a proposal read the written invariant: with Spacer's `k == 2 * j` for
+    the annotated loop, z3 and cvc5 still reject the map (the written `j <= 10` cannot prove
+    the assert), and the annotated program keeps `j <= 10`."""
+    from symcert.prove.inductive import check_invariants
+    from symcert.prove.inference import annotate
+
+    p = parse(TOO_WEAK)
+    proposal = {0: cond("i <= n"), 1: cond("k == 2 * j and j <= 10")}
+    assert not check_invariants(p, proposal).accepted
+    assert "invariant k == 2 * j" not in str(annotate(p, proposal))
+    assert "invariant i <= n" in str(annotate(p, proposal))
+
+
+def test_a_proposed_contract_never_replaces_a_written_clause():
+    """A proposal `requires true` for `dec` is checked with the written `requires x > 0`
+    (the call `dec(0)` breaks it: rejected), a proposal `ensures result == x + 1` for `inc`
+    with its written `ensures result >= 0` (too weak for the assert: rejected); the annotated
+    programs keep both written clauses; Spacer's encoding fails at the written `requires`."""
+    from symcert.prove.summaries import annotate, check_summaries
+    from symcert.lang.procedures import table_of
+    from symcert.solver import horn_procs
+
+    loop = {0: cond("i <= n")}
+    p = parse(requires_only(300))
+    true = cond("true")
+    assert not check_summaries(p, {"dec": (true, true)}, loop).accepted
+    assert "requires x > 0" in str(table_of(annotate(p, {"dec": (true, true)}, loop))["dec"])
+    assert not isinstance(horn_procs.infer(parse(requires_only(3)), timeout_ms=INFER_MS),
+                          horn_procs.Summaries)
+    p = parse(ENSURES_WEAK)
+    strong = {"inc": (cond("x >= 0"), cond("result == x + 1"))}
+    invariant = {0: cond("i <= n and i >= 0")}
+    assert not check_summaries(p, strong, invariant).accepted
+    annotated = str(table_of(annotate(p, strong, invariant))["inc"])
+    assert "ensures result >= 0" in annotated and "result == x + 1" not in annotated
+
+
 def _symcert(capsys, tmp_path, text: str, *options: str, command: str = "run"
              ) -> tuple[int, str]:
     """`symcert COMMAND FILE OPTIONS...` of `text`: its exit code and standard output."""
