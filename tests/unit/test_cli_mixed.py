@@ -294,3 +294,15 @@ def test_a_bug_reported_through_jumps_says_how_its_jumps_were_confirmed(capsys, 
     bug = next(e for e in map(json.loads, out.splitlines()) if e.get("event") == "bug")
     assert bug["jumps_confirmed_by"] == ["concrete first and last iterations",
                                          "z3 for every iteration"]
+
+
+def test_prove_lists_only_the_clauses_it_inferred(capsys, tmp_path):
+    """`prove` shows `inc`'s inferred `ensures` with its `requires` as written, and nothing for
+    `twice`, whose contract is wholly written."""
+    text = ("proc inc(x) requires x >= 0 begin return x + 1 end\n"
+            "proc twice(x) requires x >= 0 ensures result == 2 * x begin return x + x end\n"
+            + LONG_LOOP + "y = inc(i);\nz = twice(i);\nassert y == n + 1;\nassert z == 2 * n\n")
+    code, out = _symcert(capsys, tmp_path, text, "--max-states", "100", command="prove")
+    assert code == 0, out
+    assert "the procedure inc: requires as written ensures " in out
+    assert "twice" not in out
