@@ -63,6 +63,25 @@ def test_accelerated_runs_end_as_fig2_runs_on_generated_programs(seed):
         assert _agree(p, random_input(choices, p, LONG))
 
 
+ONE_ITERATION = ("i = 0; x = 0; while i < {bound} do if i {op} {at} then {then} else {other} "
+                 "fi; i = i + 1 od; {last}")
+"""A loop whose guard differs at one iteration only (`==` true there, `!=` false there)."""
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 3000), st.integers(-2, 3002), st.sampled_from(["==", "!="]),
+       st.sampled_from(["x = 1", "fail"]), st.booleans(), st.sampled_from(["assert x == 1",
+                                                                           "skip"]))
+def test_accelerated_runs_end_as_fig2_runs_past_a_guard_at_one_iteration(bound, at, op, act,
+                                                                         in_then, last):
+    """Jumps never pass over the one iteration where an `==` or `!=` guard differs, the write
+    (or `fail`) in either branch: the accelerated run ends where Fig. 2's does (T-A1)."""
+    then, other = (act, "skip") if in_then else ("skip", act)
+    p = parse(ONE_ITERATION.format(bound=bound, op=op, at=at, then=then, other=other,
+                                   last=last))
+    assert _agree(p, Env.of({}))
+
+
 def _deep(name: str, n: int, m: int = PHASE):
     return parse(DEEP[name].replace("N", str(n)).replace("M", str(m)))
 
