@@ -1,4 +1,4 @@
-"""Methods (seed 003 §4, B-O1 to B-O4): the syntax of issue 42 parses and prints back, its
+"""Methods (seed 003 §4, B-O1 to B-O4): the syntax of methods parses and prints back, its
 static errors have carets, and `symcert run` proves the correct programs and finds each kind of
 method bug with a replayed witness."""
 

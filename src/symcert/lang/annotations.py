@@ -11,13 +11,13 @@ only in its `ensures`.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Iterator, Mapping
+from typing import TYPE_CHECKING, Iterator, Mapping, Sequence
 
 from symcert.lang.errors import SourceError, quote
 from symcert.lang.structure import children
 from symcert.lang.syntax import (
-    ALLOC, DIVISIONS, And, ArrayVar, Assign, Await, BExpr, Call, Cmp, Get, If, Int, New, Node, Pos,
-    Seq, Spawn, Stmt, Var, While,
+    ALLOC, DIVISIONS, And, ArrayVar, Assign, Await, BExpr, Bool, Call, Cmp, Get, If, Int, New,
+    Node, Pos, Proc, Seq, Spawn, Stmt, Var, While,
     array_write, field_of, operands, seq_of, spine,
 )
 
@@ -76,6 +76,30 @@ def with_invariants(s: Stmt, by_node: Mapping[int, BExpr]) -> Stmt:
         body = with_invariants(s.body, by_node)
         return replace(s, body=body, invariants=s.invariants if found is None else (found,))
     return s
+
+
+def filled(whiles: Sequence[While], proposed: Mapping[int, BExpr]) -> dict[int, BExpr]:
+    """The invariant of every loop of `whiles` (by index) a check of a program with proposed
+    invariants reads (T-I2): a written invariant as written, a proposal where none is written
+    (a proposal for an annotated loop is ignored: a user's annotation is never replaced or
+    strengthened)."""
+    out = {k: inv for k, inv in proposed.items() if k < len(whiles) and not whiles[k].invariants}
+    out.update((k, w.invariant()) for k, w in enumerate(whiles) if w.invariants)
+    return out
+
+
+def unwritten(whiles: Sequence[While], proposed: Mapping[int, BExpr]) -> dict[int, BExpr]:
+    """The proposals of `proposed` for the loops of `whiles` that carry no written invariant:
+    what inference adds to the program."""
+    return {k: inv for k, inv in proposed.items() if k < len(whiles) and not whiles[k].invariants}
+
+
+def filled_contract(q: Proc, proposed: tuple[BExpr, BExpr] | None) -> tuple[BExpr, BExpr]:
+    """The contract of `q` a check reads: its written `requires` and `ensures` as written, the
+    proposal's (else `true`) for a clause not written."""
+    pre, post = proposed if proposed is not None else (Bool(True), Bool(True))
+    return (pre if q.requires is None else q.requires,
+            post if q.ensures is None else q.ensures)
 
 
 def check(main: Stmt, procs: Procedures) -> None:

@@ -1,4 +1,4 @@
-"""Method calls as the parser reads them and the class of an object (seed 003 §4, issue 42;
+"""Method calls as the parser reads them and the class of an object (seed 003 §4;
 lowered by methods.py)."""
 
 from __future__ import annotations
