@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 LOCK   := requirements.lock
 PIP_PIN := pip==26.3
 
-.PHONY: demo test test-fast install install-test bench clean proofs crosshair versions docs lemma-links
+.PHONY: demo test test-fast install install-test installed bench clean proofs crosshair versions docs lemma-links
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,13 +29,24 @@ versions: install-test
 demo: install
 	$(BIN)/symcert run examples/isqrt_buggy.imp; test $$? -eq 1
 
-# The whole test suite with contracts on (tests/conftest.py forces SYMCERT_CONTRACTS=1), one
+# First deptry: every module the package imports comes from a runtime dependency of
+# pyproject.toml (not from the test extra) and every runtime dependency is used ([tool.deptry]).
+# Then the whole test suite with contracts on (tests/conftest.py forces SYMCERT_CONTRACTS=1), one
 # pytest-xdist worker per core; XDIST=0 runs it in one process. The 30 slowest tests are listed
 # last, where CI time goes.
 XDIST ?= auto
 test: versions
+	$(BIN)/deptry src
 	SYMCERT_CONTRACTS=1 $(BIN)/python -m pytest -q -n $(XDIST) --dist worksteal --durations=30
+	$(MAKE) installed
 	$(MAKE) crosshair
+
+# symcert as a user installs it: a wheel installed with the runtime dependencies alone (no test
+# extra) into a fresh virtual environment, and from there the README's tour, the docs' console
+# examples, `prove` with inference, a language-server session and `--workers 2`; any internal
+# error fails (tools/check_installed.py).
+installed: install-test
+	$(BIN)/python tools/check_installed.py
 
 # The unit, property and docs suites without the slow ones (marker `slow`: stress sizes, the
 # mutant and proof-replay runs, CLI subprocess batteries): under a minute, for the edit loop.

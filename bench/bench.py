@@ -67,6 +67,8 @@ SUITES = (
     Suite("flat", "flat.py", "per-state cost against path and program length, parse time",
           "standard output"),
     Suite("doubling", "doubling.py", "per-state cost on a growing term", "standard output"),
+    Suite("arrays", "concrete_arrays.py", "`symcert exec` of array loops: the cost per array "
+          "write against a checkout before the persistent arrays", "standard output"),
     Suite("terms", "terms.py", "the term representation: construction, hashing, equality",
           "standard output"),
     Suite("fuzz", "fuzz.py", "hostile inputs through every subcommand: exit codes, time, "

@@ -12,7 +12,7 @@ from typing import Callable
 from icontract import ensure
 
 from symcert.core.algebra import fold
-from symcert.core.concrete import VALUES, Env, aeval, beval
+from symcert.core.concrete import VALUES, Cells, Env, aeval, beval
 from symcert.core.state import Store, SymState, concretize
 from symcert.core.symbolic import sym_aeval, sym_beval, sym_guard, sym_update
 from symcert.core.terms import free_vars
@@ -56,6 +56,21 @@ def check_b_l1_substitution(v: Env, store: Store, e: AExpr, b: BExpr) -> bool:
     composed = concretize(v, store, names)
     return (_agree(lambda: aeval(composed, e), lambda: aeval(v, sym_aeval(store, e)))
             and _agree(lambda: beval(composed, b), lambda: beval(v, sym_beval(store, b))))
+
+
+@lemma("B-A1")
+@ensure(lambda result: result)
+def check_b_a1_concrete_read_over_write(cells: dict[int, int], default: int, index: int,
+                                        value: int, read: int) -> bool:
+    """The concrete array (`Cells`, seed 003 §5) after `a[index] = value` reads `value` at
+    `index` and the old cell elsewhere, equals (and hashes as) the array built from the
+    updated map, and leaves the array it was written in unchanged."""
+    before = Cells.of(cells, default)
+    after = before.set(index, value)
+    updated = Cells.of({**cells, index: value}, default)
+    return (after(read) == (value if read == index else cells.get(read, default))
+            and after == updated and hash(after) == hash(updated)
+            and before == Cells.of(cells, default))
 
 
 @lemma("X-A2")

@@ -30,6 +30,7 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
@@ -104,14 +105,17 @@ def scratch(directory: Path) -> Path:
     return directory
 
 
-def run_page(page: Path, directory: Path) -> list[tuple[Example, int, list[str]]]:
-    """Each example of `page` run in `directory` (made a scratch directory): the example, its
-    exit status and the lines it printed."""
+def run_page(page: Path, directory: Path, bin_dir: Path = Path(sys.executable).parent,
+             skip: Callable[[Example], bool] = lambda ex: False,
+             ) -> list[tuple[Example, int, list[str]]]:
+    """Each example of `page` but those to `skip`, run in `directory` (made a scratch directory)
+    with the `symcert` and `python` of `bin_dir` (default: beside this Python): the example,
+    its exit status and the lines it printed."""
     cwd = scratch(directory)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SYMCERT_", "PYTEST_"))}
-    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+    env["PATH"] = os.pathsep.join([str(bin_dir), env.get("PATH", "")])
     done = []
-    for ex in examples(page):
+    for ex in filter(lambda ex: not skip(ex), examples(page)):
         result = subprocess.run(ex.command, shell=True, cwd=cwd, env=env, capture_output=True,
                                 text=True, timeout=120)
         printed = (result.stdout + result.stderr).splitlines()

@@ -18,7 +18,7 @@ EDITOR = ROOT / "editors" / "vscode"
 GRAMMAR = json.loads((EDITOR / "syntaxes" / "imp.tmLanguage.json").read_text())
 LARK = (ROOT / "src" / "symcert" / "lang" / "grammar.lark").read_text()
 KEYWORD_SCOPES = ("keyword.", "storage.type", "constant.language")
-WORDS = re.compile(r"^\\b\(([a-z|]+)\)\\b$")  # a rule that lists words: \b(if|then|...)\b
+WORDS = re.compile(r"^\\b\(([a-z|]+)\)\\b(\(\?=.*\))?$")  # \b(if|then|...)\b, maybe (?=...)
 
 
 def rules(rule: dict[str, Any]) -> Iterator[dict[str, Any]]:
@@ -38,6 +38,14 @@ MATCHES = list(rules(GRAMMAR))
 def lark_keywords() -> set[str]:
     """The words the lark grammar reserves: its string literals made of letters."""
     return set(re.findall(r'"([a-z]+)"', LARK))
+
+
+def lark_contextual() -> set[str]:
+    """The keywords of the lark grammar that may also name variables (its rule `name`)."""
+    listed = re.search(r"\?name: NAME\s*\|\s*\(([A-Z |]+)\)", LARK)
+    assert listed is not None
+    return {re.search(rf'^{t}: "([a-z]+)"', LARK, re.M).group(1)  # type: ignore[union-attr]
+            for t in listed.group(1).split(" | ")}
 
 
 def scan(line: str) -> list[tuple[str, str]]:
@@ -73,11 +81,41 @@ def test_the_shape_of_a_textmate_grammar():
 
 
 def test_its_keywords_are_the_lark_grammars():
-    """Every reserved word of grammar.lark is highlighted as a keyword, and no other word."""
-    listed = {w for r in MATCHES if (m := WORDS.match(r["match"]))
+    """Every keyword of grammar.lark is highlighted as a keyword, and no other word; the words
+    that may also name variables only where they are followed as syntax follows them."""
+    listed = {(w, bool(m.group(2))) for r in MATCHES if (m := WORDS.match(r["match"]))
               and r["name"].startswith(KEYWORD_SCOPES) for w in m.group(1).split("|")}
-    assert len(lark_keywords()) > 25
-    assert listed == lark_keywords()
+    contextual = lark_contextual()
+    assert len(lark_keywords()) > 25 and contextual == {
+        "invariant", "requires", "ensures", "spawn", "get", "await"}
+    assert listed == {(w, w in contextual) for w in lark_keywords()}
+
+
+def test_words_that_name_variables():
+    """`get`, `spawn`, `await`, `invariant`, `requires`, `ensures` are keywords where they are
+    syntax and variables elsewhere, as the parser reads them."""
+    def scopes(line: str) -> dict[str, set[str]]:
+        out: dict[str, set[str]] = {}
+        for text, scope in scan(line):
+            out.setdefault(text, set()).add(scope.split(".")[0])
+        return out
+
+    assert scopes("get = 1; spawn = get + 1; assert spawn == 2")["get"] == {"variable"}
+    assert scopes("get = 1; spawn = get + 1; assert spawn == 2")["spawn"] == {"variable"}
+    assert scopes("while invariant < 3 do invariant = invariant + 1 od")["invariant"] == {
+        "variable"}
+    assert scopes("await = requires + ensures; x = get")["await"] == {"variable"}
+    assert scopes("f = spawn p(1); v = get f; await v > 0")["spawn"] == {"keyword"}
+    assert scopes("f = spawn p(1); v = get f; await v > 0")["get"] == {"keyword"}
+    assert scopes("f = spawn p(1); v = get f; await v > 0")["await"] == {"keyword"}
+    assert scopes("while i < n invariant i <= n do i = i + 1 od")["invariant"] == {"keyword"}
+    line = "proc f(x) requires x > 0 ensures result > requires begin"
+    assert scan(line)[5:] == [
+        ("requires", "keyword.other.specification.imp"), ("x", "variable.other.imp"),
+        (">", "keyword.operator.comparison.imp"), ("0", "constant.numeric.integer.decimal.imp"),
+        ("ensures", "keyword.other.specification.imp"), ("result", "variable.other.imp"),
+        (">", "keyword.operator.comparison.imp"), ("requires", "variable.other.imp"),
+        ("begin", "keyword.control.imp")]
 
 
 def test_scanning_the_examples():

@@ -73,20 +73,22 @@ def row_of(tag: str) -> str | None:
 
 
 def test_the_catalogue_lists_each_id_once_with_its_source():
-    """Each ID once, grouped by family in the order W, T, G, B, M, X; each row has a name, a
+    """Each ID once, grouped by family in the order W, T, G, B, M, X, C; each row has a name, a
     statement and a source that is its family's paper or, for symcert's own rows, says so."""
     assert CATALOGUE.header == ("ID", "name", "source", "in words")
     assert len(IDS) >= 80 and len(IDS) == len(set(IDS)), "an ID is listed twice"
     families = [i.partition("-")[0] for i in IDS]
-    assert sorted(families, key="WTGBMX".index) == families, "families out of order"
+    assert sorted(families, key="WTGBMXC".index) == families, "families out of order"
     problems = []
     for lemma_id, name, source, words in CATALOGUE.rows:
-        if not re.fullmatch(r"[WTGBMX]-[A-Z]+[0-9.]*(?:(?:/|\.\.)[A-Z]*[0-9.]+)*", lemma_id):
+        if not re.fullmatch(r"[WTGBMXC]-[A-Z]+[0-9.]*(?:(?:/|\.\.)[A-Z]*[0-9.]+)*", lemma_id):
             problems.append(f"{lemma_id}: not an ID")
         family = lemma_id[0]
         if family in SOURCES and not source.startswith((SOURCES[family], "symcert")):
             problems.append(f"{lemma_id}: source {source!r} is neither {SOURCES[family]} nor "
                             "symcert")
+        if family == "C" and not source.startswith(("C11", "symcert")):
+            problems.append(f"{lemma_id}: a C rule's source must start with C11 or symcert")
         if family == "X" and not source.startswith("symcert"):
             problems.append(f"{lemma_id}: an extension's source must start with symcert")
         if len(name) < 3 or len(words.split()) < 5:
@@ -270,11 +272,13 @@ KINDS = {
     "concrete replay": ("runtime contract", "Hypothesis property"),
     "second engine": ("Hypothesis property",),
     "static input analysis": ("Hypothesis property",),
+    "premise oracle": ("Hypothesis property",),
 }
 """The independent checkers a row may count, and the columns that must name one of each: a
 predicate run by its contract, by CrossHair and by Hypothesis is one checker run three ways;
-a proof obligation, an oracle against the concrete semantics, a second engine, or a static
-analysis of the program (`lang.structure.inputs`) is another."""
+a proof obligation, an oracle against the concrete semantics, a second engine, a static
+analysis of the program (`lang.structure.inputs`), or an oracle of a lemma's premise on the
+concrete semantics (B-X5's independence: `checking.independence`) is another."""
 
 
 def independent(row: dict[str, str]) -> list[str]:

@@ -60,13 +60,15 @@ def test_several_invariant_clauses_are_their_conjunction_and_none_is_a_plain_loo
     assert inputs(parse("while x > 0 invariant y >= 0 do x = x - 1 od")) == {"x", "y"}
 
 
-def test_a_contract_clause_alone_and_the_keywords_are_reserved():
+def test_a_contract_clause_alone_and_the_keywords_only_where_they_are_syntax():
     p = parse("proc f(x) ensures result == x begin return x end\ny = f(1)")
     assert table_of(p)["f"].requires is None and str(table_of(p)["f"]) .startswith(
         "proc f(x) ensures result == x begin")
-    with pytest.raises(ParseError):
-        parse("invariant = 1")
-    with pytest.raises(ParseError):  # `ensures` before `requires`
+    assert parse("invariant = 1") == Assign("invariant", Int(1))
+    p = parse("proc f(requires) requires requires > 0 ensures result == requires begin "
+              "return requires end\nensures = f(1)")
+    assert table_of(p)["f"].params == ("requires",) and parse(show_program(p)) == p
+    with pytest.raises(ParseError, match="write `requires` before `ensures`"):
         parse("proc f(x) ensures x > 0 requires x > 0 begin return x end\ny = f(1)")
 
 

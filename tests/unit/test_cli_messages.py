@@ -1,7 +1,8 @@
-"""What `symcert` tells a user, through the command a user types: `exec --json` on
-threads, traces that say what fails, deadlocks that name every blocked thread, JUnit and SARIF
-with schedules, nil in an `await`, plurals, `exhaustive` beside `undecided`, certificates whose
-every obligation is generated again, and the futures' internal names kept out of sight."""
+"""What `symcert` tells a user, through the command a user types: `exec --json` on threads,
+traces that say what fails, deadlocks that name every blocked thread, JUnit and SARIF with
+schedules, nil in an `await`, plurals, `exhaustive` beside `undecided`, certificates whose
+every obligation is generated again, the futures' and the havocs' internal names kept out of
+sight, the words of this round that still name variables, and clauses out of order named so."""
 
 from __future__ import annotations
 
@@ -110,9 +111,10 @@ def test_exec_counts_its_steps_in_words(tmp_path):
     many = write(tmp_path, "many.imp", "i = 0; while i < 5000 do i = i + 1 od\n")
     assert symcert("exec", "--no-accelerate", many).stdout.strip() == \
         "finished after 15,003 steps: i = 5000"
-    assert symcert("exec", many).stdout.strip() == ("finished after 15,003 steps (15,000 of them "
-                                                    "in checked jumps over loop iterations, "
-                                                    "T-A1): i = 5000")
+    assert symcert("exec", many).stdout.strip() == (
+        "finished after 15,003 steps (15,000 of them in jumps over loop iterations, T-A1, each "
+        "confirmed by concrete runs of its first and last iterations and by z3 for every "
+        "iteration): i = 5000")
 
 
 def test_exhaustive_is_never_claimed_beside_undecided(tmp_path):
@@ -186,3 +188,95 @@ def test_result_is_an_ordinary_name_outside_ensures(tmp_path, source, expected):
     for command in ("run", "prove"):
         done = symcert(command, program)
         assert done.returncode == expected, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("get = 1; spawn = get + 1; assert spawn == 2\n", 0),
+    ("invariant = 0; while invariant < 3 do invariant = invariant + 1 od;\n"
+     "assert invariant == 3\n", 0),
+    ("proc inc(requires, ensures) requires requires >= 0 ensures result == requires + ensures\n"
+     "begin return requires + ensures end\n"
+     "await = inc(2, 3); assert await == 5;\n"
+     "while await > 0 invariant await >= 0 do await = await - 1 od; assert await == 0\n", 0),
+    ("proc worker(spawn) begin var await = spawn * 2; return await end\n"
+     "class C(get, invariant)\n"
+     "get = spawn worker(4);\nrequires = get get;\nawait requires == 8;\n"
+     "o = new C; o.get = requires; o.invariant = o.get + 1; assert o.invariant == 10\n", 1),
+])
+def test_words_of_this_round_name_variables_where_they_are_not_syntax(tmp_path, source,
+                                                                       expected):
+    """`invariant`, `requires`, `ensures`, `spawn`, `get` and `await` are keywords only where
+    they are syntax: a program using them as variables, parameters or fields runs as it did
+    before they were added (the last one's assertion fails: 9 != 10)."""
+    program = write(tmp_path, "p.imp", source)
+    for command in ("run", "exec"):
+        done = symcert(command, program)
+        assert done.returncode == expected, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("source, caret, message", [
+    ("proc f(x) ensures result > 0 requires x > 0 begin return x end\ny = f(1)\n", 30,
+     "write `requires` before `ensures`: `proc f(x) requires P ensures Q begin ... end`"),
+    ("proc f(x) requires x > 0 requires x > 1 begin return x end\ny = f(1)\n", 26,
+     "a procedure has one `requires` clause: join its conditions with `and`"),
+    ("proc f(x) ensures x > 0 ensures x > 1 begin return x end\ny = f(1)\n", 25,
+     "a procedure has one `ensures` clause: join its conditions with `and`"),
+    ("proc get() begin skip end\nskip\n", 6,
+     "`get` cannot name a procedure, macro or class: there it is a keyword (it may name "
+     "variables, fields and parameters)"),
+])
+def test_clauses_out_of_order_are_named_so(tmp_path, source, caret, message):
+    """`ensures` before `requires` (or a clause twice, or a keyword naming a procedure) is an
+    error that says what to write, at file:line:col with a caret, exit 65."""
+    program = write(tmp_path, "p.imp", source)
+    done = symcert("run", program)
+    assert done.returncode == 65
+    line = source.splitlines()[0]
+    assert done.stderr == (f"{program}:1:{caret}: syntax error: {message}\n"
+                           f"  {line}\n  {' ' * (caret - 1)}^\n")
+
+
+HAVOCS = {
+    "loop.imp": ("assume n >= 0;\ni = 0; s = 0;\n"
+                 "while i < n invariant 0 <= i and i <= n do s = s + 1; i = i + 1 od;\n"
+                 "assert i != 3\n", (), "i (after the loop at 3:1) <= n"),
+    "array.imp": ("assume n == 5 and k == 4;\ni = 0;\n"
+                  "while i < n invariant 0 <= i and i <= n do a[i] = i; i = i + 1 od;\n"
+                  "assert a[k] != 4\n", (), "a (after the loop at 3:1)[k] != 4"),
+    "call.imp": ("proc tri(n) requires n >= 0 ensures result >= 0 begin\n"
+                 "  if n == 0 then return 0 else var r = tri(n - 1); return r + n fi\nend\n"
+                 "assume k == 5;\nx = tri(k - 2);\nassert x != 6\n", (),
+                 "not result of tri at 5:1 != 6"),
+    "merged.imp": ("if x > 0 then y = 1 else y = 2 fi;\nassert y != 2\n", ("--merge",),
+                   "y (paths merged at 2:1) == 2"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HAVOCS))
+def test_path_conditions_show_only_the_programs_names(tmp_path, name):
+    """A havocked loop's values, a summarised call's value and merged paths' values appear in
+    JSON's and SARIF's `path_condition` and in the tree in the program's names (`i (after the
+    loop at 3:1)`), never as the engine's symbols (`i#1`, `tri()#1`, `y#m1`)."""
+    source, options, shown = HAVOCS[name]
+    program = write(tmp_path, name, source)
+    done = symcert("run", "--json", *options, program)
+    assert done.returncode == 1, done.stdout + done.stderr
+    [bug] = [e for e in map(json.loads, done.stdout.splitlines()) if e["event"] == "bug"]
+    assert shown in bug["path_condition"] and "#" not in bug["path_condition"]
+    sarif = json.loads(symcert("run", "--format", "sarif", *options, program).stdout)
+    [result] = sarif["runs"][0]["results"]
+    assert "#" not in result["properties"]["path_condition"]
+    if not options:
+        assert result["properties"]["path_condition"] == bug["path_condition"]
+    tree = symcert("tree", program).stdout
+    assert "#" not in tree
+
+
+def test_a_weak_contract_names_the_call_by_its_place(tmp_path):
+    """The reason of an undecided verdict names a summarised call's value `result of tri at
+    5:1`, not the engine's `tri()#1`."""
+    source = (HAVOCS["call.imp"][0].replace("assume k == 5", "assume k >= 2")
+              .replace("assert x != 6", "assert x != 7"))  # 7 is no triangular number
+    done = symcert("run", write(tmp_path, "p.imp", source))
+    assert done.returncode == 3
+    assert "calls are summarised with {result of tri at 5:1 = 7}" in done.stdout

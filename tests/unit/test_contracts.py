@@ -14,7 +14,7 @@ import pytest
 from symcert.cli.main import main
 from symcert.core.concrete import Env, State, aeval, beval, head, step
 from symcert.core.state import initial
-from symcert.engine import contracts
+from symcert.engine import contracts, symbols
 from symcert.engine.contracts import expand_call, summaries, writes
 from symcert.engine.invariants import abstract
 from symcert.engine.prove import prove
@@ -66,10 +66,10 @@ def test_the_successors_of_a_summarised_call():
     state = next(s for s in _states(p) if isinstance(head(s.prog), Call))
     summary, broken = expand_call(state)
     assert all(t.pc.length == state.pc.length + 1 for t in (summary, broken))
-    assert str(summary.store("c")) == "c#1" and str(summary.store("y")) == "bump()#1"
+    assert str(summary.store("c")) == "c#1@bump:3:1" and str(summary.store("y")) == "bump()#1@3:1"
     assert abstract(summary) and not abstract(broken)
     assert isinstance(broken.prog, Fail) and isinstance(broken.prog.origin, Call)
-    assert str(summary.pc.last) == "n >= 0 and (bump()#1 == n + 1 and c#1 == n)"
+    assert str(summary.pc.last) == "n >= 0 and (bump()#1@3:1 == n + 1 and c#1@bump:3:1 == n)"
     assert str(broken.pc.last) == "not n >= 0"
 
 
@@ -190,14 +190,16 @@ def _after_call(env: Env, p) -> State | None:
 def summary_describes(p, env: Env) -> bool:
     """T-S1 exhaustiveness against the concrete semantics: where the precondition holds, the
     state the concrete call returns to is the summary's for the fresh symbols' values read off
-    that state (`g#1` the global's, `f()#1` the target's), and satisfies its conjunct."""
+    that state (`g#1@f:L:C` the global's, `f()#1@L:C` the target's), and satisfies its
+    conjunct."""
     (summary, *_) = expand_call(initial(p))
     final = _after_call(env, p)
     if final is None or isinstance(final.prog, Fail):
         return True
     call = head(p)
-    fresh = {f"{g}#1": final.env(g) for g in writes(call.procs[call.name])}
-    fresh[f"{call.name}()#1"] = final.env(call.target)
+    fresh = {symbols.havocked(g, 1, call.pos, call.name): final.env(g)
+             for g in writes(call.procs[call.name])}
+    fresh[symbols.havocked(f"{call.name}()", 1, call.pos)] = final.env(call.target)
     values = Env.of({**env.as_dict(), **fresh})
     if not beval(values, summary.pc.last):
         return False

@@ -90,7 +90,7 @@ def test_the_successors_of_a_loop_head():
     assert len(out) == 3
     iteration, leave, entry = out
     assert all(t.pc.length == head_state.pc.length + 1 for t in out)
-    assert str(iteration.store("i")) == "i#1" and abstract(iteration) and abstract(leave)
+    assert str(iteration.store("i")) == "i#1@1:8" and abstract(iteration) and abstract(leave)
     assert not abstract(entry) and "fail" == str(entry.prog)
     after = next(t for t in run([iteration]) if t is not None and getattr(t.prog, "entered", 0))
     (check_end,) = expand_invariant(after)  # at the head again: the preservation check only

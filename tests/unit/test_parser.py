@@ -528,3 +528,26 @@ def test_the_standalone_parser_is_generated_from_the_grammar():
     done = subprocess.run([sys.executable, str(root / "tools" / "make_parser.py"), "--check"],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_programs_naming_variables_by_the_words_of_this_round_round_trip():
+    """Generated programs whose variables and arrays are named `get`, `await`, `invariant`,
+    `spawn`, `requires`, `ensures` (keywords only where they are syntax) print and parse back
+    to themselves, procedures included."""
+    import random
+    from dataclasses import replace
+
+    from symcert.checking import generate
+    from symcert.lang.procedures import show_program
+
+    shape = generate.Shape(names=("get", "await", "invariant", "spawn"), literal=3, value=4,
+                           aexpr_depth=2, bexpr_depth=2, operand_depth=2, stmt_depth=3,
+                           leaves=6, loop_depth=2, conjuncts=2)
+    shapes = [shape, replace(shape, procedures=2, aexpr_depth=1, operand_depth=1),
+              replace(shape, arrays=("requires", "ensures"), aexpr_depth=1, operand_depth=1)]
+    rng = generate.RandomChoices(random.Random(40))
+    for i in range(150):
+        p = generate.program(rng, shapes[i % 3])
+        text = show_program(p)
+        again = parse(text)
+        assert show_program(again) == text and parse(show_program(again)) == again

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from symcert.cli.main import DEFAULT_MAX_CALL_DEPTH, main
+from symcert.cli.commands.options import DEFAULT_MAX_CALL_DEPTH
+from symcert.cli.main import main
 from symcert.core.concrete import Ending, Env, run_to_end
 from symcert.core.state import initial, rules_of
 from symcert.engine.explore import expand

@@ -12,7 +12,8 @@ from collections.abc import Iterator
 import pytest
 
 from symcert.core import terms
-from symcert.core.concrete import Env, Valuations, aeval, beval
+from symcert.core.concrete import Env, aeval, beval
+from symcert.core.valuations import Valuations
 from symcert.core.state import PathCondition, Store
 from symcert.lang.structure import variables
 from symcert.lang.syntax import Add, Cmp, Int, Mul, Var

@@ -48,7 +48,7 @@ def test_run_loads_no_other_command(tmp_path):
     commands = {m for m in modules if m.startswith("symcert.cli.commands.")}
     assert commands == {"symcert.cli.commands." + m
                         for m in ("batch", "budget", "contracts", "events", "programs",
-                                  "progress", "values", "verdicts", "workers")}
+                                  "options", "progress", "values", "verdicts", "workers")}
     assert "subprocess" not in modules or "concurrent.futures" not in modules
 
 

@@ -13,6 +13,7 @@ from symcert.cli.main import main
 from symcert.engine.verdict import Budget, Kind
 from symcert.lang.parser import parse
 from symcert.lang.procedures import table_of
+from symcert.lang.syntax import Bool
 from symcert.solver import horn_procs
 
 MCCARTHY_TEXT = """proc f91(x) begin
@@ -82,7 +83,10 @@ def test_outside_the_fragment_nothing_is_encoded():
     assert "objects" in str(horn_procs.unsupported(parse(
         "class C(f) proc g(o) begin return o.f end x = new C; y = g(x)")))
     loop = parse("proc f(n) begin while n > 0 invariant n >= 0 do n = n - 1 od end f(3)")
-    assert not summaries.applies(loop)  # a written invariant is never replaced
+    assert summaries.applies(loop)  # f's contract is not written; its loop's invariant is
+    annotated = summaries.annotate(loop, {"f": (Bool(True), Bool(True))},
+                                   {0: parse("assert n >= 5").cond})
+    assert "invariant n >= 0" in str(table_of(annotated)["f"])  # never replaced
 
 
 def test_the_obligations_check_requires_at_each_call_and_ensures_at_each_return():
@@ -132,12 +136,14 @@ def test_a_wrong_summary_that_slips_past_the_provers_is_caught_by_the_transition
 
 
 def test_a_written_contract_is_never_replaced():
+    """Only the missing `requires` may be proposed; the written `ensures`, too weak for the
+    assert, is never strengthened, so the program is not proved."""
     written = parse("""proc f91(x) ensures result >= 91 begin
   if x > 100 then return x - 10 else var r = f91(x + 11); var s = f91(r); return s fi
 end
 res = f91(x);
 assert res == 91 or x > 101 and res == x - 10""")
-    assert not summaries.applies(written)
+    assert summaries.applies(written)
     check = InferringCheck(written, BUDGET)
     assert check.run().kind is Kind.UNDECIDED and check.inferred is None
 

@@ -65,6 +65,14 @@ def test_static_errors_point_at_the_statement(text, line, column, words):
     assert "^" in str(info.value)
 
 
-def test_thread_words_are_keywords():
-    with pytest.raises(ParseError, match="`get` is a keyword"):
-        parse("get = 1")
+def test_thread_words_are_keywords_only_where_they_are_syntax():
+    """`spawn`, `get` and `await` name variables except where they start their statement; a
+    procedure may not be named by one (`spawn get()` would read two ways)."""
+    p = parse("get = 1; spawn = get + 1; await = spawn; assert await == 2")
+    assert [s.name for s in list(spine(p))[:3]] == ["get", "spawn", "await"]
+    p = parse(PROC + "get = spawn p(1, 2); await = get get; await await == 3")
+    first, second, third = spine(p)
+    assert isinstance(first, Spawn) and second == Get("await", "get")
+    assert isinstance(third, Await) and parse(show_program(p)) == p
+    with pytest.raises(ParseError, match="`get` cannot name a procedure, macro or class"):
+        parse("proc get() begin skip end\nskip")

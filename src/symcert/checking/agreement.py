@@ -56,7 +56,7 @@ __all__ = ["Agreement", "Outcome", "compare", "imp"]
 
 DERIVED_STATES = 40
 """The derived check's state budget, as a multiple of the hand-written one's (and `run --lang`'s
-default budget, as a multiple of `run`'s: `cli.main.DERIVED_STATES`)."""
+default budget, as a multiple of `run`'s: `cli.commands.options.DERIVED_STATES`)."""
 DERIVED_STEPS = 20
 """The derived runs' steps, as a multiple of the hand-written ones' (heating, cooling, lookups:
 an IMP step is several rule steps)."""

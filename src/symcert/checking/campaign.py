@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Callable, ContextManager, Iterator, cast
 
-from symcert.checking import annotated, generate_threads
+from symcert.checking import annotated, generate_threads, independence
 from symcert.checking.agreement import compare
 from symcert.checking.concurrency import THREAD_CHECKS, one_thread
 from symcert.checking.disagreement import Disagreement
@@ -346,17 +346,19 @@ def check_within(p: Stmt, sigmas: list[Env], solver: Solver, checks: tuple[str, 
         check_program(Skip(), [Env.of({})], solver, checks)
         _SET_UP.add(checks)
 
-    def work() -> tuple[Disagreement | None]:
+    def work() -> tuple[Disagreement | None, independence.Independence]:
         try:
-            return (check_program(p, sigmas, solver, checks),)
+            return check_program(p, sigmas, solver, checks), independence.take_counts()
         except BaseException as err:  # reported as a disagreement, with what went wrong
             return (Disagreement(f"{type(err).__name__} in the child", p, sigmas[0],
-                                 str(err)[:200]),)
+                                 str(err)[:200]), independence.take_counts())
 
     try:
         answered = within(seconds, work)
     except ChildFailed as err:  # an answer that would not pickle, or a child that died
         return Disagreement("the child failed", p, sigmas[0], str(err)[:200])
+    if answered is not None:
+        independence.counted(answered[1])  # the child's counts, as if counted here
     return OVER_BUDGET if answered is None else answered[0]
 
 
@@ -418,7 +420,8 @@ def shrink(found: Disagreement, solver: Solver, seconds: float = 10.0,
 class Report:
     """The campaign's result: how many programs were checked in how many seconds, and the
     disagreements: how many programs showed each kind, and the first of each kind as found and
-    minimised (`shrink_seconds` in all were spent shrinking, not counted in `seconds`)."""
+    minimised (`shrink_seconds` in all were spent shrinking, not counted in `seconds`), and the
+    independence oracle's counts (`oracle`, checking/independence.py)."""
 
     programs: int
     seconds: float
@@ -427,6 +430,7 @@ class Report:
     minimised: dict[str, Disagreement]
     shrink_seconds: float = 0.0
     over_budget: int = 0
+    oracle: independence.Independence = field(default_factory=independence.Independence)
 
     @property
     def rate(self) -> float:
@@ -461,6 +465,7 @@ def campaign(programs: int | None, seed: int, seconds: float | None,
     :param objects: generate programs with objects (`OBJECT_SHAPE`).
     """
     shape = shape_of(checks, objects)
+    oracle, _ = independence.Independence(), independence.take_counts()
     solver = Solver(references=OBJECT_SOLVER_REFERENCES if objects else frozenset())
     counts: dict[str, int] = {}
     found: dict[str, Disagreement] = {}
@@ -474,6 +479,7 @@ def campaign(programs: int | None, seed: int, seconds: float | None,
         outcome = (check_program(p, sigmas, solver, checks) if program_seconds is None
                    else check_within(p, sigmas, solver, checks, program_seconds))
         done += 1
+        oracle.add(independence.take_counts())
         if isinstance(outcome, str):  # OVER_BUDGET
             over += 1
             continue
@@ -485,8 +491,9 @@ def campaign(programs: int | None, seed: int, seconds: float | None,
             before = time.perf_counter()
             found[disagreement.kind] = disagreement
             minimised[disagreement.kind] = shrink(disagreement, solver, checks=checks)
+            independence.take_counts()  # the shrinker's runs are not counted
             shrinking += time.perf_counter() - before
         if not keep_going:
             break
     return Report(done, time.perf_counter() - start - shrinking, counts, found, minimised,
-                  shrinking, over)
+                  shrinking, over, oracle)

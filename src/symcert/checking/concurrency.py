@@ -26,6 +26,7 @@ from functools import wraps
 from itertools import islice
 from typing import Callable, Hashable
 
+from symcert.checking import independence
 from symcert.checking.disagreement import Disagreement
 from symcert.core.concrete import Env, head, is_stuck
 from symcert.core.state import SymState, concretize, initial, satisfies, witness_input
@@ -309,6 +310,7 @@ def one_thread(check: Check) -> Check:
     return skipping
 
 
-THREAD_CHECKS = {"por": check_por, "threads": check_threads}
-"""The campaign's checks of threads by name (`symcert campaign --checks por,threads`): they run
+THREAD_CHECKS = {"por": check_por, "threads": check_threads, "independence": independence.check}
+"""The campaign's checks of threads by name (`symcert campaign --checks por,threads`; and
+`independence`, checking/independence.py's oracle of B-X5's premise): they run
 on the concurrent programs of `generate_threads`, not beside the other checks."""

@@ -78,16 +78,15 @@ def configured(settings: Settings, options: Any) -> tuple[Settings, list[str]]:
 
 
 def child_args(settings: Settings) -> argparse.Namespace:
-    """The options of `symcert run` that `batch.child_argv` reads, for a check in `settings`
-    (the others at `run`'s defaults)."""
-    from symcert.cli.main import DEFAULT_MAX_CALL_DEPTH
-    from symcert.lang.errors import MAX_INPUT_BYTES, MAX_PROGRAM_SIZE
+    """The options of the child `symcert run` that checks a document in `settings`: `run`'s
+    defaults (cli/commands/options.py) but the budget, `--all-bugs` and `--trace` (each bug's
+    steps, the diagnostic's related information)."""
+    from symcert.cli.commands.options import RUN, defaults
 
-    return argparse.Namespace(strategy="bfs", max_call_depth=DEFAULT_MAX_CALL_DEPTH,
-                              max_input_bytes=MAX_INPUT_BYTES, max_program_size=MAX_PROGRAM_SIZE,
-                              alias="terms", max_states=settings.max_states,
-                              timeout=settings.timeout, all_bugs=settings.all_bugs, infer=True,
-                              contracts=False)
+    args = defaults(RUN)
+    args.max_states, args.timeout = settings.max_states, settings.timeout
+    args.all_bugs, args.trace = settings.all_bugs, True
+    return args
 
 
 @dataclass(frozen=True)

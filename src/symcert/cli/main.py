@@ -29,21 +29,17 @@ import sys
 import time
 from typing import Any, Sequence
 
-from symcert.cli.commands import batch, contracts
-from symcert.cli.commands.budget import EXIT_INTERNAL, BudgetExceeded, Deadline, positive
+from symcert.cli.commands import batch, contracts, options
+from symcert.cli.commands.budget import EXIT_INTERNAL, BudgetExceeded, Deadline
+from symcert.cli.commands.options import DEFAULT_MAX_STATES, DERIVED_STATES
 from symcert.cli.commands.progress import count, heartbeat
-from symcert.cli.commands.programs import add_program, read_program, source_name, with_alias
+from symcert.cli.commands.programs import (
+    c_failure, read_program, source_name, wants_c, with_alias,
+)
 from symcert.cli.commands.values import json_int, show_int
-from symcert.cli.commands.workers import add_workers
 from symcert.lang.errors import EXIT_UNDECIDED, plural  # errors.py has no contracts: safe to import early
 
 EXIT_PIPE = 141  # as a process killed by SIGPIPE: the output pipe was closed early
-DEFAULT_MAX_STATES = 100_000
-DERIVED_STATES = 40  # checking.agreement.DERIVED_STATES, not imported here (start-up time):
-# `run --lang`'s default budget is this many times `run`'s, a configuration of a derived
-# semantics being one rule application, a finer step than a state
-DEFAULT_MAX_CALL_DEPTH = 10_000  # core.frames.MAX_CALL_DEPTH, not imported here (start-up time)
-DEFAULT_MAX_STEPS = 1_000_000
 
 # Further subcommands, each in a module of `symcert.cli.commands` that defines HELP, `configure(parser)`
 # and `main(args) -> int`. Such a module imports the engine inside `main` only (see below).
@@ -76,73 +72,17 @@ def _parser(only: str | None = None
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     if only in (None, "run"):
-        _configure_run(sub.add_parser("run", help="find a bug and the input that triggers it, "
-                                                  "or prove safety"))
+        options.add(sub.add_parser("run", help="find a bug and the input that triggers it, "
+                                               "or prove safety"), options.RUN)
     if only in (None, "exec"):
-        _configure_exec(sub.add_parser("exec", help="run a program concretely on given inputs"))
+        options.add(sub.add_parser("exec", help="run a program concretely on given inputs"),
+                    options.EXEC)
     for name, module in COMMANDS.items():
         if only in (None, name):
             command = importlib.import_module(module)
             c = sub.add_parser(name, help=command.HELP, description=command.__doc__)
             command.configure(c)
     return ap, sub.choices
-
-
-def _configure_run(r: argparse.ArgumentParser) -> None:
-    add_program(r, alias=True)
-    r.add_argument("--strategy", choices=("bfs", "dfs"), default="bfs",
-                   help="search order (default: bfs, which finds every reachable bug)")
-    r.add_argument("--max-states", type=positive, default=None, metavar="N",
-                   help=f"state budget (default: {DEFAULT_MAX_STATES:,}; with --lang, "
-                        f"{DEFAULT_MAX_STATES * DERIVED_STATES:,} configurations, each one rule "
-                        "application)")
-    r.add_argument("--all-bugs", action="store_true",
-                   help="keep exploring after the first bug; report each failing statement once")
-    r.add_argument("--max-call-depth", type=positive, default=DEFAULT_MAX_CALL_DEPTH, metavar="N",
-                   help="cut paths whose calls nest deeper (default: "
-                        f"{DEFAULT_MAX_CALL_DEPTH:,}); a cut path leaves the check undecided")
-    r.add_argument("--json", action="store_true", help="write one JSON object per event")
-    r.add_argument("--no-infer", dest="infer", action="store_false",
-                   help="never ask the CHC solver for loop invariants (T-I2; docs/inference.md)")
-    r.add_argument("--contracts", action="store_true",
-                   help="check the lemma contracts while running (as SYMCERT_CONTRACTS=1)")
-    contracts.configure(r)
-    r.add_argument("--trace", action="store_true",
-                   help="show each bug's replay step by step (a `trace` array with --json)")
-    r.add_argument("--no-shrink", dest="shrink", action="store_false",
-                   help="report the solver's first witness, not the smallest one that replays")
-    r.add_argument("--witness-dot", metavar="FILE", default=None,
-                   help="write the first bug's input heap (seed 003 §4) to FILE (Graphviz)")
-    r.add_argument("--lang", metavar="LANG.sem", default=None,
-                   help="FILE is a program of this language defined by rewrite rules (seed 002; "
-                        "`imp` or `gcl` for the shipped ones): run the bug finder on its "
-                        "derived symbolic semantics")
-    batch.configure(r)  # several programs, SARIF, JUnit
-    add_workers(r)
-
-
-def _configure_exec(e: argparse.ArgumentParser) -> None:
-    add_program(e)
-    e.add_argument("--input", action="append", default=[], metavar="VAR=INT",
-                   help="an input value, INT as -?[0-9]+; an array's cell as a[3]=7; a "
-                        "reference as p=nil or p=@1 (input object 1), its field as @1.next=@2 "
-                        "or @1.val=7; repeat for several inputs; unset inputs are 0 / nil")
-    e.add_argument("--max-steps", type=positive, default=DEFAULT_MAX_STEPS, metavar="N",
-                   help=f"step budget (default: {DEFAULT_MAX_STEPS:,})")
-    e.add_argument("--trace", action="store_true", help="show the run step by step")
-    e.add_argument("--accelerate", action=argparse.BooleanOptionalAction, default=True,
-                   help="checked jumps over loop iterations (T-A1) as run's replay (default)")
-    e.add_argument("--contracts", action="store_true", help="check the lemma contracts")
-    contracts.configure(e)
-    e.add_argument("--json", action="store_true", help="write the run as a JSON event")
-    e.add_argument("--schedule", type=_schedule, default=(), metavar="0,0,1,...",
-                   help="with threads: the thread of each step, then the lowest that can step")
-
-
-def _schedule(text: str) -> tuple[int, ...]:
-    from symcert.cli.commands.threads import schedule  # only when exec gets --schedule
-
-    return schedule(text)
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -291,6 +231,8 @@ class _Reporter:
 
 def _run(args: argparse.Namespace) -> int:
     """`symcert run`: `verdict.check` within the deadline, and its verdict formatted."""
+    if wants_c(args):
+        return int(importlib.import_module("symcert.cli.commands.crun").main(args))
     if batch.is_batch(args):
         return batch.run_many(args)
     args.json = args.json or args.format == "json"
@@ -475,10 +417,11 @@ def _exec(args: argparse.Namespace) -> int:
         assert isinstance(failing, Fail)
         pos = failing.pos
         where = f"{name}:{pos.line}:{pos.column}" if pos else name
-        print(f"{where}: {failing.what()}{traces.calls(program, env, state, args.accelerate)}"
+        what, undefined = c_failure(failing)
+        print(f"{where}: {what}{traces.calls(program, env, state, args.accelerate)}"
               f" after {plural(state.steps, 'step')}{traces.jumps(jumped)}: "
               f"{traces.final(state, refs)}")
-        return 1
+        return EXIT_UNDECIDED if undefined else 1  # C's undefined behaviour: C-U1
     calls = (f" in `{state.frame.proc.name}`, call depth {state.frame.height:,}"
              if state.frame is not None else "")
     print(f"stopped: the step budget (--max-steps {args.max_steps:,}) ran out{calls}: "

@@ -168,7 +168,7 @@ async def check(text: str, settings: Settings, directory: str) -> list[Finding]:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(text.encode("utf-8"))
-        argv = batch.child_argv(child_args(settings), path) + ["--trace"]
+        argv = batch.child_argv(child_args(settings), path)
         child = await asyncio.create_subprocess_exec(
             *argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             env={**os.environ, "SYMCERT_PROGRESS_SECONDS": "0"}, start_new_session=True)

@@ -29,6 +29,7 @@ import operator
 from dataclasses import dataclass, field, replace
 from typing import Callable, Container, Iterable, Iterator, Mapping
 
+from symcert.core import intmap
 from symcert.core.algebra import bound, fold_a, fold_b
 from symcert.core.frames import Frame, after, assign, enter, leave, scope
 from symcert.core.terms import COMPARE
@@ -38,39 +39,57 @@ from symcert.lang.syntax import (
 )
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Cells:
     """A concrete array (seed 003 §5): a map from all integers to integers, `default` at every
     cell but those listed. A concrete run's arrays have the default 0; a solver's model may
-    choose another, which a witness never keeps (`core.state.witness_input`)."""
+    choose another, which a witness never keeps (`core.state.witness_input`).
 
-    cells: tuple[tuple[int, int], ...] = ()
+    The listed cells are a persistent AVL tree (`intmap`) holding no cell equal to `default`:
+    reading or writing one cell visits or copies O(log n) nodes of an array of n listed cells
+    and shares the rest with the array it came from. Equality and hash are those of the map
+    (`cells`, `default`), whatever the tree's shape."""
+
+    tree: intmap.Tree = None
     default: int = 0
 
     @staticmethod
     def of(values: Mapping[int, int], default: int = 0) -> Cells:
         """The array with these cells; cells equal to `default` are dropped (equal maps are
         equal values)."""
-        return Cells(tuple(sorted((i, v) for i, v in values.items() if v != default)), default)
+        return Cells(intmap.of_sorted(tuple(sorted((i, v) for i, v in values.items()
+                                                   if v != default))), default)
+
+    @property
+    def cells(self) -> tuple[tuple[int, int], ...]:
+        """The listed cells `(i, v)`, by increasing index (O(n): for reports, not steps)."""
+        return tuple(intmap.items(self.tree))
 
     def __eq__(self, other: object) -> bool:  # a field's map equals the same cells (FieldMap)
-        return isinstance(other, Cells) and (self.cells, self.default) == (other.cells,
-                                                                            other.default)
+        if not isinstance(other, Cells) or self.default != other.default:
+            return False
+        return self.tree is other.tree or self.cells == other.cells
 
     def __hash__(self) -> int:
         return hash((self.cells, self.default))
 
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.of({dict(self.cells)!r}, {self.default!r})"
+
     def __call__(self, index: int) -> int:
-        for i, v in self.cells:
-            if i == index:
-                return v
-        return self.default
+        return intmap.lookup(self.tree, index, self.default)
+
+    def is_constant(self) -> bool:
+        """Whether every cell holds `default` (no cell is listed)."""
+        return self.tree is None
 
     def set(self, index: int, value: int) -> Cells:
-        """The array with cell `index` set to `value`."""
-        values = dict(self.cells)
-        values[index] = value
-        return Cells.of(values, self.default)
+        """The array with cell `index` set to `value` (an array of the same class)."""
+        if value != self.default:
+            return type(self)(intmap.insert(self.tree, index, value), self.default)
+        if intmap.lookup(self.tree, index, value) == value:  # unlisted already
+            return self
+        return type(self)(intmap.remove(self.tree, index), self.default)
 
     def labelled(self, name: str) -> list[tuple[str, int]]:
         """The cells as `(name[i], v)`, and `(name[*], d)` for the default `d` when it is not 0
@@ -79,7 +98,7 @@ class Cells:
         return out + ([(f"{name}[*]", self.default)] if self.default or not out else [])
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class FieldMap(Cells):
     """The map of a field (seed 003 §4) as an expression reads it: its cell 0, nil's, is no
     value (`Values.select`, `Values.update`)."""
@@ -97,6 +116,11 @@ Value = int | Cells
 """What an environment binds: an integer, or an array for an array variable."""
 
 
+def _is_zero(v: Value) -> bool:
+    """Whether `v` is 0 or `NO_CELLS` (a field's map of 0s too), without listing its cells."""
+    return v.default == 0 and v.is_constant() if isinstance(v, Cells) else v == 0
+
+
 @dataclass(frozen=True, slots=True)
 class Env:
     """A concrete environment `V`: a finite map of variables, every other variable being 0 (an
@@ -108,8 +132,7 @@ class Env:
     def of(values: Mapping[str, Value]) -> Env:
         """Build an environment; bindings to 0 and to `NO_CELLS` (a field's map of 0s too) are
         dropped so equal maps are equal values."""
-        return Env(tuple(sorted((k, v) for k, v in values.items()
-                                if v != 0 and (not isinstance(v, Cells) or v != NO_CELLS))))
+        return Env(tuple(sorted((k, v) for k, v in values.items() if not _is_zero(v))))
 
     def __call__(self, name: str) -> Value:
         for k, v in self.bindings:
@@ -179,7 +202,7 @@ class Values:
     def array(self, env: Env, name: str) -> Cells:
         value = env(name)
         cells = value if isinstance(value, Cells) else NO_CELLS
-        return FieldMap(cells.cells, cells.default) if is_field(name) else cells
+        return FieldMap(cells.tree, cells.default) if is_field(name) else cells
 
     def select(self, array: Cells, index: int) -> int:
         if index == 0 and type(array) is FieldMap:
@@ -191,8 +214,7 @@ class Values:
             return array.set(index, value)
         if index == 0:
             raise NilDereference
-        done = array.set(index, value)  # still a field's map: nil has no cell in it
-        return FieldMap(done.cells, done.default)
+        return array.set(index, value)  # still a field's map: nil has no cell in it
 
     def cmp(self, op: str, a: int, b: int) -> bool:
         return COMPARE[op](a, b)
@@ -255,38 +277,6 @@ def aeval(env: Env, e: AExpr) -> int:
 def beval(env: Env, b: BExpr) -> bool:
     """`⟦b⟧_V` for a boolean expression or path-condition conjunct."""
     return fold_b(VALUES, env, b)
-
-
-@dataclass
-class Valuations:
-    """`beval` under the models of a run, each shared node's value under a model computed once
-    (terms are DAGs): a path's states share its model object until the solver gives a new one
-    (explore._with_model), so the memo of a model serves every later conjunct of the path,
-    whose terms share the earlier ones'.
-
-    :param models: how many models' memos are kept (the oldest is dropped first).
-    :param size: values per memo before it starts again (memory stays bounded).
-    :param values: the most values of quantifiers' ranges one `beval` evaluates (X-Q1); one
-        that needs more is false (a caller reading a model's value asks the solver instead).
-    """
-
-    models: int = 8
-    size: int = 1 << 16
-    values: int = 1 << 16
-    _memos: dict[int, tuple[Env, dict[int, object], list[BExpr]]] = field(default_factory=dict)
-
-    def beval(self, env: Env, b: BExpr) -> bool:
-        """`⟦b⟧_V`, as `beval(env, b)`."""
-        entry = self._memos.get(id(env))  # the entry keeps `env` alive: its id names it
-        if entry is None or max(len(entry[1]), len(entry[2])) >= self.size:
-            if entry is None and len(self._memos) >= self.models:
-                del self._memos[next(iter(self._memos))]
-            entry = self._memos[id(env)] = (env, {}, [])
-        entry[2].append(b)  # a root of the memo, kept alive with it (algebra.fold_a)
-        try:  # a quantifier longer than `values` is not judged here: false, the solver asks
-            return fold_b(Metered(self.values), env, b, entry[1])
-        except OutOfSteps:
-            return False
 
 
 def step(state: State, fuel: int | None = None) -> State | None:

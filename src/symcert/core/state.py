@@ -22,6 +22,7 @@ from symcert.core.algebra import bound
 from symcert.lang.quantifiers import quantifiers
 from symcert.lang.structure import reads, variables
 from symcert.lang.syntax import (
+    CLASS,
     ALLOC,
     AExpr,
     Assert,
@@ -280,9 +281,15 @@ def _quantified_reads(model: Env, pc: PathCondition) -> Iterator[tuple[object, l
                 yield bound(model, q.var, v), inner
 
 
-def valid_heap(env: Env, references: frozenset[str]) -> bool:
+def valid_heap(env: Env, references: frozenset[str], classes: int = 0) -> bool:
     """Whether an input's references are nil or input objects (seed 003 §4): every reference
-    variable and every cell of a reference field's map is 0 or positive, never a new object."""
+    variable and every cell of a reference field's map is 0 or positive, never a new object;
+    with `classes`, each input object's class given is one of them (B-O4)."""
+    if classes:
+        tags = env(CLASS)
+        if isinstance(tags, Cells) and any(i > 0 and not 0 <= v < classes
+                                           for i, v in tags.cells):
+            return False
     for name in references:
         value = env(name)
         if isinstance(value, Cells):

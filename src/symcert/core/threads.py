@@ -195,13 +195,14 @@ def _thread_step(env: Env, threads: tuple[Thread[Env], ...],
 def atomically(env: Env, frame: Frame[Env] | None,
                body: Stmt) -> tuple[Env, Frame[Env] | None, Stmt] | None:
     """An `await`'s body run to its end in one step (it has no loop nor call): the globals, the
-    frame and `skip`, or `fail` where it fails; None where an `assume` in it blocks."""
+    frame and `skip`, or the `fail` where it fails (the rest of the body is not kept: it never
+    runs); None where an `assume` in it blocks."""
     while not isinstance(body, Skip) and not isinstance(head(body), Fail):
         nxt = step(State(env, body, frame=frame))
         if nxt is None:
             return None
         env, frame, body = nxt.env, nxt.frame, nxt.prog
-    return env, frame, body
+    return env, frame, body if isinstance(body, Skip) else head(body)
 
 
 def enabled(c: Config) -> list[int]:

@@ -17,11 +17,15 @@ the head of a loop of the main statement it may go `n` iterations ahead in one j
    iterations is then `σ + k·d`, each conjunct an affine function of `k`: holding at `k = 0`, a
    `≥` holds on an interval `0 ≤ k ≤ K` (or for every `k`), an `=` at 0 only unless constant.
    So the first `n = 1 + min K` iterations all take the path, and the `n`-th ends in `σ + n·d`.
-3. **Checked.** The concrete interpreter runs one iteration first (so a variable the body sets
-   to a constant has that value), and steps 1 and 2 start from the state it reaches; then it
-   runs the jump's first and last iterations, each of which must take as many steps as that
-   one and end in the state the jump claims. Only then is the jump taken, with its steps
-   counted: `n` times one iteration's.
+3. **Checked twice.** The concrete interpreter runs one iteration first (so a variable the
+   body sets to a constant has that value), and steps 1 and 2 start from the state it reaches;
+   then it runs the jump's first and last iterations, each of which must take as many steps as
+   that one and end in the state the jump claims. The iterations between are checked by a
+   second checker that does not read the affine folding (`proved`): z3 proves, in one query
+   per jump, that for a symbolic iteration `0 ≤ k < n` the state `σ + k·d` satisfies the
+   iteration's path condition `φ` (its terms as `expand` built them, substituted, not folded)
+   and that its store `S` takes it to `σ + (k+1)·d`. Only then is the jump taken, with its
+   steps counted: `n` times one iteration's.
 
 A loop with an invariant, a body that calls, makes objects or writes arrays, a path that
 fails, reads an array or divides by a symbolic value, and a jump of fewer than two iterations
@@ -30,16 +34,18 @@ are stepped as usual. So is a loop inside a procedure (`frame`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterator
 
+from symcert.core import terms
 from symcert.core.algebra import fold_a, fold_b
 from symcert.core.concrete import Env, OutOfSteps, State, costed, head, trace
-from symcert.core.state import ID, TRUE_PC, SymState
+from symcert.core.state import ID, TRUE_PC, PathCondition, SymState
 from symcert.core.terms import COMPARE
 from symcert.engine.explore import expand
 from symcert.lang.annotations import written
-from symcert.lang.syntax import While
+from symcert.lang.syntax import AExpr, BExpr, Bool, Int, Var, While
+from symcert.solver.z3backend import Sat, Solver
 
 ITERATION_STEPS = 2_000
 """The most steps one iteration may take, concrete or symbolic."""
@@ -200,6 +206,8 @@ class Jump:
     n: int
     steps: int
     delta: tuple[tuple[str, int], ...]
+    iteration: SymState | None = field(default=None, compare=False, repr=False)
+    """The symbolic iteration the jump was read from (step 1), for its second checker."""
 
     def later(self, state: State, k: int) -> State:
         """The state `k` iterations after `state`, as the jump claims it."""
@@ -273,7 +281,47 @@ def jump(state: State, per: int, fuel: int) -> Jump | None:
         limits += [k + 1 for k in (_last(one, state.env, delta) for one in folded)
                    if k is not None]
     n = min(limits)
-    return Jump(n, per, tuple(sorted(delta.items()))) if n >= 2 else None
+    return Jump(n, per, tuple(sorted(delta.items())), s) if n >= 2 else None
+
+
+ITERATION = Var("#k")
+"""The symbolic iteration of a jump's second checker (no program variable has a `#`)."""
+
+
+class _NotInteger(Exception):
+    """The iteration reads a variable whose value is not an integer."""
+
+
+def proved(state: State, j: Jump, solver: Solver) -> bool:
+    """The second checker of the jump `j` from `state` (T-A1, step 3): whether z3 proves, in
+    one query, that every iteration `0 ≤ k < n` takes the path of `j.iteration` and ends
+    where the jump says: `0 ≤ k ≤ n - 1 ∧ ¬(φ ∧ ⋀ S(x) = σ_x + (k+1)·d_x)` UNSAT, with each
+    written `x` at `σ_x + k·d_x` and every other variable at its value, substituted into the
+    terms of `φ` and `S` by the term algebra (never read by the affine folding)."""
+    if j.iteration is None:
+        return False
+    delta = dict(j.delta)
+
+    def start(x: str, k: AExpr) -> AExpr:
+        v = state.env(x)
+        if not isinstance(v, int):
+            raise _NotInteger(x)
+        return terms.add(Int(v), terms.mul(Int(delta.get(x, 0)), k))
+
+    at = (lambda x: start(x, ITERATION) if x in delta else start(x, Int(0)))
+    try:
+        goal: BExpr = Bool(True)
+        for c in j.iteration.pc.conjuncts():
+            goal = terms.conj(goal, fold_b(terms.TERMS, at, c))
+        for x in delta:
+            now = fold_a(terms.TERMS, at, j.iteration.store(x))
+            goal = terms.conj(goal, terms.cmp("==", now,
+                                              start(x, terms.add(ITERATION, Int(1)))))
+    except _NotInteger:
+        return False
+    query = PathCondition.of(terms.cmp("<=", Int(0), ITERATION),
+                             terms.cmp("<=", ITERATION, Int(j.n - 1)), terms.negate(goal))
+    return solver.check(query)[0] is Sat.UNSAT
 
 
 def _iterate(state: State) -> State | None:
@@ -284,10 +332,11 @@ def _iterate(state: State) -> State | None:
     return None
 
 
-def checked(state: State, fuel: int) -> State | None:
+def checked(state: State, fuel: int, solver: Solver | None = None) -> State | None:
     """The state `1 + n` iterations after `state`, or None: the first iteration is run
     concretely (a variable the body sets to a constant has its value from then on), then a jump
-    of `n` (steps 1 and 2) whose first and last iterations the interpreter confirms (step 3)."""
+    of `n` (steps 1 and 2) whose first and last iterations the interpreter confirms and whose
+    every iteration z3 proves to take the path (`proved`, step 3)."""
     first = _iterate(state)
     if first is None:
         return None
@@ -296,7 +345,9 @@ def checked(state: State, fuel: int) -> State | None:
     if j is None or not _same(_iterate(first), j.later(first, 1)):
         return None
     last = j.later(first, j.n)
-    return last if _same(_iterate(j.later(first, j.n - 1)), last) else None
+    if not _same(_iterate(j.later(first, j.n - 1)), last):
+        return None
+    return last if proved(first, j, solver or Solver()) else None
 
 
 def _same(a: State | None, b: State) -> bool:
@@ -311,11 +362,12 @@ def run(state: State, max_steps: int, horizon: int = HORIZON) -> Iterator[State]
     tried again after `RETRY` steps, then twice as many, and so on."""
     stepped, end = 0, state.steps + horizon
     wait: dict[int, tuple[int, int]] = {}  # id(loop) -> (steps of the next try, the gap)
+    solver = Solver()
     yield state
     while stepped < max_steps:
         loop = head(state.prog)
         if isinstance(loop, While) and state.steps >= wait.get(id(loop), (0, 0))[0]:
-            after = checked(state, end - state.steps)
+            after = checked(state, end - state.steps, solver)
             if after is not None:
                 state = after
                 yield state

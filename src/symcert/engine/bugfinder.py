@@ -26,7 +26,7 @@ from symcert.core.threads import gets_futures
 from symcert.engine.threads import replay_schedule, same_failure
 from symcert.engine.merge import merged, replay_merged, without_symbols
 from symcert.engine.status import BugFound, Finished, Pending, Status
-from symcert.lang.procedures import references
+from symcert.lang.procedures import classes_of, references
 from symcert.lang.syntax import Assert, Fail, Stmt
 from symcert.solver.z3backend import Sat, Solver, solver_for
 from symcert.spec.bugs import (
@@ -187,7 +187,7 @@ def witness(p: Stmt, bug: BugFound, solver: Solver) -> Witness | None:
         if answer is not Sat.SAT or model is None:
             return None
     model = witness_input(model, bug.state.pc)
-    if not valid_heap(model, references(p)):  # a model reused along the path, not z3's
+    if not valid_heap(model, references(p), classes_of(p)):  # a model reused along the path, not z3's
         answer, model = solver_for(p).check(bug.state.pc)
         if answer is not Sat.SAT or model is None:
             return None

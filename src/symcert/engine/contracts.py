@@ -7,8 +7,9 @@ with the arguments' terms `v̄`, steps without entering the body:
   semantics checks `P` at every call, so on a concrete path this is a bug replayed as any);
 - `φ ∧ P[x̄ := v̄] ∧ Q'` goes on after the call, where every global `f` may write (`writes`:
   variables, arrays and fields' maps its body and the procedures it calls assign, computed on
-  the syntax) is bound to a fresh `g#k` and the result to a fresh `result#k`, and `Q'` is `Q`
-  read with the parameters at `v̄`, the globals havocked and `result` at `result#k`;
+  the syntax) is bound to a fresh `g#k@f:L:C` and the result to a fresh `f()#k@L:C` (`L:C` the
+  call's place, `symbols`), and `Q'` is `Q` read with the parameters at `v̄`, the globals
+  havocked and `result` at the result's symbol;
 - where an argument may divide by zero, `φ ∧ ¬ok` fails (X-A2).
 Every successor adds one conjunct (W-L2.2); the store counts the havoc (`invariants.HAVOC`),
 so the path is *abstract* and a failure on it is a bug only if a concrete run replays it.
@@ -35,12 +36,13 @@ from symcert.core.guards import assuming, may_fail
 from symcert.core.state import TRUE_PC, Store, SymState, initial
 from symcert.core.symbolic import sym_aeval, sym_beval, sym_guard
 from symcert.core.terms import conj, free_vars, negate
+from symcert.engine import symbols
 from symcert.engine.invariants import HAVOC, INVARIANTS, Unproved
 from symcert.lang.annotations import RESULT, written
 from symcert.lang.procedures import arrays, statements, table_of
 from symcert.lang.syntax import (
-    ALLOC,
-    AExpr, ArrayVar, Assert, BExpr, Bool, Call, Fail, Int, Proc, Stmt, Var, While,
+    ALLOC, AExpr, And, ArrayVar, Assert, Await, BExpr, Bool, Call, Cmp, Fail, Get, Int, Proc,
+    Spawn, Stmt, Var, While,
 )
 from symcert.solver.z3backend import Sat, Solver
 
@@ -94,8 +96,12 @@ def writes(q: Proc) -> frozenset[str]:
 
 
 def summarisable(q: Proc) -> bool:
-    """Whether T-S1 applies to calls of `q`: it has a contract and its calls make no object."""
-    return contracted(q) and ALLOC not in writes(q)
+    """Whether T-S1 applies to calls of `q`: it has a contract, its calls make no object, and
+    it and its callees run no statement of threads (`spawn`, `get`, `await`: their steps
+    interleave with other threads', which one summary step would hide, and the body's
+    verification runs outside a configuration)."""
+    return contracted(q) and ALLOC not in writes(q) and not any(
+        isinstance(s, (Spawn, Get, Await)) for r in callees(q) for s in statements(r.body))
 
 
 def applies(p: Stmt) -> bool:
@@ -128,8 +134,9 @@ def expand_call(state: SymState) -> list[SymState]:
     havocked = store.update(HAVOC, Int(k)).update(SUMMARY, Int(1))
     names = arrays(state.prog)
     for g in sorted(writes(proc)):
-        havocked = havocked.update(g, ArrayVar(f"{g}#{k}") if g in names else Var(f"{g}#{k}"))
-    value = Var(f"{call.name}()#{k}")  # no program name has `(`: not a global's `result#k`
+        fresh = symbols.havocked(g, k, call.pos, call.name)
+        havocked = havocked.update(g, ArrayVar(fresh) if g in names else Var(fresh))
+    value = Var(symbols.havocked(f"{call.name}()", k, call.pos))  # no program name has `(`
     inner = scope(enter(call, values, Int(0), Store.of, frame, call), havocked)
     post = _holds(proc.ensures, lambda x: value if x == RESULT else inner(x))
     out_frame, out_store = frame, havocked
@@ -199,8 +206,10 @@ def entry(q: Proc) -> SymState:
     bound.update({x: Var(f"{x}#0") for x in q.params})
     frame: Frame[Store] = Frame(q, Store.of(bound), RETURNED, check, None, 1)
     start = Store.of({HAVOC: Int(0)})  # abstract from the start: a failure must replay
-    return SymState(TRUE_PC.extend(_holds(q.requires, scope(frame, start))), start, q.body, 0,
-                    frame=frame)
+    pre = _holds(q.requires, scope(frame, start))
+    if "." in q.name and q.params[:1] == ("this",):  # a method (B-O1): its receiver an object
+        pre = And(Cmp(">", Var("this#0"), Int(0)), pre)
+    return SymState(TRUE_PC.extend(pre), start, q.body, 0, frame=frame)
 
 
 def roots(p: Stmt) -> list[SymState]:
@@ -265,21 +274,11 @@ def _verifying(s: SymState) -> str | None:
 def _shown(model: Env, names: list[str], store: Store | None = None) -> str:
     """`{x = v, ...}`: each integer name's value in `model`, or of its term in `store`; a
     parameter's value at entry (`x#0`) shown as `x`, the returned value as `result`, and a
-    summarised call's value and havocked globals in words (`called`)."""
-    values = [(called(x.removesuffix("#0")).replace(RETURNED, RESULT),
+    summarised call's value and havocked globals in words (`symbols.readable`)."""
+    shown = symbols.readable_names(names)
+    values = [(shown.get(x, x).removesuffix(" (at entry)").replace(RETURNED, RESULT),
                model(x) if store is None else _value(model, store(x))) for x in names]
     return "{" + ", ".join(f"{x} = {v}" for x, v in values if isinstance(v, (int, str))) + "}"
-
-
-def called(name: str) -> str:
-    """A symbol of T-S1 as a user reads it: `f()#k` as `result of f (summarised call k)`, a
-    global `g#k` as `g (after summarised call k)`; any other name as it is."""
-    base, _, k = name.rpartition("#")
-    if not base or not k.isdigit() or k == "0":
-        return name
-    if base.endswith("()"):
-        return f"result of {base[:-2]} (summarised call {k})"
-    return f"{base} (after summarised call {k})"
 
 
 def _value(model: Env, t: AExpr) -> int | str:

@@ -29,7 +29,8 @@ from dataclasses import dataclass, replace
 from itertools import islice
 from typing import Callable, Iterable, Iterator
 
-from symcert.core.concrete import Valuations, beval, head
+from symcert.core.concrete import beval, head
+from symcert.core.valuations import Valuations
 from symcert.core.frames import Frame, after, assign, enter, leave, scope
 from symcert.core.state import PathCondition, Store, SymState
 from symcert.core.guards import assuming, may_fail, may_fail_at

@@ -6,8 +6,8 @@ At the head of `while b invariant I do S od`, reached anew, in state `⟨φ, S, 
 - `φ ∧ ¬I` fails at the loop (the invariant does not hold on entry: a state like an assertion
   failure, replayed as any bug);
 - otherwise the variables, arrays and fields' maps the body may write (`annotations.written`)
-  are *havocked*: bound to fresh symbolic values `x#k`, `a#k` (`k` counts the havocs of the
-  path, `HAVOC` in the store), giving `S'`; then, with `I' = ⟦I⟧_S'`,
+  are *havocked*: bound to fresh symbolic values `x#k@L:C`, `a#k@L:C` (`k` counts the havocs
+  of the path, `HAVOC` in the store; `L:C` is the loop's place, `symbols`), giving `S'`; then, with `I' = ⟦I⟧_S'`,
   - `φ ∧ I ∧ I' ∧ b'` runs the body once from `S'` and reaches the loop's head again (`entered`),
     where only `I` is checked: `¬I` fails ("not preserved"), `I` ends the path;
   - `φ ∧ I ∧ I' ∧ ¬b'` goes on after the loop from `S'`;
@@ -41,6 +41,7 @@ from symcert.lang.procedures import arrays, table_of
 from symcert.lang.syntax import (
     ALLOC, AExpr, ArrayVar, BExpr, Fail, Int, Seq, Skip, Stmt, Var, While,
 )
+from symcert.engine.symbols import havocked as havocked_symbol
 from symcert.solver.z3backend import Sat, Solver
 
 INVARIANTS: ContextVar[bool] = ContextVar("symcert_invariants", default=True)
@@ -100,7 +101,8 @@ def expand_invariant(state: SymState) -> list[SymState]:
     new_frame, new_store = frame, store.update(HAVOC, Int(k))
     array_names = arrays(state.prog)
     for x in sorted(havocked(loop, state.prog)):
-        fresh = ArrayVar(f"{x}#{k}") if x in array_names else Var(f"{x}#{k}")
+        name = havocked_symbol(x, k, loop.pos)
+        fresh = ArrayVar(name) if x in array_names else Var(name)
         new_frame, new_store = assign(new_frame, new_store, x, fresh)
     ctx = scope(new_frame, new_store)
     holds = conj(inv, sym_beval(ctx, loop.invariant()))
@@ -194,7 +196,8 @@ def confirm(p: Stmt, s: SymState, solver: Solver) -> tuple[Env, State] | Unprove
     if end is not None and end.ending is Ending.FAIL and end.where == failing.pos:
         return given, last
     symbols = set().union(*(free_vars(c) for c in s.pc.conjuncts()))
-    before = {x.split("#")[0]: model(x) for x in sorted(symbols) if "#" in x}
+    before = {x.split("#")[0]: model(x) for x in sorted(symbols)
+              if "#" in x and not x.split("#")[0].endswith("()")}  # a call's value: no variable
     before = {x: v for x, v in before.items() if isinstance(v, int)}
     after = {x: _value(model, s.store(x) if s.frame is None else scope(s.frame, s.store)(x))
              for x in before}

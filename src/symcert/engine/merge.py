@@ -42,7 +42,7 @@ from symcert.engine.invariants import HAVOC
 from symcert.lang.structure import children, variables
 from symcert.lang.syntax import (
     ALLOC, AExpr, And, ArrayVar, Assert, Assign, Assume, BExpr, Bool, Call, Cmp, Fail, If, Int,
-    New, Or, Return, Seq, Skip, Stmt, Update, Var, While, is_field,
+    New, Or, Pos, Return, Seq, Skip, Stmt, Update, Var, While, is_field, spine,
 )
 from symcert.spec.switch import CONTRACTS, icontract, lemma
 
@@ -78,9 +78,10 @@ def merging(how: Merging = Merging.QCE) -> Iterator[None]:
         MERGE.reset(token)
 
 
-def symbol(name: str, k: int) -> str:
-    """The fresh symbol of the `k`-th merge of a path for variable `name`."""
-    return f"{name}#m{k}"
+def symbol(name: str, k: int, at: Pos | None = None) -> str:
+    """The fresh symbol of the `k`-th merge of a path for variable `name`, made before the
+    statement at `at` (`engine.symbols` reads it)."""
+    return f"{name}#m{k}" + ("" if at is None else f"@{at.line}:{at.column}")
 
 
 def is_symbol(name: str) -> bool:
@@ -140,8 +141,9 @@ def merge(a: SymState, b: SymState) -> SymState:
     prefix = _common(a.pc, b.pc)
     da, db = _rest(a.pc, prefix), _rest(b.pc, prefix)
     store = a.store.update(MERGES, Int(k))
+    at = next((t.pos for t in spine(a.prog) if t.pos is not None), None)  # the next statement
     for x in differing(a.store, b.store):
-        v = Var(symbol(x, k))
+        v = Var(symbol(x, k, at))
         da.append(Cmp("==", v, a.store(x)))
         db.append(Cmp("==", v, b.store(x)))
         store = store.update(x, v)
@@ -261,9 +263,9 @@ def mergeable(a: SymState, b: SymState, hot: frozenset[str]) -> bool:
     that differ only on integer variables, none of them read by a loop condition left (`hot`:
     QCE, module docstring); never a configuration of threads (its other threads are not in
     `prog` and `frame`)."""
-    if rules_of(a) == 0 or a.store(HAVOC) != Var(HAVOC) or b.store(HAVOC) != Var(HAVOC):
-        return False
     if a.config is not None or b.config is not None:
+        return False
+    if rules_of(a) == 0 or a.store(HAVOC) != Var(HAVOC) or b.store(HAVOC) != Var(HAVOC):
         return False
     if not (same_places(a.prog, b.prog) and all(
             same_places(f.caller, g.caller) for f, g in zip(frames(a.frame), frames(b.frame)))):

@@ -29,7 +29,8 @@ import gc
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence
 
-from symcert.core.concrete import Valuations, head, is_stuck
+from symcert.core.concrete import head, is_stuck
+from symcert.core.valuations import Valuations
 from symcert.core.frames import Frame
 from symcert.core.state import ID, TRUE_PC, Store, SymState
 from symcert.engine.alias import ALIAS, Alias, aliasing

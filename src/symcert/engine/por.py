@@ -10,7 +10,10 @@ statement run in its frame (a symbolic step with one or more outcomes). Two tran
 for every valuation of the inputs, they commute and neither enables nor disables the other (a
 blocked thread waits on globals it reads: an `await`'s condition, a `get`'s `$k`). Locals are
 per thread, so only globals count; an array or a field's map counts as one variable (coarser
-than the cells, so sound); `spawn` reads and writes the count of threads `#threads`.
+than the cells, so sound); `spawn` reads and writes the count of threads `#threads`; `v = get f`
+writes `v`; a call reads the globals of its callee's `requires` (checked at the call). These
+sets are checked without being read by the independence oracle (checking/independence.py):
+each claim they lead to is judged on the concrete configurations.
 
 At a configuration, the threads to step are
 - a *persistent* singleton `{t}` (`singletons`) where thread t's next step is enabled for every
@@ -196,8 +199,12 @@ def _simple(s: Stmt) -> Footprint:
         case Spawn(_, args, target):
             reads = frozenset({THREADS}).union(*map(variables, args))
             return reads, frozenset({THREADS} | ({target} if target else set()))
-        case Call(_, args, target):  # its target is written when the callee returns
-            return (frozenset().union(*map(variables, args)),
+        case Get(target, f):  # B-X3: reads the future and its thread's result, writes target
+            return frozenset({f, ANY_RESULT}), frozenset({target})
+        case Call(name, args, target, procs=procs):  # the callee's `requires` is checked at
+            pre = procs[name].requires  # the call; its target is written when it returns
+            checked = variables(pre) - procs[name].locals if pre is not None else frozenset()
+            return (checked.union(*map(variables, args)),
                     frozenset({target} if target is not None else set()))
         case Await(b, body):
             parts = [_simple(x) for x in statements(body)]
@@ -223,10 +230,10 @@ def future(t: Thread[Store]) -> Footprint:
         nonlocal procs
         for s in statements(body):
             r, w = _simple(s)
-            if isinstance(s, Get):
-                r = frozenset({s.future, ANY_RESULT})
             reads.update(r - local)
             writes.update(w - local)
+            if isinstance(s, Spawn):  # the thread it starts returns into its result
+                writes.add(ANY_RESULT)
             if isinstance(s, (Call, Spawn)):
                 callees.append(s.name)
                 procs = s.procs

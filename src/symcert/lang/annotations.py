@@ -11,13 +11,13 @@ only in its `ensures`.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Iterator, Mapping
+from typing import TYPE_CHECKING, Iterator, Mapping, Sequence
 
 from symcert.lang.errors import SourceError, quote
 from symcert.lang.structure import children
 from symcert.lang.syntax import (
-    ALLOC, DIVISIONS, And, ArrayVar, Assign, BExpr, Call, Cmp, If, Int, New, Node, Pos, Seq,
-    Stmt, Var, While,
+    ALLOC, DIVISIONS, And, ArrayVar, Assign, Await, BExpr, Bool, Call, Cmp, Get, If, Int, New,
+    Node, Pos, Proc, Seq, Spawn, Stmt, Var, While,
     array_write, field_of, operands, seq_of, spine,
 )
 
@@ -30,9 +30,10 @@ RESULT = "result"
 
 def contract(parts: list[object]) -> dict[str, BExpr]:
     """The clauses of a declaration's parts (the parser's children) after its keywords
-    `requires` and `ensures`, by keyword."""
+    `requires` and `ensures`, by keyword: tokens of those types (a parameter may be named
+    `requires`: its token is a NAME)."""
     return {str(t): parts[i + 1] for i, t in enumerate(parts)  # type: ignore[misc]
-            if isinstance(t, str) and t in ("requires", "ensures")}
+            if getattr(t, "type", None) in ("REQUIRES", "ENSURES")}
 
 
 def clauses(main: Stmt, procs: Procedures) -> Iterator[tuple[str, BExpr]]:
@@ -75,6 +76,30 @@ def with_invariants(s: Stmt, by_node: Mapping[int, BExpr]) -> Stmt:
         body = with_invariants(s.body, by_node)
         return replace(s, body=body, invariants=s.invariants if found is None else (found,))
     return s
+
+
+def filled(whiles: Sequence[While], proposed: Mapping[int, BExpr]) -> dict[int, BExpr]:
+    """The invariant of every loop of `whiles` (by index) a check of a program with proposed
+    invariants reads (T-I2): a written invariant as written, a proposal where none is written
+    (a proposal for an annotated loop is ignored: a user's annotation is never replaced or
+    strengthened)."""
+    out = {k: inv for k, inv in proposed.items() if k < len(whiles) and not whiles[k].invariants}
+    out.update((k, w.invariant()) for k, w in enumerate(whiles) if w.invariants)
+    return out
+
+
+def unwritten(whiles: Sequence[While], proposed: Mapping[int, BExpr]) -> dict[int, BExpr]:
+    """The proposals of `proposed` for the loops of `whiles` that carry no written invariant:
+    what inference adds to the program."""
+    return {k: inv for k, inv in proposed.items() if k < len(whiles) and not whiles[k].invariants}
+
+
+def filled_contract(q: Proc, proposed: tuple[BExpr, BExpr] | None) -> tuple[BExpr, BExpr]:
+    """The contract of `q` a check reads: its written `requires` and `ensures` as written, the
+    proposal's (else `true`) for a clause not written."""
+    pre, post = proposed if proposed is not None else (Bool(True), Bool(True))
+    return (pre if q.requires is None else q.requires,
+            post if q.ensures is None else q.ensures)
 
 
 def check(main: Stmt, procs: Procedures) -> None:
@@ -165,6 +190,10 @@ def written(body: Stmt) -> Written:
                 calls = True
                 if target is not None:
                     names.add(target)
+            case Get(target=x) | Spawn(target=str() as x):  # threads: `x = get f`, `f = spawn p()`
+                names.add(x)
+            case Await(_, inner):  # its atomic body
+                todo.append(inner)
             case If(_, s1, s2):
                 todo += (s1, s2)
             case While(_, inner):

@@ -305,6 +305,9 @@ class And:
     __eq__ = structural_eq
 
     def __str__(self) -> str:
+        test = class_test(self)
+        if test is not None:  # `e is C` (seed 003 §4)
+            return f"{show_aexpr(test[0])} is {test[1]}"
         return f"{_bexpr_at(self.left, 1)} and {_bexpr_at(self.right, 2)}"
 
 
@@ -379,10 +382,26 @@ def show_aexpr(e: AExpr) -> str:
     return f"{shown_l} {symbol} {shown_r}"
 
 
+def class_test(b: object) -> tuple[AExpr, str] | None:
+    """`(e, C)` when `b` is `e is C`: `e != nil and .class[e] == k`, `C` the class numbered k (from 0) of the
+    program's table (seed 003 §4, lang/methods.py); None otherwise."""
+    if type(b) is not And:
+        return None
+    left, right = b.left, b.right  # type: ignore[attr-defined]
+    if not (type(left) is Cmp and left.op == "!=" and type(left.right) is Nil
+            and type(right) is Cmp and right.op == "==" and type(right.left) is Select
+            and type(right.right) is Int and type(right.left.array) is ArrayVar
+            and right.left.array.name == FIELD + "class" and right.left.index == left.left):
+        return None
+    classes = getattr(right.left.array.decl, "classes", ())
+    k = right.right.value
+    return (left.left, classes[k][0]) if 0 <= k < len(classes) else None
+
+
 def _bexpr_at(b: BExpr, level: int) -> str:
     """Print `b` in a context of precedence `level` (0 or, 1 and, 2 not); a quantifier, whose
     body reaches as far right as it can, is parenthesized wherever an operand is printed."""
-    own = -1 if isinstance(b, Quant) else 0 if isinstance(b, Or) else 1 if isinstance(b, And) \
-        else 2
+    own = -1 if isinstance(b, Quant) else 0 if isinstance(b, Or) else \
+        1 if isinstance(b, And) and class_test(b) is None else 2
     text = str(b)
     return f"({text})" if own < level else text

@@ -70,6 +70,8 @@ def _mixed(k: Kind, known: tuple[str, Pos], wanted: str) -> str:
 
 
 def _name(x: str) -> str:
+    if ":" in x:
+        return quote(x.split(":", 1)[1])
     if is_field(x):
         return f"field {quote(x[1:])}"
     if x.startswith("return "):
@@ -85,8 +87,23 @@ def references(main: Stmt, procs: dict[str, object]) -> frozenset[str]:
     for body, name in roots + [(main, None)]:
         _stmt(kinds, body, name, procs)
     names = set(kinds.parent) | set(kinds.fixed)
-    return frozenset(x for x in names if not x.startswith("return ")
-                     and kinds.fixed.get(kinds.find(x), (INT,))[0] == REF)
+    refs = {x for x in names if not x.startswith("return ")
+            and kinds.fixed.get(kinds.find(x), (INT,))[0] == REF}
+    globals_ = {x for x in names if ":" not in x}
+    return frozenset({x for x in refs if ":" not in x}  # a local's bare name, unless a global
+                     | {x.split(":", 1)[1] for x in refs if ":" in x} - globals_)
+
+
+@dataclass(frozen=True)
+class _Scope:
+    """A name as the kinds know it: a local of procedure `proc` is `proc:x` (locals of
+    different procedures, and a local and a global, may have different kinds)."""
+
+    proc: str | None
+    locals: frozenset[str]
+
+    def __call__(self, x: str) -> str:
+        return f"{self.proc}:{x}" if self.proc is not None and x in self.locals else x
 
 
 def _at(node: object) -> Pos:
@@ -94,6 +111,8 @@ def _at(node: object) -> Pos:
 
 
 def _stmt(kinds: _Kinds, s: Stmt, proc: str | None, procs: dict[str, object]) -> None:
+    own = procs[proc].locals if proc is not None else frozenset()  # type: ignore[attr-defined]
+    ren = _Scope(proc, own)
     todo = [s]
     while todo:
         s = todo.pop()
@@ -102,80 +121,82 @@ def _stmt(kinds: _Kinds, s: Stmt, proc: str | None, procs: dict[str, object]) ->
             case Seq(first, second):
                 todo += (second, first)
             case If(b, p1, p2):
-                _bool(kinds, b)
+                _bool(kinds, b, ren)
                 todo += (p2, p1)
             case While(b, body, invariants=clauses):
                 for c in (b, *clauses):
-                    _bool(kinds, c)
+                    _bool(kinds, c, ren)
                 todo.append(body)
             case Assert(b) | Assume(b):
-                _bool(kinds, b)
+                _bool(kinds, b, ren)
             case New(x, at=at):  # `x = new C`, or `at.f = new C` (x the map `.f`)
                 if at is not None:
-                    _require(kinds, at, REF)
-                kinds.unify(("", x, where), (REF, None, where), where)
+                    _require(kinds, at, REF, ren)
+                kinds.unify(("", ren(x), where), (REF, None, where), where)
             case Assign(x, e):
                 written = array_write(s)
                 if written is None:
-                    kinds.unify(("", x, where), _expr(kinds, e), where)  # type: ignore[arg-type]
+                    kinds.unify(("", ren(x), where), _expr(kinds, e, ren), where)  # type: ignore[arg-type]
                 elif is_field(x):
-                    _require(kinds, written.index, REF)
-                    kinds.unify(("", x, where), _expr(kinds, written.value), _at(written.value))
+                    _require(kinds, written.index, REF, ren)
+                    kinds.unify(("", x, where), _expr(kinds, written.value, ren),
+                                _at(written.value))
                 else:
-                    _require(kinds, written.index, INT)
-                    _require(kinds, written.value, INT)
+                    _require(kinds, written.index, INT, ren)
+                    _require(kinds, written.value, INT, ren)
             case Return(e) if proc is not None:
-                kinds.unify(("", f"return {proc}", where), _expr(kinds, e), where)
+                kinds.unify(("", f"return {proc}", where), _expr(kinds, e, ren), where)
             case Call(name, args, target):
                 callee = procs[name]
                 for param, arg in zip(callee.params, args):  # type: ignore[attr-defined]
-                    kinds.unify(("", param, _at(arg)), _expr(kinds, arg), _at(arg))
+                    kinds.unify(("", _Scope(name, callee.locals)(param), _at(arg)),  # type: ignore[attr-defined]
+                                _expr(kinds, arg, ren), _at(arg))
                 if target is not None:
-                    kinds.unify(("", target, where), ("", f"return {name}", where), where)
+                    kinds.unify(("", ren(target), where), ("", f"return {name}", where), where)
 
 
-def _bool(kinds: _Kinds, b: BExpr) -> None:
+def _bool(kinds: _Kinds, b: BExpr, ren: _Scope) -> None:
     match b:
         case Cmp(op, left, right):
             if op in ("==", "!="):
-                kinds.unify(_expr(kinds, left), _expr(kinds, right), _at(b))
+                kinds.unify(_expr(kinds, left, ren), _expr(kinds, right, ren), _at(b))
             else:
-                _require(kinds, left, INT)
-                _require(kinds, right, INT)
+                _require(kinds, left, INT, ren)
+                _require(kinds, right, INT, ren)
         case Not(a):
-            _bool(kinds, a)
+            _bool(kinds, a, ren)
         case And(l, r) | Or(l, r):
-            _bool(kinds, l)
-            _bool(kinds, r)
+            _bool(kinds, l, ren)
+            _bool(kinds, r, ren)
         case Bool():
             pass
 
 
-def _require(kinds: _Kinds, e: AExpr, kind: str) -> None:
-    kinds.unify(_expr(kinds, e), (kind, None, _at(e)), _at(e))
+def _require(kinds: _Kinds, e: AExpr, kind: str, ren: _Scope) -> None:
+    kinds.unify(_expr(kinds, e, ren), (kind, None, _at(e)), _at(e))
 
 
-def _expr(kinds: _Kinds, e: AExpr) -> Kind:
+def _expr(kinds: _Kinds, e: AExpr, ren: _Scope) -> Kind:
     where = _at(e)
     match e:
         case Var(x):
-            return "", x, where
+            return "", ren(x), where
         case Nil():
             return REF, None, where
         case Int():
             return INT, None, where
         case Select(a, i) if field_of(a) is not None:
-            _require(kinds, i, REF)
+            _require(kinds, i, REF, ren)
             return "", a.name, where  # type: ignore[union-attr]
         case Select(_, i):
-            _require(kinds, i, INT)
+            _require(kinds, i, INT, ren)
             return INT, None, where
         case Neg(a):
-            _require(kinds, a, INT)
+            _require(kinds, a, INT, ren)
             return INT, None, where
         case Add(l, r) | Sub(l, r) | Mul(l, r) | Div(l, r) | Mod(l, r):
-            _require(kinds, l, INT)
-            _require(kinds, r, INT)
+            _require(kinds, l, INT, ren)
+            _require(kinds, r, INT, ren)
             return INT, None, where
     raise TypeError(f"not an arithmetic expression: {e!r}")
 

@@ -29,13 +29,10 @@ from typing import Any
 from symcert.lang import annotations, macros, procedures, quantifiers
 from symcert.lang.errors import (
     MAX_INPUT_BYTES, MAX_PROGRAM_SIZE, KindError, LimitError, NamingError as Naming, ParseError,
-    SourceError, call_in_expression, describe_char, end_of_input, error_at, plural, quote,
-    too_large,
+    SourceError, error_at, plural, quote, too_large,
 )
-from symcert.lang.lalr import (
-    Lark, Lark_StandAlone, Token, Transformer, UnexpectedCharacters, UnexpectedEOF,
-    UnexpectedInput, UnexpectedToken,
-)
+from symcert.lang.lalr import Lark, Lark_StandAlone, Token, Transformer, UnexpectedInput
+from symcert.lang.parse_errors import translate
 from symcert.lang.syntax import (
     AExpr, Add, And, ArrayVar, Assert, Assign, Assume, BExpr, Bool, Call, Cmp, Div, Fail, If,
     Int, Mod, Mul, Neg, New, Nil, Not, Or, Pos, Procedures, Quant, Return, Select, Seq, Skip,
@@ -43,6 +40,7 @@ from symcert.lang.syntax import (
     field_map, seq_of, spine,
 )
 from symcert.lang.structure import levels
+from symcert.lang.methods import MethodRules
 from symcert.lang.threads import ThreadRules
 from symcert.spec.printing import parse_round_trip
 from symcert.spec.switch import CONTRACTS, icontract
@@ -68,7 +66,7 @@ def _tpos(tok: Token) -> Pos:
     return Pos(tok.line or 0, tok.column or 0)
 
 
-class _Build(ThreadRules, Transformer[Token, Stmt]):
+class _Build(ThreadRules, MethodRules, Transformer[Token, Stmt]):
     """Builds AST nodes during the LALR reductions; remembers which literals were parenthesized
     and counts the nodes built against the program-size budget."""
 
@@ -88,6 +86,7 @@ class _Build(ThreadRules, Transformer[Token, Stmt]):
         self.macros.clear()
         self.procs, self.calls = Procedures(), []
         self.size, self.max_size = 0, max_size
+        self.tagged = False
 
     def _grow(self, nodes: int, where: Pos | None) -> None:
         """Count `nodes` more nodes (fewer when negative), or stop at the budget."""
@@ -98,9 +97,10 @@ class _Build(ThreadRules, Transformer[Token, Stmt]):
                                "--max-program-size N", where or Pos(1, 1), LimitError)
 
     def start(self, c: list[Any]) -> Stmt:
-        self.check_program(c[-1])
-        quantifiers.check(c[-1], self.procs)
-        return c[-1]
+        main = self.lower(c[-1])
+        self.check_program(main)
+        quantifiers.check(main, self.procs)
+        return main
 
     def macro(self, c: list[Any]) -> None:
         name, params, body = c[1], [str(t) for t in c[2:-1] if t is not None], c[-1]
@@ -110,21 +110,10 @@ class _Build(ThreadRules, Transformer[Token, Stmt]):
 
     def proc(self, c: list[Any]) -> None:
         name, body, contract = c[1], c[-1], annotations.contract(c)
-        params = [str(t) for t in c[2:] if isinstance(t, Token) and t not in contract]
+        params = [str(t) for t in c[2:] if isinstance(t, Token) and t.type == "NAME"]
         self._fresh(name)
         self.procs[str(name)] = procedures.declare(str(name), params, body, _tpos(name),
                                                    self.procs, **contract)
-
-    def class_(self, c: list[Any]) -> None:
-        """`class C(f1, ..., fn)` (seed 003 §4): declared once, each field once, before use."""
-        name, fields = str(c[1]), [str(t) for t in c[2:] if t is not None]
-        if name in dict(self.procs.classes):
-            raise SourceError(f"class {quote(name)} is already defined", _tpos(c[1]), Naming)
-        for i, f in enumerate(fields):
-            if f in fields[:i]:
-                raise SourceError(f"class {quote(name)} has the field {quote(f)} twice",
-                                  _tpos(c[1]), Naming)
-        self.procs.classes += ((name, tuple(fields)),)
 
     def new(self, c: list[Any]) -> Stmt:
         self._grow(1, _at(c))
@@ -132,8 +121,8 @@ class _Build(ThreadRules, Transformer[Token, Stmt]):
 
     def field_new(self, c: list[Any]) -> Stmt:
         """`x.f = new C` (seed 003 §4): `New` of the map of `f`, written at `x`."""
-        self._grow(1, _at(c))
-        target: Select = c[0]
+        target: Select = self._path_expr(c[0])  # type: ignore[assignment]
+        self._grow(1, target.pos)
         field = target.array.name  # type: ignore[union-attr]
         return New(field, str(c[2]), self._fields(c[2]), target.pos, self.procs, at=target.index)
 
@@ -151,7 +140,15 @@ class _Build(ThreadRules, Transformer[Token, Stmt]):
         assert isinstance(made, New)
         return New(made.name, made.cls, made.fields, _at(c), self.procs, local=True)
 
-    def path(self, c: list[Token]) -> AExpr:
+    def path(self, c: list[Token]) -> list[Token]:
+        """`x.f.g`, as its names: a read of a field, a field written, or a method's receiver
+        and name (methods.py)."""
+        return c
+
+    def path_read(self, c: list[Any]) -> AExpr:
+        return self._path_expr(c[0])
+
+    def _path_expr(self, c: list[Token]) -> AExpr:
         """`x.f.g`: reads of the fields' maps (seed 003 §4), each field declared in a class."""
         self._grow(2 * len(c) - 1, _tpos(c[0]))
         declared = {f for _, fields in self.procs.classes for f in fields}
@@ -168,8 +165,8 @@ class _Build(ThreadRules, Transformer[Token, Stmt]):
 
     def field_assign(self, c: list[Any]) -> Stmt:
         """`x.f = e`: the assignment of the map of `f` updated at `x` (seed 003 §4)."""
-        self._grow(1, _at(c))
-        target: Select = c[0]
+        target: Select = self._path_expr(c[0])  # type: ignore[assignment]
+        self._grow(1, target.pos)
         name = target.array.name  # type: ignore[union-attr]
         return Assign(name, Update(target.array, target.index, c[1], target.pos), target.pos)
 
@@ -328,6 +325,11 @@ class _Build(ThreadRules, Transformer[Token, Stmt]):
         self._grow(2, _tpos(c[0]))
         return Select(ArrayVar(sys.intern(str(c[0])), _tpos(c[0])), c[1], _tpos(c[0]))
 
+    def word(self, c: list[Token]) -> Token:
+        """A word that is a keyword only where it is syntax (`get`, `await`, ...), used as a
+        name: the NAME token it stands for."""
+        return Token.new_borrow_pos("NAME", str(c[0]), c[0])
+
     def paren(self, c: list[AExpr]) -> AExpr:
         self.parenthesized.add(id(c[0]))
         return c[0]
@@ -356,64 +358,6 @@ def _grammar() -> Lark:
     """The LALR parser (lalr.py: LALR, lark's basic lexer, no placeholders), loaded on first
     use with the callbacks that build the AST."""
     return Lark_StandAlone(transformer=_BUILD, lexer_callbacks={"INT": _literal})
-
-
-_FRIENDLY = {
-    "NAME": "a variable",
-    "INT": "an integer",
-    "CMP_OP": "a comparison",
-    "QUANTIFIER": "a quantifier",
-    "$END": "end of input",
-}
-
-
-def _expected(names: set[str]) -> str:
-    shown = set()
-    for name in names:
-        if name in _FRIENDLY:
-            shown.add(_FRIENDLY[name])
-            continue
-        pattern = _grammar().get_terminal(name).pattern
-        shown.add(f"`{pattern.value}`" if pattern.type == "str" else name)
-    return ", ".join(sorted(shown))
-
-
-def _translate(err: UnexpectedInput, text: str, filename: str) -> ParseError:
-    """Turn lark's exception into a ParseError with a message a user can act on."""
-    if not text.strip():
-        return error_at(text, filename, 1, 1, "empty program; expected a statement")
-    if isinstance(err, UnexpectedCharacters):
-        ch = text[err.pos_in_stream]
-        message = f"unexpected character {describe_char(ch)}"
-        if ch.isalpha():
-            message += " (a variable's name is made of ASCII letters, digits and `_`)"
-        return error_at(text, filename, err.line, err.column, message)
-    assert isinstance(err, (UnexpectedToken, UnexpectedEOF))
-    expected = set(err.expected)
-    if isinstance(err, UnexpectedToken) and err.interactive_parser is not None:
-        expected = set(err.interactive_parser.accepts())
-    token = err.token if isinstance(err, UnexpectedToken) else None
-    if token is None or token.type == "$END":
-        (line, column), found, offset = end_of_input(text), "end of input", len(text)
-    else:
-        line, column, found = token.line, token.column, quote(token)
-        offset = token.start_pos
-    message = f"unexpected {found}; expected {_expected(expected)}"
-    if token is not None and token.type in ("MACRO", "PROC"):
-        message += " (macros and procedures are declared before the main statement)"
-    elif token is not None and token.type != "NAME" and token.isidentifier() \
-            and "NAME" in expected:
-        message += f" ({quote(token)} is a keyword, not a variable)"
-    elif token is not None and call_in_expression(text[:offset], str(token), expected):
-        message += " (calls are not expressions: assign the result first, `y = f(..)`)"
-    elif token is not None and token.type == "QUANTIFIER":
-        message += (" (a quantifier in an operand of `and`, `or`, `not` or `==>` is written "
-                    "in parentheses: `x > 0 and (forall k in 0 .. n :: a[k] > 0)`)")
-    elif text[:offset].rstrip().endswith(("forall", "exists")):
-        message += " (a quantifier reads `forall k in lo .. hi :: b`)"
-    elif text[:offset].rstrip().endswith(";"):
-        message += " (`;` separates statements, it does not end them)"
-    return error_at(text, filename, line or 1, column or 1, message)
 
 
 def _too_deep(root: Any) -> Pos | None:
@@ -448,7 +392,7 @@ def parse(text: str, filename: str = "<input>", *, max_input_bytes: int = MAX_IN
     try:
         program: Stmt = _grammar().parse(text)
     except UnexpectedInput as err:
-        raise _translate(err, text, filename) from None
+        raise translate(err, text, filename, _grammar()) from None
     except SourceError as err:
         raise error_at(text, filename, err.pos.line, err.pos.column, err.message,
                      err.kind) from None

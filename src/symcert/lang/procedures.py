@@ -14,13 +14,14 @@ guarantees is declared with as many parameters as the call has arguments.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterator
 
 from symcert.lang import annotations, objects
 from symcert.lang.errors import KindError, NamingError, SourceError, plural, quote
 from symcert.lang.structure import children, variables
 from symcert.lang.syntax import (
-    ArrayVar, Assign, Await, BExpr, Call, If, New, Node, Pos, Proc, Procedures, Return, Seq, Spawn,
+    ArrayVar, Assign, Await, BExpr, Call, If, Invoke, New, Node, Pos, Proc, Procedures, Return, Seq, Spawn,
     Stmt, Var, While,
     array_write,
     show_stmt,
@@ -60,7 +61,7 @@ def declare(name: str, params: list[str], body: Stmt, pos: Pos | None,
         seen.add(p)
     declared = {s.name for s in statements(body) if isinstance(s, (Assign, New)) and s.local}
     declared |= {s.target for s in statements(body)
-                 if isinstance(s, Call) and s.local and s.target is not None}
+                 if isinstance(s, (Call, Invoke)) and s.local and s.target is not None}
     return Proc(name, tuple(params), body, frozenset(params) | declared, pos, procs, requires,
                 ensures)
 
@@ -171,6 +172,13 @@ def allocates(p: Stmt) -> bool:
                for s in statements(root))
 
 
+def classes_of(p: Stmt) -> int:
+    """The number of classes an input object's class ranges over: the program's classes when
+    its objects carry their class (methods.py), else 0."""
+    table = table_of(p)
+    return len(table.classes) if table.tagged else 0
+
+
 def table_of(p: Stmt) -> Procedures:
     """The procedures and classes of the program whose main statement is `p`: held by a parsed
     program's sequences, by its calls, else by its `new`s, else by its fields' maps (a program
@@ -198,5 +206,18 @@ def show_program(p: Stmt) -> str:
     """The program as IMP source: its classes, the declarations of the procedures it calls,
     then `p`."""
     table = table_of(p)
-    classes = [f"class {name}({', '.join(fields)})" for name, fields in table.classes]
-    return "\n".join(classes + [str(q) for q in table.values()] + [show_stmt(p)])
+    classes = []
+    bare = any("." in name for name in table)  # methods tag the program by themselves
+    for name, fields in table.classes:
+        methods = [q for q in table.values() if q.name.startswith(name + ".")]
+        block = "".join(
+            "\n" + _indent(str(replace(q, name=q.name[len(name) + 1:], params=q.params[1:])))
+            for q in methods)
+        classes.append(f"class {name}({', '.join(fields)})"
+                       + (f" begin{block}\nend" if methods or table.tagged and not bare else ""))
+    procs = [str(q) for q in table.values() if "." not in q.name]
+    return "\n".join(classes + procs + [show_stmt(p)])
+
+
+def _indent(text: str) -> str:
+    return "\n".join("  " + line for line in text.split("\n"))

@@ -219,5 +219,8 @@ def _inputs(p: Stmt, assigned: frozenset[str]) -> tuple[frozenset[str], frozense
 
 
 def _globals(c: Call | Spawn) -> frozenset[str]:
-    """The global variables the procedures of `c`'s program mention (seed 003 §3)."""
-    return frozenset().union(*(_variables(q.body, False) - q.locals for q in c.procs.values()))
+    """The global variables the procedures of `c`'s program mention (seed 003 §3): in their
+    bodies and in their `requires`, which every call checks."""
+    return frozenset().union(*(
+        (_variables(q.body, False) | (_variables(q.requires, False) if q.requires is not None
+                                      else frozenset())) - q.locals for q in c.procs.values()))

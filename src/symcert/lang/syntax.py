@@ -26,50 +26,21 @@ from dataclasses import dataclass, field
 from typing import Iterator, Union
 
 from symcert.lang.expressions import (  # re-exported: the syntax is expressions and statements
-    ARITY,
-    BINARY,
-    CMP_OPS,
-    DIVISIONS,
-    AExpr,
-    Add,
-    And,
-    ArrayExpr,
-    ArrayVar,
-    BExpr,
-    Bool,
-    Cmp,
-    Div,
-    FIELD,
-    Int,
-    Mod,
-    Mul,
-    Neg,
-    Nil,
-    Not,
-    Or,
-    Pos,
-    Quant,
-    Select,
-    Sub,
-    Update,
-    Var,
-    field_map,
-    field_of,
-    is_field,
-    operands,
-    show_aexpr,
+    ARITY, BINARY, CMP_OPS, DIVISIONS, AExpr, Add, And, ArrayExpr, ArrayVar, BExpr, Bool, Cmp,
+    Div, FIELD, Int, Mod, Mul, Neg, Nil, Not, Or, Pos, Quant, Select, Sub, Update, Var,
+    field_map, field_of, is_field, operands, show_aexpr,
 )
+from symcert.lang.calls import CLASS, Invoke, class_tag  # re-exported
+
 
 class Procedures(dict[str, "Proc"]):
     """A program's procedures by name, and `globals`: every variable the program uses as a
     global (set by `check`), so that `only_local` names the variables that are never global."""
 
     globals: frozenset[str] = frozenset()
+    tagged: bool = False  # objects carry their class `.class` (methods.py)
     classes: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    """The classes `class C(f1, ..., fn)` in declaration order (seed 003 §4)."""
-    checked: tuple[Stmt, frozenset[str]] | None = None
-    """The main statement `check` checked and its references (`objects.references`), so that
-    `references` does not walk the program again."""
+    checked: tuple[Stmt, frozenset[str]] | None = None  # `check`'s main and its references
 
     def only_local(self) -> frozenset[str]:
         """The variables that are local wherever they occur (seed 003 §3 assumes all locals are)."""
@@ -110,12 +81,15 @@ class Fail:
     by_zero: bool = field(default=False, repr=False)
     deadlock: bool = field(default=False, repr=False)
     blocked: tuple[tuple[int, Stmt], ...] = field(default=(), compare=False, repr=False)
+    why: str = field(default="", repr=False)  # a method call's failure (methods.py)
 
     def __str__(self) -> str:
         return "fail"
 
     def what(self) -> str:
         """What went wrong, for a bug report."""
+        if self.why:
+            return self.why
         if self.deadlock:
             waits = self.blocked or ((0, self.origin),)  # type: ignore[assignment]
             return "deadlock: every unfinished thread is blocked: " + ", ".join(
@@ -169,6 +143,7 @@ class Call:
     pos: Pos | None = field(default=None, compare=False, repr=False)
     local: bool = False
     procs: Procedures = field(default_factory=Procedures, compare=False, repr=False)
+    ctor: bool = field(default=False, compare=False, repr=False)  # `new C(ē)`'s init: unprinted
 
     def __str__(self) -> str:
         call = f"{self.name}({', '.join(map(show_aexpr, self.args))})"
@@ -206,6 +181,7 @@ class New:
     """The program's table of declarations (its classes), as `ArrayVar.decl`."""
     local: bool = False
     at: AExpr | None = None
+    init: tuple[AExpr, ...] | None = None  # `new C(ē)`'s arguments (printing; B-O3)
 
     @property
     def target(self) -> AExpr | None:
@@ -214,9 +190,11 @@ class New:
 
     def __str__(self) -> str:
         target = self.target
+        made = f"new {self.cls}" + ("" if self.init is None else
+                                    f"({', '.join(map(show_aexpr, self.init))})")
         if target is not None:
-            return f"{target} = new {self.cls}"
-        return f"{'var ' if self.local else ''}{self.name} = new {self.cls}"
+            return f"{target} = {made}"
+        return f"{'var ' if self.local else ''}{self.name} = {made}"
 
 
 ALLOC = FIELD + "new"
@@ -233,7 +211,8 @@ def allocation(s: New, last: int) -> list[Assign]:
     Java does (JLS §15.26.1: `y`, then `new C`), and where it is nil the step fails before it
     changes anything."""
     k = Int(last - 1)
-    resets = [Assign(f, Update(ArrayVar(f), k, Int(0))) for f in s.fields]
+    resets = [Assign(f, Update(ArrayVar(f), k, Int(class_tag(s) if f == CLASS else 0)))
+              for f in s.fields]
     if s.at is None:
         return [Assign(ALLOC, k)] + resets + [Assign(s.name, k)]
     written = next((r.expr for r in resets if r.name == s.name), ArrayVar(s.name, decl=s.decl))
@@ -249,6 +228,7 @@ class If:
     then_: Stmt
     else_: Stmt
     pos: Pos | None = field(default=None, compare=False, repr=False)
+    call: object = field(default=None, compare=False, repr=False)  # a dispatch's call (methods.py)
 
     def __str__(self) -> str:
         return show_stmt(self)
@@ -447,12 +427,15 @@ def spine(s: Stmt) -> Iterator[Stmt]:
 
 def show_stmt(s: Stmt, indent: str = "") -> str:
     """Print a statement as IMP source, one statement a line, blocks indented."""
-    return ";\n".join(_show_simple(t, indent) for t in spine(s))
+    return ";\n".join(_show_simple(t, indent) for t in spine(s)
+                       if not (isinstance(t, Call) and t.ctor))
 
 
 def _show_simple(s: Stmt, indent: str) -> str:
     inner = indent + "  "
     match s:
+        case If(call=call) if call is not None:  # a method call's dispatch (methods.py)
+            return indent + str(call)
         case If(c, t, e):
             return (
                 f"{indent}if {c} then\n{show_stmt(t, inner)}\n"

@@ -152,8 +152,9 @@ def indices(nodes: list[object]) -> tuple[int, ...]:
 
 
 def guess(p: Stmt, samples: Samples, seconds: float = 10.0) -> dict[int, BExpr] | None:
-    """An inductive invariant per loop (pre-order index) from the candidates above, or None
-    when a sampled run failed, no run reached a loop, or the time ran out.
+    """An inductive invariant per loop without a written one (pre-order index) from the
+    candidates above, the written invariants read as written (`obligations`), or None when a
+    sampled run failed, no run reached a loop, or the time ran out.
 
     :param samples: `sample(p)`.
     :param seconds: the budget for pruning.
@@ -163,11 +164,13 @@ def guess(p: Stmt, samples: Samples, seconds: float = 10.0) -> dict[int, BExpr] 
     if samples.failing is not None or not any(samples.states):
         return None
     phases = _phases(p, names)
+    whiles = list(loops(p))
     quantified = cells.candidates(p) if any(samples.heads) else {}
     candidates = {k: equalities(list(rows), names) + _octagon(list(rows), names)
                   + [c for c in phases if _holds(c, rows, names)]
                   + [c for c in quantified.get(k, ()) if _judged(c, samples.heads[k])]
-                  for k, rows in enumerate(samples.states) if rows}  # a loop not reached: true
+                  for k, rows in enumerate(samples.states)
+                  if rows and not whiles[k].invariants}  # not reached: true; written: as written
     while time.perf_counter() - start < seconds:
         invariants = {k: conjunction(cs) for k, cs in candidates.items()}
         try:

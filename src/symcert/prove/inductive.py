@@ -40,7 +40,7 @@ from symcert.prove.smtlib import Script, conj
 from symcert.core import terms
 from symcert.core.algebra import fold_a, fold_b, is_formula
 from symcert.core.guards import GUARDS, TRUE
-from symcert.engine.contracts import writes
+from symcert.engine.contracts import contracted, writes
 from symcert.lang import annotations
 from symcert.lang.annotations import RESULT
 from symcert.lang.procedures import arrays, called, statements, table_of
@@ -66,6 +66,8 @@ class Obligation:
     goal: BExpr
     part: tuple[int, int] | None = None
     """For a goal split into candidate conjuncts (`obligations`' `parts`): (loop, conjunct)."""
+    loop: int | None = None
+    """For a loop invariant's initiation or consecution: the loop's index."""
 
     def smtlib(self) -> str:
         """The SMT-LIB script whose UNSAT answer proves the obligation."""
@@ -108,11 +110,20 @@ class InvariantCheck:
         """The names of the obligations not proved by both provers."""
         return [r.obligation.name for r in self.results if not r.holds]
 
+    def holds_at(self, loops: set[int]) -> bool:
+        """Whether the invariants of `loops` are established and preserved (their initiation
+        and consecution proved by both provers), whatever the other obligations."""
+        return all(r.holds for r in self.results if r.obligation.loop in loops)
+
 
 def loops(p: Stmt) -> list[While]:
     """The loops of the main statement `p`, then of each procedure it may call, each in
     pre-order (`solver.horn_procs.loops`): a loop's index in this list names its invariant."""
     return [w for root in [p, *(q.body for q in called(p))] for w in annotations.loops(root)]
+
+
+_Heads = set[tuple[int, tuple[tuple[str, AExpr], ...], tuple[BExpr, ...]]]
+"""The states at loop heads whose body and exit were enumerated: loop, store, path kept."""
 
 
 @dataclass(frozen=True)
@@ -138,7 +149,10 @@ def obligations(p: Stmt, invariants: Mapping[int, BExpr], max_paths: int = MAX_P
                 parts: Mapping[int, tuple[BExpr, ...]] | None = None,
                 contracts: Contracts | None = None) -> list[Obligation]:
     """The obligations of `p` under loop `invariants` (index in `loops` → formula; `true` where
-    missing) and `contracts` (every procedure `p` calls must have one): at a loop, the invariant
+    missing) and `contracts` (every procedure `p` calls must have one), the written annotations
+    read as written (`annotations.filled`, `filled_contract`: a written invariant or clause in
+    place of a proposal, a procedure with a written contract summarised by it, its missing
+    clause from the proposal or `true`): at a loop, the invariant
     on entry, then the body from it and the condition back to it, and the exit from it and the
     negated condition; at a call, the callee's contract; in a contracted body, its `ensures` at
     each return.
@@ -149,8 +163,13 @@ def obligations(p: Stmt, invariants: Mapping[int, BExpr], max_paths: int = MAX_P
     :raises ValueError: when there are more than `max_paths` paths, or `p` is outside the
         fragment.
     """
-    contracts = contracts or {}
     table = table_of(p)
+    whiles = loops(p)
+    invariants = annotations.filled(whiles, invariants)
+    if parts is not None:
+        parts = {k: cs for k, cs in parts.items() if k < len(whiles) and not whiles[k].invariants}
+    contracts = {q.name: annotations.filled_contract(q, (contracts or {}).get(q.name))
+                 for q in called(p) if q.name in (contracts or {}) or contracted(q)}
     names = tuple(sorted(variables(p)))
     queue = [_Path("main", None, tuple((x, Var(x)) for x in names), (), (p,))]
     for name in contracts:
@@ -161,8 +180,8 @@ def obligations(p: Stmt, invariants: Mapping[int, BExpr], max_paths: int = MAX_P
         queue.append(_Path(f"the body of {name}", q, tuple(store.items()), (ok, pre), (q.body,)))
     out: list[Obligation] = []
     fresh = count()
-    index = {id(w): k for k, w in enumerate(loops(p))}
-    heads: set[tuple[int, tuple[tuple[str, AExpr], ...]]] = set()
+    index = {id(w): k for k, w in enumerate(whiles)}
+    heads: _Heads = set()
     for _ in range(max_paths):
         if not queue:
             return [o for o in out if o.goal != TRUE]
@@ -208,7 +227,7 @@ def obligations(p: Stmt, invariants: Mapping[int, BExpr], max_paths: int = MAX_P
                 for part, goal in goals:
                     inv, ok = _eval(store, goal)
                     out.append(Obligation(f"invariant of loop {k} {kind} ({at})", path,
-                                          terms.conj(ok, inv), part))
+                                          terms.conj(ok, inv), part, k))
                 if isinstance(s, While):
                     queue += _loop(w, k, seg, store, invariants.get(k, TRUE), tuple(todo), heads)
                 break
@@ -222,26 +241,29 @@ def obligations(p: Stmt, invariants: Mapping[int, BExpr], max_paths: int = MAX_P
 
 def _loop(w: While, k: int, seg: _Path, store: dict[str, AExpr], invariant: BExpr,
           after: tuple[Stmt | _Back, ...],
-          heads: set[tuple[int, tuple[tuple[str, AExpr], ...]]]) -> list[_Path]:
+          heads: _Heads) -> list[_Path]:
     """Loop `k`'s body from `invariant ∧ cond` and its exit from `invariant ∧ ¬cond`, what
     the body may write havocked (T-I1's havoc set, and what its calls may write); none when
-    they were enumerated from the same state at the head (recorded in `heads`)."""
+    they were enumerated from the same state at the head (recorded in `heads`). A loop with a
+    written invariant keeps the path to its head, as T-I1 does (`φ ∧ I ∧ I'`: what the path
+    says of the variables the body does not write still holds); a proposed one is read alone."""
     written = annotations.written(w.body)
     havocked = set(written.variables | written.arrays)
     for c in statements(w.body):
         if isinstance(c, Call):
             havocked |= writes(c.procs[c.name])
     items = tuple((x, Var(f"{x}!w{k}") if x in havocked else t) for x, t in store.items())
-    if (k, items) in heads:
+    before = seg.path if w.invariants else ()
+    if (k, items, before) in heads:
         return []
-    heads.add((k, items))
+    heads.add((k, items, before))
     head = dict(items)
     inv, ok_inv = _eval(head, invariant)
     cond, ok = _eval(head, w.cond)
     return [replace(seg, label=f"{seg.label}, loop {k} body", store=items,
-                    path=(ok_inv, inv, ok, cond), todo=(w.body, _Back(w))),
+                    path=before + (ok_inv, inv, ok, cond), todo=(w.body, _Back(w))),
             replace(seg, label=f"{seg.label}, loop {k} exit", store=items,
-                    path=(ok_inv, inv, ok, terms.negate(cond)), todo=after)]
+                    path=before + (ok_inv, inv, ok, terms.negate(cond)), todo=after)]
 
 
 def _returns(seg: _Path, value: AExpr, ok: BExpr, store: dict[str, AExpr],

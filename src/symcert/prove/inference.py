@@ -4,9 +4,10 @@ exploration cannot finish.
 Breadth-first exploration unrolls a loop bounded by an input forever, so on its own it can find
 such a loop's bugs but never prove it. `InferringCheck` first explores as `verdict.Check` does
 for a small share of the budget (`PROBE_STATES`: shallow bugs are found there, with their
-replay, before any solver is asked for more). When that share runs out on a program whose loops
-carry no written invariant, it asks the CHC solver (`solver.horn`, z3's Spacer) for an invariant
-of every loop, and counts the answer only after two checks of a different formulation agree:
+replay, before any solver is asked for more). When that share runs out on a program with a loop
+that carries no written invariant, it asks the CHC solver (`solver.horn`, z3's Spacer) for an
+invariant of every such loop (written invariants are read as written: `annotations.unwritten`),
+and counts the answer only after two checks of a different formulation agree:
 
 1. `prove.inductive.check_invariants`: initiation, consecution and safety of the invariant
    map, each obligation proved by z3 *and* by cvc5;
@@ -28,8 +29,9 @@ the same two checks. Only then is the verdict SAFE, and the invariants are shown
 (who may write them into the program). A rejected or missing answer is never turned into a verdict: exploration goes on
 with the whole budget, and an undecided verdict says what inference found.
 
-A program with procedures (recursive ones included) and no written contract or invariant gets
-Spacer's procedure summaries instead (`solver.horn_procs`, `prove.summaries`): each becomes a
+A program with procedures (recursive ones included), one of which misses a written `requires` or
+`ensures`, gets Spacer's procedure summaries instead (only the clauses not written are taken:
+`annotations.filled_contract`) (`solver.horn_procs`, `prove.summaries`): each becomes a
 contract, with an invariant for each loop, counted only when z3 and cvc5 prove their obligations
 (`summaries.check_summaries`) and the annotated program is SAFE under the contract and invariant
 transitions (T-S1, T-I1).
@@ -44,7 +46,6 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Iterator, Mapping
 
-from symcert.prove import summaries
 from symcert.core.concrete import Env
 from symcert.engine.candidates import Candidate, Discarded, Source, replay
 from symcert.engine.explore import Explorer, run
@@ -52,9 +53,11 @@ from symcert.engine.shrink import shrink
 from symcert.engine.verdict import (
     Attempt, Budget, Cause, Check, Kind, Observer, Quiet, Reason, Verdict, explored, measure,
 )
-from symcert.lang.annotations import loops, with_invariants
+from symcert.lang.annotations import loops, unwritten, with_invariants
 from symcert.lang.errors import plural
-from symcert.lang.syntax import BExpr, Stmt, While
+from symcert.lang.syntax import BExpr, Stmt
+from symcert.prove import summaries
+from symcert.prove.inferred import Inferred, answered, spacer_outcome
 from symcert.solver.z3backend import Solver, solver_for
 
 if TYPE_CHECKING:
@@ -85,48 +88,14 @@ GUESS_SECONDS = 10.0
 found none that checks (`prove.guesses`)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Inferred:
-    """Invariants the CHC solver proposed that both checks accepted, loop by loop."""
-
-    invariants: tuple[tuple[While, BExpr], ...]
-    seconds: float
-    how: str = "inferred"
-    """`inferred` by the CHC solver or `guessed` from concrete runs (`prove.guesses`,
-    `prove.contract_guesses`)."""
-    contracts: tuple[str, ...] = ()
-    """The procedures' inferred contracts, one line each (`prove.summaries.shown`)."""
-
-    def lines(self) -> list[str]:
-        """One line per loop: where it is and its invariant, as IMP (and, for a guessed one,
-        where it comes from); then one per procedure with an inferred contract."""
-        source = " (guessed from concrete runs)" if self.how == "guessed" else ""
-        return [f"the loop at {_at(w)}{source}: invariant {inv}"
-                for w, inv in self.invariants] + list(self.contracts)
-
-    def heading(self) -> str:
-        """The line before `lines` in a report."""
-        if self.contracts:
-            loops_too = "loop invariants and " if self.invariants else ""
-            source = "guessed from concrete calls" if self.how == "guessed" else "z3's Spacer"
-            return (f"proved with inferred {loops_too}procedure contracts ({source}), checked "
-                    "by z3, cvc5 and the invariant and contract transitions:")
-        return ("proved with inferred loop invariants (z3's Spacer, or guessed from concrete "
-                "runs), checked by z3, cvc5 and the invariant transition:")
-
-
-def _at(w: While) -> str:
-    return f"{w.pos.line}:{w.pos.column}" if w.pos is not None else "?"
-
-
 def applies(p: Stmt, budget: Budget) -> bool:
-    """Whether inference may help `p`: it has loops, none with a written invariant (a user's
-    annotation is never replaced or strengthened), in the fragment the CHC encoding supports,
-    and the check looks for the first bug only."""
+    """Whether inference may help `p`: it has a loop with no written invariant (inference fills
+    in only what is not written; the written invariants are checked as written, never replaced
+    or strengthened: `annotations.filled`), in the fragment the CHC encoding supports, and the
+    check looks for the first bug only."""
     from symcert.solver.horn import unsupported
 
-    whiles = list(loops(p))
-    return (bool(whiles) and not any(w.invariants for w in whiles) and not budget.all_bugs
+    return (any(not w.invariants for w in loops(p)) and not budget.all_bugs
             and unsupported(p) in (None, QUANTIFIED))
 
 
@@ -137,11 +106,13 @@ assumes: Spacer says so, the guesses (`prove.cells`) still apply."""
 
 def annotate(p: Stmt, invariants: Mapping[int, BExpr]) -> Stmt:
     """`p` with loop number `k` (pre-order, `annotations.loops`) given the invariant
-    `invariants[k]`.
+    `invariants[k]` where it has none written.
 
-    :param invariants: loop index → invariant; loops not named keep theirs.
+    :param invariants: loop index → invariant; loops not named, and loops with a written
+        invariant, keep theirs.
     """
-    by_node = {id(w): invariants[k] for k, w in enumerate(loops(p)) if k in invariants}
+    whiles = list(loops(p))
+    by_node = {id(whiles[k]): inv for k, inv in unwritten(whiles, invariants).items()}
     return with_invariants(p, by_node)
 
 
@@ -335,15 +306,24 @@ class InferringCheck:
         by the invariant transition on the annotated program."""
         from symcert.prove.inductive import check_invariants  # z3 and cvc5, when asked
 
+        invariants = unwritten(list(loops(self.program)), invariants)
         method = "spacer" if how == "inferred" else "guesses"
         observer.phase(f"checking the {how} loop invariants with z3 and cvc5")
         self.running = method
-        accepted = check_invariants(self.program, invariants)
-        self.running = None
+        try:
+            accepted = check_invariants(self.program, invariants)
+        except ValueError as too_many:  # more paths than the obligations are written for
+            self.tried.append(Attempt(method, f"{answered(how)}not checked: {too_many}"))
+            self._found(f"the {how} loop invariants were not checked: {too_many}")
+            return None
+        finally:
+            self.running = None
         if not accepted.accepted:
             self.tried.append(Attempt(method, f"{answered(how)}rejected by z3 and cvc5"))
             self._found(f"the {how} loop invariants were rejected (not proved by z3 and "
                         f"cvc5: {', '.join(accepted.failed())})")
+            if invariants and accepted.holds_at(set(invariants)):
+                return self._written_fails(annotate(self.program, invariants), observer)
             return None
         self.tried.append(Attempt(method, f"{answered(how)}accepted by z3 and cvc5"))
         annotated = annotate(self.program, invariants)
@@ -361,6 +341,17 @@ class InferringCheck:
                                      time.perf_counter() - began, how)
         return verdict
 
+    def _written_fails(self, annotated: Stmt, observer: Observer) -> Verdict | None:
+        """Where the proposed invariants hold (initiation and consecution proved by both
+        provers) but an obligation of a written annotation or an assert does not: the
+        annotated program explored (T-I1), the inputs of its failures replayed on the program
+        as written; a bug only when that replay fails (the proof itself stays rejected)."""
+        observer.phase("exploring with the loop invariants")
+        verdict = self._explore(annotated, self.budget, Quiet(), "annotated")  # not yet ours
+        assert self.current is not None
+        found = [w.input for w in verdict.bugs] + self.current.candidates
+        return self._replay(self._candidates(found, Source.ABSTRACTION), observer)
+
     def _summarise(self, observer: Observer) -> Verdict | None:
         """Ask Spacer for procedure summaries, else guess contracts from concrete calls
         (`contract_guesses`); check each proposal as contracts with both provers, then run the
@@ -372,8 +363,14 @@ class InferringCheck:
             method = "spacer" if how == "inferred" else "contract guesses"
             observer.phase(f"checking the {how} procedure contracts with z3 and cvc5")
             self.running = method
-            checked = summaries.check_summaries(self.program, contracts, invariants)
-            self.running = None
+            try:
+                checked = summaries.check_summaries(self.program, contracts, invariants)
+            except ValueError as too_many:  # more paths than the obligations are written for
+                self.tried.append(Attempt(method, f"{answered(how)}not checked: {too_many}"))
+                self._found(f"the {how} procedure contracts were not checked: {too_many}")
+                continue
+            finally:
+                self.running = None
             if not checked.accepted:
                 self.tried.append(Attempt(method, f"{answered(how)}rejected by z3 and cvc5"))
                 self._found(f"the {how} procedure contracts were rejected (not proved by z3 "
@@ -389,9 +386,9 @@ class InferringCheck:
                 continue
             whiles = summaries.loops(self.program)
             self.inferred = Inferred(tuple((whiles[k], inv) for k, inv in
-                                           sorted(invariants.items())),
+                                           sorted(unwritten(whiles, invariants).items())),
                                      time.perf_counter() - began, how,
-                                     contracts=tuple(summaries.shown(contracts)))
+                                     contracts=tuple(summaries.shown(self.program, contracts)))
             return verdict
         return None
 
@@ -479,17 +476,3 @@ class InferringCheck:
             return verdict
         return replace(verdict, reason=Reason(verdict.reason.cause,
                                               f"{verdict.reason.message}; {found}"))
-
-
-def spacer_outcome(reason: str, seconds: float, timeout_ms: int) -> str:
-    """How Spacer ended without an answer after `seconds`, read off its reason: timeout (its
-    own `timeout_ms` spent; z3 says "canceled" then too), canceled (stopped earlier by an
-    interrupt) or unknown (it gave up, or the program is outside its fragment)."""
-    low = reason.lower()
-    if "timeout" in low or ("cancel" in low and seconds * 1000 >= 0.95 * timeout_ms):
-        return f"timeout after {seconds:.1f} s"
-    return ("canceled" if "cancel" in low else "unknown") + f" ({reason})"
-
-
-def answered(how: str) -> str:
-    return "answered, " if how == "inferred" else "proposed, "

@@ -5,7 +5,7 @@ proposals, two front doors.
 `PROBE_STATES` states; then, for loops without a written invariant, sampled runs, Spacer's
 invariants, else invariants guessed from concrete runs (`prove.guesses`), each accepted only
 once z3 and cvc5 prove its obligations and `engine.prove` proves the annotated program; for
-procedures without a written contract, Spacer's summaries, else contracts guessed from
+procedures with a clause not written, Spacer's summaries, else contracts guessed from
 concrete calls. So a program `run` proves, `prove` proves, with a certificate.
 """
 
@@ -24,7 +24,7 @@ from symcert.engine.shrink import shrink
 from symcert.engine.verdict import (
     Attempt, Budget, Cause, Kind, Quiet, Reason, Verdict, explored,
 )
-from symcert.lang.annotations import loops
+from symcert.lang.annotations import loops, unwritten
 from symcert.lang.syntax import BExpr, Stmt
 from symcert.prove import summaries
 from symcert.prove.inference import (
@@ -42,12 +42,14 @@ def prove_inferring(p: Stmt, max_states: int,
                     guess_seconds: float = GUESS_SECONDS,
                     phase: Callable[[str], None] = lambda name: None,
                     ) -> tuple[Proof, dict[int, BExpr], Stmt]:
-    """`engine.prove`, and, where a probe of `PROBE_STATES` states cannot finish a program whose
-    loops carry no written invariant (the CHC encoding's fragment), `prove` of the program
-    annotated with the invariants `run` would use: Spacer's, else those guessed from concrete
-    runs (`prove.guesses`), once `check_invariants` (z3 and cvc5) accepts them; for procedures
-    without written contracts, Spacer's summaries or guessed contracts, once
-    `summaries.check_summaries` accepts them (T-I2).
+    """`engine.prove`, and, where a probe of `PROBE_STATES` states cannot finish a program with
+    a loop that carries no written invariant (the CHC encoding's fragment), `prove` of the
+    program annotated with the invariants `run` would use: Spacer's, else those guessed from
+    concrete runs (`prove.guesses`), once `check_invariants` (z3 and cvc5) accepts them; for
+    procedures with a clause not written, Spacer's summaries or guessed contracts, once
+    `summaries.check_summaries` accepts them (T-I2). Only what is not written is filled in:
+    written invariants and clauses are checked as written (`annotations.unwritten`,
+    `annotations.filled_contract`).
 
     Candidate inputs (`engine.candidates`) are replayed as `InferringCheck` replays them: that
     of a failing sampled run before Spacer is asked, that of Spacer's counterexample, and, when
@@ -78,16 +80,28 @@ def prove_inferring(p: Stmt, max_states: int,
         return replace(proof, verdict=verdict), invariants, proved
 
     def proved_with(invariants: dict[int, BExpr], how: str) -> Proof | None:
+        """The SAFE proof of `p` annotated with the proposal where no invariant is written, or
+        the proof of a bug of `p`: where the proposal holds at its loops (initiation and
+        consecution proved by both provers) but an obligation of a written annotation or an
+        assert does not, the failures of the annotated program's proof are replayed on `p`
+        as written (as `InferringCheck` does); else None."""
+        invariants = unwritten(list(loops(p)), invariants)
         method = "spacer" if how == "inferred" else "guesses"
         phase(f"checking the {how} loop invariants with z3 and cvc5")
-        if not check_invariants(p, invariants).accepted:
+        accepted = check_invariants(p, invariants)
+        if not accepted.accepted:
             tried.append(Attempt(method, f"{answered(how)}rejected by z3 and cvc5"))
-            return None
-        tried.append(Attempt(method, f"{answered(how)}accepted by z3 and cvc5"))
+            if not (invariants and accepted.holds_at(set(invariants))):
+                return None
+        else:
+            tried.append(Attempt(method, f"{answered(how)}accepted by z3 and cvc5"))
         phase("exploring and proving with the loop invariants")
-        proof = prove(annotate(p, invariants), max_states)
-        tried.append(explored("annotated", proof.verdict))
-        return proof if proof.verdict.kind is Kind.SAFE else None
+        annotated = prove(annotate(p, invariants), max_states)
+        tried.append(explored("annotated", annotated.verdict))
+        if accepted.accepted and annotated.verdict.kind is Kind.SAFE:
+            return annotated
+        return _replayed(p, proof, [w.input for w in annotated.verdict.bugs],
+                         Source.ABSTRACTION)
 
     probe = min(max_states, PROBE_STATES)
     proof = prove(p, probe)
@@ -121,10 +135,11 @@ def prove_inferring(p: Stmt, max_states: int,
         if found is not None:
             return done(found, {}, p)
         if isinstance(answer, horn.Safe):
-            invariants = {i.index: i.invariant for i in answer.invariants}
+            invariants = unwritten(list(loops(p)), {i.index: i.invariant
+                                                    for i in answer.invariants})
             proved = proved_with(invariants, "inferred")
             if proved is not None:
-                return done(proved, invariants, p)
+                return done(proved, invariants if proved.verdict.kind is Kind.SAFE else {}, p)
         else:
             tried.append(Attempt("spacer", "answered: a counterexample that does not replay"
                                  if isinstance(answer, horn.Unsafe) else spacer_outcome(
@@ -136,7 +151,8 @@ def prove_inferring(p: Stmt, max_states: int,
         else:
             proved = proved_with(guessed, "guessed")
             if proved is not None:
-                return done(proved, guessed, p)
+                return done(proved, unwritten(list(loops(p)), guessed)
+                            if proved.verdict.kind is Kind.SAFE else {}, p)
         found = _replayed(p, proof, samples.pending, Source.SAMPLING)
         if found is not None:
             return done(found, {}, p)
@@ -162,8 +178,7 @@ def prove_inferring(p: Stmt, max_states: int,
             proved = prove(annotated, max_states)
             tried.append(explored("annotated", proved.verdict))
             if proved.verdict.kind is Kind.SAFE:  # the main statement's loops come first
-                return done(proved, {k: invariants[k] for k in range(len(list(loops(p))))
-                                     if k in invariants}, annotated)
+                return done(proved, unwritten(list(loops(p)), invariants), annotated)
         finding = "no procedure contract inferred or guessed that proves it"
     if probe < max_states:
         phase("exploring and proving")

@@ -19,9 +19,10 @@ contract transition (T-S1), and counts only after two checks of different formul
    (`annotate`) is run with T-S1 and T-I1, which verify each body once from its `requires`
    and each loop from its invariant, and must end SAFE.
 
-The fragment: procedures called, no objects or threads, no contract and no loop invariant
-written by the user (a user's annotation is never replaced or strengthened: the engine checks
-it as written).
+The fragment: procedures called, no objects or threads, and something not written: a procedure
+without a `requires` or an `ensures`, or a loop without an invariant. Inference fills in only
+that; every written annotation is checked as written, never replaced or strengthened (a
+procedure with only a `requires` keeps the user's precondition: `annotations.filled_contract`).
 """
 
 from __future__ import annotations
@@ -33,44 +34,57 @@ from symcert.prove import inductive
 from symcert.prove.inductive import (
     DEFAULT_RLIMIT, MAX_PATHS, Contracts, InvariantCheck, Obligation, loops,
 )
-from symcert.engine.contracts import contracted
 from symcert.lang import annotations
 from symcert.lang.parser import parse
-from symcert.lang.procedures import table_of
+from symcert.lang.procedures import called, table_of
 from symcert.lang.syntax import BExpr, Stmt, show_stmt
 
 
 def applies(p: Stmt, all_bugs: bool = False) -> bool:
-    """Whether summaries may help `p`: it calls procedures, none has a written contract and no
-    loop a written invariant (a user's annotation is never replaced or strengthened), it is in
-    the fragment (no objects or threads); the check looks for the first bug only."""
+    """Whether summaries may help `p`: it calls procedures, one of which misses a written
+    `requires` or `ensures` or a loop a written invariant (inference fills in only what is not
+    written; a user's annotation is checked as written, never replaced or strengthened), it is
+    in the fragment (no objects or threads); the check looks for the first bug only."""
     from symcert.solver.horn_procs import unsupported
 
     return (not all_bugs and unsupported(p) is None
-            and not any(contracted(q) for q in table_of(p).values())
-            and not any(w.invariants for w in loops(p)))
+            and (any(q.requires is None or q.ensures is None for q in called(p))
+                 or any(not w.invariants for w in loops(p))))
 
 
 def annotate(p: Stmt, contracts: Contracts, invariants: Mapping[int, BExpr] | None = None
              ) -> Stmt:
     """The program of `p` with each named procedure given its contract and each loop (by its
-    index in `loops`) its invariant (printed and parsed again, so the annotations pass their
-    static rules)."""
+    index in `loops`) its invariant where none is written (`annotations.filled_contract`,
+    `unwritten`: a written clause or invariant stays as written), printed and parsed again, so
+    the annotations pass their static rules."""
     table = table_of(p)
-    by_node = {id(w): (invariants or {})[k] for k, w in enumerate(loops(p))
-               if k in (invariants or {})}
-    procs = [replace(q, requires=contracts[q.name][0], ensures=contracts[q.name][1],
-                     body=annotations.with_invariants(q.body, by_node))
-             if q.name in contracts else q for q in table.values()]
+    whiles = loops(p)
+    by_node = {id(whiles[k]): inv for k, inv in
+               annotations.unwritten(whiles, invariants or {}).items()}
+    procs = [replace(q, body=annotations.with_invariants(q.body, by_node))
+             for q in table.values()]
+    procs = [replace(q, requires=pre, ensures=post) if q.name in contracts else q
+             for q in procs
+             for pre, post in [annotations.filled_contract(q, contracts.get(q.name))]]
     p = annotations.with_invariants(p, by_node)
     classes = [f"class {name}({', '.join(fields)})" for name, fields in table.classes]
     return parse("\n".join(classes + [str(q) for q in procs] + [show_stmt(p)]))
 
 
-def shown(contracts: Contracts) -> list[str]:
-    """One line per procedure: its inferred contract, as IMP."""
-    return [f"the procedure {name}: requires {pre} ensures {post}"
-            for name, (pre, post) in contracts.items()]
+def shown(p: Stmt, contracts: Contracts) -> list[str]:
+    """One line per procedure with a clause not written: its inferred clauses, as IMP (a
+    written clause is the user's, said so)."""
+    table = table_of(p)
+    out = []
+    for name, (pre, post) in contracts.items():
+        q = table[name]
+        if q.requires is not None and q.ensures is not None:
+            continue
+        clauses = [f"requires {pre}" if q.requires is None else "requires as written",
+                   f"ensures {post}" if q.ensures is None else "ensures as written"]
+        out.append(f"the procedure {name}: {' '.join(clauses)}")
+    return out
 
 
 def obligations(p: Stmt, contracts: Contracts, invariants: Mapping[int, BExpr] | None = None,

@@ -8,8 +8,10 @@ and each loop-free segment between two cut points (the entry, a loop head, the e
 body, a failure) one clause whose body is the segment's transition formula in SSA form. The
 formula is built by the expression fold (core.algebra): `core.guards.GUARDS` gives each
 expression's term and its definedness over SSA names, `solver.z3terms.Z3` turns both into z3.
-The query `Err` is reached by a failing `assert`, a `fail`, or a division by zero in any
-expression a statement evaluates (X-A2). An `if` joins its branches by a disjunction when
+The query `Err` is reached by a failing `assert`, a `fail`, a division by zero in any
+expression a statement evaluates (X-A2), or a written loop invariant false at its loop's head
+(checked there as every semantics checks it: the clauses are the concrete runs, so a loop with
+a written invariant still gets its predicate, and its proposal is ignored by the check). An `if` joins its branches by a disjunction when
 neither contains a loop, else through a join predicate `J_m` (clauses stay Horn).
 
 z3's Spacer then answers: *safe*, with an interpretation of each `P_k`, translated back into an
@@ -25,7 +27,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any, Mapping, Union
 
 import z3
 
@@ -161,10 +163,12 @@ class _Encoder:
         self.fresh += 1
         return tuple(f"{x}!{self.fresh}" for x in self.names)
 
-    def guarded(self, ctx: _Ctx, e: AExpr | BExpr, formula: bool) -> tuple[Any, Any]:
-        """`e`'s z3 term and definedness in `ctx`; the definitions of the quotients it names
+    def guarded(self, ctx: _Ctx, e: AExpr | BExpr, formula: bool,
+                bound: Mapping[str, AExpr] | None = None) -> tuple[Any, Any]:
+        """`e`'s z3 term and definedness in `ctx` (the names of `bound` read as its terms
+        over SSA names: a contract's parameters); the definitions of the quotients it names
         join `ctx`'s facts (they constrain fresh names only, so they hold on every path)."""
-        subst = (lambda x: Var(ctx.names.get(x, x)))
+        subst = (lambda x: (bound or {}).get(x) or Var(ctx.names.get(x, x)))
         t, ok = (fold_b if formula else fold_a)(GUARDS, subst, e)  # type: ignore[operator]
         algebra = _Quotients(self)
         term = fold_b(algebra, None, t) if formula else fold_a(algebra, None, t)
@@ -219,6 +223,9 @@ class _Encoder:
                 self.emit((name, tuple(ctx.names.get(x, x) for x in self.names)), ctx)
                 at = self.new_names()
                 head = _Ctx((name, at), [], dict(zip(self.names, at)))
+                if s.invariants:  # checked at every evaluation of the head, as written
+                    inv, _ = self.test(head, s.invariant())
+                    self.emit(None, head, z3.Not(inv))
                 f, ok = self.test(head, b)
                 end = self.run(body, _Ctx(head.head, [ok, f], head.names))
                 if end is not None:

@@ -20,7 +20,8 @@ bodies hold no disjunction of predicates). In a body, `x@0` and `w@0` are the va
 of a parameter the body assigns and of a written global: they never change, so the return
 clause can state `Sum_f` of them. Loops, in the main statement and in bodies, are
 `solver.horn`'s loop predicates over their scope's variables; failures (`assert`, `fail`, a
-division by zero) derive its query `Err`.
+division by zero, a written invariant, `requires` or `ensures` that does not hold where every
+semantics checks it: at the loop's head, the call, each return) derive its query `Err`.
 
 Spacer's answer: *safe*, with an interpretation of every `Call_f` and `Sum_f`, read back as the
 contract `requires Call_f ensures Sum_f` in IMP, and of every loop predicate, read back as the
@@ -43,9 +44,11 @@ import z3
 
 from symcert.lang import annotations
 from symcert.lang.procedures import called, statements, table_of
+from symcert.core.algebra import fold_a
+from symcert.core.guards import GUARDS
 from symcert.lang.syntax import (
-    ArrayVar, Await, BExpr, Bool, Call, Get, New, Nil, Proc, Quant, Return, Spawn, Stmt, While,
-    is_field,
+    AExpr, ArrayVar, Await, BExpr, Bool, Call, Get, Int, New, Nil, Proc, Quant, Return, Spawn,
+    Stmt, Var, While, is_field,
 )
 from symcert.lang.structure import levels, variables
 from symcert.solver.horn import (
@@ -176,6 +179,10 @@ class _Scope(_Encoder):
                                      z3.Function(f"Sum_{sig.proc.name}", *sorts, z3.IntSort(),
                                                  z3.BoolSort()))
 
+    def ssa(self, ctx: _Ctx, e: AExpr) -> AExpr:
+        """The term of `e` over `ctx`'s SSA names (its definedness is checked apart)."""
+        return fold_a(GUARDS, lambda x: Var(ctx.names.get(x, x)), e)[0]
+
     def step(self, s: Stmt, ctx: _Ctx) -> _Ctx | None:
         if isinstance(s, Return):
             self.give(ctx, s)
@@ -193,6 +200,12 @@ class _Scope(_Encoder):
         if not z3.is_true(ok):
             self.emit(None, ctx, z3.Not(ok))
         q = sig.proc
+        if q.ensures is not None:  # checked at each return, as written
+            at_call = {x: Var(ctx.names[f"{x}@0"] if f"{x}@0" in self.names else ctx.names[x])
+                       for x in q.params}
+            returned = Int(0) if s is None else self.ssa(ctx, s.expr)
+            post, _ = self.guarded(ctx, q.ensures, True, {**at_call, RESULT: returned})
+            self.emit(None, ctx, ok, z3.Not(post))
         entry = (*(f"{x}@0" if f"{x}@0" in self.names else x for x in q.params), *sig.reads,
                  *(f"{w}@0" for w in sig.writes), *sig.writes)
         head = self.sum_pred(sig)(*(self.const(x, ctx.names[x]) for x in entry), value)
@@ -209,6 +222,10 @@ class _Scope(_Encoder):
         ok = z3.And(oks) if oks else z3.BoolVal(True)
         if not z3.is_true(z3.simplify(ok)):
             self.emit(None, ctx, z3.Not(ok))
+        if sig.proc.requires is not None:  # checked at each call, as written
+            args = {x: self.ssa(ctx, a) for x, a in zip(sig.proc.params, s.args)}
+            pre, _ = self.guarded(ctx, sig.proc.requires, True, args)
+            self.emit(None, ctx, ok, z3.Not(pre))
         shared = [self.const(x, ctx.names[x]) for x in (*sig.reads, *sig.writes)]
         self.rules.append((self.call_pred(sig)(*values, *shared), self.body(ctx) + [ok],
                            ctx.head))

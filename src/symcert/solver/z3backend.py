@@ -39,14 +39,13 @@ from symcert.core.algebra import fold
 from symcert.core.concrete import Env
 from symcert.core.state import PathCondition
 from symcert.core.terms import free_vars
-from symcert.lang.procedures import references
-from symcert.lang.syntax import AExpr, ArrayVar, BExpr, Stmt, Var, is_field
+from symcert.lang.procedures import classes_of, references
+from symcert.lang.syntax import AExpr, BExpr, Stmt
 from symcert.solver.answers import Sat, SolverStats, unsat_spares_parent_model
 from symcert.solver.caches import Cache as _Cache
 from symcert.solver.deadline import QUERY_SECONDS, within as within_seconds
 from symcert.solver.paths import ARITHMETIC, NONLINEAR, along, within
-from symcert.lang.structure import reads
-from symcert.solver.z3terms import PURIFIED, definitions, model_env
+from symcert.solver.z3terms import PURIFIED, definitions, model_env, ranges
 from symcert.solver.interrupts import Z3_CALLS
 from symcert.solver.intervals import NO_BOUNDS, Bounds, interval_of
 from symcert.spec.switch import CONTRACTS, icontract
@@ -83,7 +82,7 @@ CACHE_SIZE = 1 << 16
 def solver_for(p: Stmt, **options: Any) -> Solver:
     """A solver for the program whose main statement is `p`: its references range over nil and
     the input objects (seed 003 §4)."""
-    return Solver(references=references(p), **options)
+    return Solver(references=references(p), classes=classes_of(p), **options)
 
 
 @dataclass
@@ -113,6 +112,7 @@ class Solver:
     bounds: bool | None = None
     references: frozenset[str] = frozenset()
     deadline: float | None = QUERY_SECONDS
+    classes: int = 0  # objects carry their class: `0 <= .class[i] < classes` for `i > 0` (B-O4)
 
     def __post_init__(self) -> None:
         if self.bounds is None:
@@ -481,13 +481,8 @@ class Solver:
 
     def _conjunct_of(self, c: BExpr) -> z3.BoolRef:
         term = self.translate(c)
-        low = definitions(term)
-        if not self.references:
-            return z3.And(term, *low) if low else term
-        low += [self.translate(Var(x)) >= 0 for x in self.free_vars(c) & self.references
-               if not is_field(x)]
-        low += [z3.Select(self.translate(ArrayVar(a)), self.translate(i)) >= 0
-                for a, i in reads([c]) if a in self.references]
+        read = self.free_vars(c) & self.references if self.references else frozenset()
+        low = definitions(term) + ranges(self.translate, c, self.classes, self.references, read)
         return z3.And(term, *low) if low else term
 
     def _translate(self, t: AExpr | BExpr) -> z3.ExprRef:

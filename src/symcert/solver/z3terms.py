@@ -149,6 +149,24 @@ def definition_text(a: str, b: str, q: str, r: str) -> str:
     return " ".join(named.sexpr().split())
 
 
+def ranges(translate: Callable[[Any], Any], c: Any, classes: int, references: frozenset[str],
+           read: frozenset[str]) -> list[z3.BoolRef]:
+    """What the inputs the conjunct `c` reads range over: an input reference (among `read`,
+    or a cell of a map of references) is nil or an input object, `>= 0` (seed 003 §4); with
+    `classes` declared classes, an object `i > 0` whose class `.class[i]` it reads is of one of
+    them, `0 <= .class[i] < classes` (B-O4)."""
+    from symcert.lang.structure import reads
+    from symcert.lang.syntax import CLASS, ArrayVar, Var, is_field
+
+    cells = reads([c]) if classes or references else []
+    low = [translate(Var(x)) >= 0 for x in read if not is_field(x)]
+    low += [z3.Select(translate(ArrayVar(a)), translate(i)) >= 0 for a, i in cells
+            if a in references]
+    classed = [(translate(i), z3.Select(translate(ArrayVar(a)), translate(i)))
+               for a, i in cells if a == CLASS and classes]
+    return low + [z3.Implies(i > 0, z3.And(k >= 0, k < classes)) for i, k in classed]
+
+
 def definitions(term: z3.ExprRef) -> list[z3.BoolRef]:
     """The definitions of every named division in `term` (`Purified`), once per pair of
     operands: a walk of the term's DAG, each shared node visited once."""

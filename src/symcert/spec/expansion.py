@@ -219,8 +219,8 @@ def no_fresh_dereference(state: SymState, result: Sequence[SymState]) -> bool:
             base = node.array
             while isinstance(base, Update) and base.index != node.index:
                 base = base.array
-            if isinstance(base, ArrayVar) and is_field(base.name):
-                return False
+            if isinstance(base, ArrayVar) and is_field(base.name) and "#" not in base.name:
+                return False  # a map havocked by T-S1 or T-I1 (`.f#k`) is no input heap
     return True
 
 

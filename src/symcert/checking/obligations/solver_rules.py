@@ -19,7 +19,8 @@ from symcert.checking.obligations.common import (
 from symcert.checking.obligations.common import X
 from symcert.checking.obligations.expressions import SHAPES_WITH_SELF
 from symcert.prove.smtlib import Script, conj, equal, implies, sbool, sint
-from symcert.core.concrete import Env, Valuations
+from symcert.core.concrete import Env
+from symcert.core.valuations import Valuations
 from symcert.core.state import ID, PathCondition, Store, SymState
 from symcert.core.symbolic import sym_aeval, sym_beval, sym_update
 from symcert.core.terms import free_vars

@@ -14,27 +14,17 @@ import argparse
 import json
 import os
 import sys
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Iterator
 
+from symcert.cli.commands.options import RUN, argv
 from symcert.cli.commands.programs import STDIN_NAME, source_name
-from symcert.cli.commands.reports import Outcome
 
-FORMATS = ("text", "json", "sarif", "junit")
+if TYPE_CHECKING:  # reports is imported when there is something to report (start-up time)
+    from symcert.cli.commands.reports import Outcome
+
 WORST_FIRST = (70, 65, 1, 3, 0)
 """Exit codes from the worst: an internal error, bad input, a bug, undecided, safe (another
 code, such as a killed process's, counts as an internal error)."""
-
-
-def configure(parser: argparse.ArgumentParser) -> None:
-    """`run`'s options for several programs: more FILEs, `--format`, `--jobs`."""
-    parser.add_argument("more", nargs="*", metavar="FILE...", default=[],
-                        help="more programs or directories (of .imp files): each is checked in a "
-                             "process of its own, with a summary table and the worst exit code")
-    parser.add_argument("--format", choices=FORMATS, default=None,
-                        help="text (default), json (as --json), sarif (SARIF 2.1.0) or junit "
-                             "(JUnit XML: one test case per assertion)")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
-                        help="programs checked at once (default: the machine's cores)")
 
 
 def is_batch(args: argparse.Namespace) -> bool:
@@ -55,17 +45,9 @@ def programs(paths: list[str]) -> list[str]:
 
 
 def child_argv(args: argparse.Namespace, file: str) -> list[str]:
-    """The command that checks `file` alone, with this run's options."""
-    argv = [sys.executable, "-m", "symcert", "run", file, "--json",
-            "--strategy", args.strategy, "--max-call-depth", str(args.max_call_depth),
-            "--max-input-bytes", str(args.max_input_bytes),
-            "--max-program-size", str(args.max_program_size), "--alias", args.alias]
-    if args.max_states is not None:
-        argv += ["--max-states", str(args.max_states)]
-    if args.timeout is not None:
-        argv += ["--timeout", str(args.timeout)]
-    argv += ["--all-bugs"] * args.all_bugs + ["--no-infer"] * (not args.infer)
-    return argv + ["--contracts"] * args.contracts
+    """The command that checks `file` alone, with every per-program option of this run
+    (cli/commands/options.py)."""
+    return [sys.executable, "-m", "symcert", "run", file, "--json", *argv(RUN, args)]
 
 
 def check(args: argparse.Namespace, file: str) -> Outcome:
@@ -84,6 +66,8 @@ def quiet() -> dict[str, str]:
 
 def outcome(file: str, code: int, stdout: bytes, stderr: bytes) -> Outcome:
     """The outcome of a child that checked `file`, from its exit code and output."""
+    from symcert.cli.commands.reports import Outcome
+
     events = []
     for line in stdout.decode("utf-8", errors="replace").splitlines():
         try:
@@ -96,6 +80,8 @@ def outcome(file: str, code: int, stdout: bytes, stderr: bytes) -> Outcome:
 def named(checked: Outcome, name: str) -> Outcome:
     """The outcome of a program read from standard input, as if it had been read from `name`:
     its events' and messages' file."""
+    from symcert.cli.commands.reports import Outcome
+
     events = tuple({**e, "file": name} if e.get("file") == STDIN_NAME else e
                    for e in checked.events)
     stderr = "".join(name + line[len(STDIN_NAME):] if line.startswith(STDIN_NAME + ":")

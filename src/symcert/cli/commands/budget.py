@@ -56,14 +56,6 @@ def positive_float(text: str) -> float:
     return value
 
 
-def add_timeout(parser: argparse.ArgumentParser) -> None:
-    """The `--timeout S` option of a command."""
-    parser.add_argument("--timeout", type=positive_float, default=None, metavar="S",
-                        help="wall-clock budget in seconds for the whole command, reading and "
-                             "parsing included; when it runs out the exit code is 3 "
-                             "(default: none)")
-
-
 class Deadline:
     """The time budget of one command (`seconds`, None for none) and the phase the command is
     in, which the command sets as it goes (`enter`)."""

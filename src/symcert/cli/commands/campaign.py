@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from symcert.cli.commands.budget import add_timeout
+from symcert.cli.commands.options import TIMEOUT, add
 
 if TYPE_CHECKING:
     from symcert.checking.campaign import Report
@@ -33,7 +33,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "alias, merge, invariants, summaries (T-I1, T-S1 on annotated "
                              "programs), derived-annotated (derived vs hand-written on annotated "
                              "programs); on concurrent programs: por (reduced vs full "
-                             "interleavings), threads (configurations vs concrete schedules); "
+                             "interleavings), threads (configurations vs concrete schedules), "
+                             "independence (the steps the reduction calls independent "
+                             "commute concretely); "
                              "default: main,verdicts,interp")
     parser.add_argument("--program-timeout", type=float, default=None, metavar="S",
                         help="check each program in a child process killed after S seconds; "
@@ -53,11 +55,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="append one JSON line per chunk of programs to FILE")
     parser.add_argument("--resume", default=None, metavar="FILE",
                         help="continue the campaign of this log: its chunks are not rechecked")
-    add_timeout(parser)
+    add(parser, (TIMEOUT,))
 
 
 def main(args: argparse.Namespace) -> int:
     from symcert.checking.campaign import CHECKS, campaign
+    from symcert.checking.concurrency import THREAD_CHECKS
     from symcert.lang.errors import InputError, plural
 
     if args.programs is not None and args.programs <= 0:
@@ -69,8 +72,9 @@ def main(args: argparse.Namespace) -> int:
     if unknown or not checks:
         raise InputError(f"symcert campaign: unknown check(s) {', '.join(unknown)}; "
                          f"choose among {', '.join(CHECKS)}")
-    if {"por", "threads"} & set(checks) and not set(checks) <= {"por", "threads"}:
-        raise InputError("symcert campaign: por and threads run on concurrent programs, alone")
+    if set(THREAD_CHECKS) & set(checks) and not set(checks) <= set(THREAD_CHECKS):
+        raise InputError(f"symcert campaign: {', '.join(THREAD_CHECKS)} run on concurrent "
+                         "programs, alone")
     if args.program_timeout is not None and not args.program_timeout > 0:
         raise InputError("symcert campaign: --program-timeout must be positive: "
                          f"{args.program_timeout}")
@@ -86,6 +90,8 @@ def main(args: argparse.Namespace) -> int:
     if args.program_timeout is not None:
         print(f"{report.over_budget:,} of them over the program budget "
               f"(--program-timeout {args.program_timeout:g} s): not checked")
+    if "independence" in checks and args.seconds is not None:
+        print(oracle_summary(report))
     if not report.counts:
         print("no disagreement")
         return 0
@@ -94,6 +100,22 @@ def main(args: argparse.Namespace) -> int:
               f"(shrinking took {report.shrink_seconds:.1f} s in all):")
         print(report.minimised[kind])
     return 1
+
+
+def oracle_summary(report: Report) -> str:
+    """The independence oracle's counts (checking/independence.py): claims and configurations,
+    then by statement kind the pairs seen dependent and those claimed independent."""
+    from symcert.checking.independence import by_kind
+
+    found = report.oracle
+
+    def kinds(counts: dict[str, int]) -> str:
+        return ", ".join(f"{k} {n:,}" for k, n in counts.items())
+
+    return (f"independence oracle (B-X5): {found.claims:,} claims checked at "
+            f"{found.configurations:,} configurations\n"
+            f"  pairs seen dependent, by kind: {kinds(by_kind(found.dependent))}\n"
+            f"  pairs claimed independent, by kind: {kinds(by_kind(found.claimed))}")
 
 
 def chunked(args: argparse.Namespace, programs: int, checks: tuple[str, ...]) -> Report:

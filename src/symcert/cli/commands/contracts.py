@@ -44,12 +44,6 @@ class Checked:
         return "\n".join([head, *rows]) + "\n"
 
 
-def configure(parser: argparse.ArgumentParser) -> None:
-    """`-v`: with `--contracts`, the summary per lemma ID."""
-    parser.add_argument("-v", "--verbose", action="store_true",
-                        help="with --contracts, the checks per lemma ID")
-
-
 def report(checked: Checked, args: argparse.Namespace) -> None:
     """The summary after the command's report: a `contracts` event under --json."""
     if getattr(args, "json", False):

@@ -63,8 +63,9 @@ def bug_cause(failing: Fail) -> str:
 
 def imp_condition(pc: PathCondition, references: Iterable[str]) -> str:
     """`pc` in IMP's syntax: its conjuncts, each once and without `true`, joined by `and`,
-    each reference literal written `nil`, `@k` or `new#k` (seed 003 §4). The one notation IMP
-    lacks is a map updated by the path, `a[i := v]`."""
+    each reference literal written `nil`, `@k` or `new#k` (seed 003 §4), each havoc's symbol
+    in the program's names (`engine.symbols`: `i (after the loop at 4:1)`). The one notation
+    IMP lacks is a map updated by the path, `a[i := v]`."""
     from symcert.cli.commands.values import text
     from symcert.core.terms import show
     from symcert.lang.syntax import Bool
@@ -76,8 +77,40 @@ def imp_condition(pc: PathCondition, references: Iterable[str]) -> str:
             kept.append(c)
     if not kept:
         return "true"
-    shown = [text(_references(c, refs), show) for c in kept]
+    names = symbol_words(kept)  # before `new#k` literals, which are no symbols, are written
+    shown = [text(_renamed(_references(c, refs), names), show) for c in kept]
     return " and ".join(s if len(kept) == 1 else f"({s})" for s in shown)
+
+
+def symbol_words(terms: list[Any]) -> dict[str, str]:
+    """Each havoc's fresh symbol in `terms` as a user reads it (`engine.symbols`: several
+    havocs of one place numbered across all of `terms`)."""
+    from symcert.core.terms import free_vars
+    from symcert.engine.symbols import readable_names
+
+    return readable_names(set().union(*(free_vars(t) for t in terms)) if terms else ())
+
+
+def in_words(terms: list[Any]) -> list[Any]:
+    """`terms` with each havoc's fresh symbol renamed as a user reads it (`symbol_words`)."""
+    names = symbol_words(terms)
+    return [_renamed(t, names) for t in terms] if names else terms
+
+
+def _renamed(node: Any, names: dict[str, str]) -> Any:
+    """`node` with the variables and arrays `names` maps renamed (printing only)."""
+    from dataclasses import replace
+
+    if not names:
+        return node
+
+    from symcert.lang.structure import children, with_children
+    from symcert.lang.syntax import ArrayVar, Var
+
+    if isinstance(node, (Var, ArrayVar)):
+        return replace(node, name=names[node.name]) if node.name in names else node
+    kids = children(node)
+    return with_children(node, [_renamed(k, names) for k in kids]) if kids else node
 
 
 def _is_ref(e: Any, refs: frozenset[str]) -> bool:

@@ -10,8 +10,6 @@ import os
 import sys
 from typing import TYPE_CHECKING, Callable
 
-from symcert.cli.commands.budget import add_timeout, positive
-
 if TYPE_CHECKING:
     from symcert.lang.syntax import Stmt
 
@@ -23,35 +21,12 @@ CHUNK = 1024 * 1024  # read in pieces, so that the deadline can interrupt a slow
 def add_program(parser: argparse.ArgumentParser, alias: bool = False,
                 merge: bool | None = None) -> None:
     """The FILE argument, `--max-input-bytes`, `--max-program-size` and `--timeout` of a
-    command that reads a program; with `alias`, `--alias` too (a command that explores), and
-    `--merge` unless `merge` is False (`tests` wants one input per path, not per merge)."""
-    from symcert.lang.errors import MAX_INPUT_BYTES, MAX_PROGRAM_SIZE  # not the parser: its
-    # import would read SYMCERT_CONTRACTS before `--contracts` sets it
+    command that reads a program; with `alias`, `--alias`, `--por` and `--summaries` too (a
+    command that explores), and `--merge` unless `merge` is False (`tests` wants one input per
+    path, not per merge). Described in cli/commands/options.py."""
+    from symcert.cli.commands.options import EXPLORING, MERGE, PROGRAM, add
 
-    parser.add_argument("file", metavar="FILE", help="the IMP program; - reads standard input")
-    parser.add_argument("--max-input-bytes", type=positive, default=MAX_INPUT_BYTES,
-                        metavar="N", help="refuse a larger program, exit 65 "
-                                          f"(default: {MAX_INPUT_BYTES:,})")
-    parser.add_argument("--max-program-size", type=positive, default=MAX_PROGRAM_SIZE,
-                        metavar="N", help="refuse a program of more syntax nodes after macro "
-                                          f"expansion, exit 65 (default: {MAX_PROGRAM_SIZE:,})")
-    add_timeout(parser)
-    if alias:
-        parser.add_argument("--alias", choices=("terms", "split"), default="terms",
-                            help="reads over array and field updates: conditional terms the "
-                                 "solver decides (default), or a case split per alias question "
-                                 "i == j (more states, plain terms)")
-        parser.add_argument("--por", choices=("on", "off"), default="on",
-                            help="with threads: partial-order reduction (default), or every "
-                                 "interleaving (the reference)")
-        parser.add_argument("--summaries", action=argparse.BooleanOptionalAction, default=True,
-                            help="a call of a procedure with a contract uses the contract, its "
-                                 "body verified once (T-S1, default); --no-summaries inlines "
-                                 "every call")
-    if alias and merge is not False:
-        parser.add_argument("--merge", action="store_true",
-                            help="merge states that reach the same point of the program with "
-                                 "the same continuation (T-M1: same verdicts, fewer paths)")
+    add(parser, PROGRAM + EXPLORING * alias + (MERGE,) * (alias and merge is not False))
 
 
 def with_alias(args: argparse.Namespace, body: Callable[[argparse.Namespace], int]) -> int:
@@ -103,9 +78,56 @@ def read_source(args: argparse.Namespace) -> tuple[str, Stmt]:
     name = source_name(args.file)
     data = read_bytes(args)
     args.budget.enter(f"parsing {name}")
+    if is_c(args):
+        return read_c(args, name, data)
     program = parse_bytes(data, name, max_input_bytes=args.max_input_bytes,
                           max_program_size=args.max_program_size)
     return data.decode("utf-8-sig"), program
+
+
+def is_c(args: argparse.Namespace) -> bool:
+    """Whether `args.file` is a C program: `--lang c`, or a name ending in `.c` or `.i`."""
+    return getattr(args, "lang", None) == "c" or args.file.endswith((".c", ".i"))
+
+
+def wants_c(args: argparse.Namespace) -> bool:
+    """Whether `run` reads C (cli/commands/crun.py): a C file, an SV-COMP task file (`.yml`),
+    or a folder of task files."""
+    from pathlib import Path
+
+    if getattr(args, "more", None):
+        return False
+    if args.file.endswith(".yml") or is_c(args):
+        return True
+    return os.path.isdir(args.file) and any(Path(args.file).rglob("*.yml"))
+
+
+def c_failure(failing: object) -> tuple[str, bool]:
+    """What a `fail` reached means (a C event, else IMP's words) and whether it is C's
+    undefined behaviour (C-U1: `exec` then exits 3)."""
+    from symcert.lang.c.program import describe, failure_of
+
+    return describe(failing), failure_of(getattr(failing, "pos", None))[1]
+
+
+def read_c(args: argparse.Namespace, name: str, data: bytes) -> tuple[str, Stmt]:
+    """The C program `data` translated by the C front end (docs/c.md) with the data model of
+    `--data-model` (LP64 by default); the translation is kept as `args.c_program`."""
+    from symcert.lang.c.translate import translate
+    from symcert.lang.c.types import DATA_MODELS
+    from symcert.lang.errors import ParseError
+
+    if len(data) > args.max_input_bytes:
+        from symcert.lang.errors import too_large
+        raise too_large(data[:args.max_input_bytes], name, args.max_input_bytes)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise ParseError(name, 1, 1, f"the file is not valid UTF-8 (byte {err.start})", "") \
+            from None
+    model = DATA_MODELS[getattr(args, "data_model", None) or "LP64"]
+    args.c_program = translate(text, name, model)
+    return text, args.c_program.main
 
 
 def read_bytes(args: argparse.Namespace) -> bytes:

@@ -60,6 +60,7 @@ def main(args: argparse.Namespace) -> int:
     from symcert.lang.annotations import loops
     from symcert.core import heap
     from symcert.lang.procedures import arrays, references, table_of
+    from symcert.prove.summaries import shown
     from symcert.lang.syntax import is_field
     from symcert.lang.structure import inputs
     from symcert.engine.verdict import Cause, Kind
@@ -112,10 +113,11 @@ def main(args: argparse.Namespace) -> int:
             at = f"{pos.line}:{pos.column}" if pos else "?"
             print(f"  with the loop invariant inferred (z3's Spacer, or guessed from concrete "
                   f"runs), checked by z3 and cvc5: the loop at {at}: invariant {inv}")
-        for q in table_of(proved).values() if proved is not program else ():
+        filled = {q.name: (q.requires, q.ensures) for q in table_of(proved).values()
+                  if proved is not program and q.requires is not None and q.ensures is not None}
+        for line in shown(program, filled):  # a written clause is the user's, said so
             print(f"  with the contract inferred (z3's Spacer, or guessed from concrete calls), "
-                  f"checked by z3 and cvc5: the procedure {q.name}: requires {q.requires} "
-                  f"ensures {q.ensures}")
+                  f"checked by z3 and cvc5: {line}")
         if args.certificate:
             print(f"  certificate: {args.certificate}")
     elif verdict.kind is Kind.BUG:

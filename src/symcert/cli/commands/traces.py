@@ -53,6 +53,7 @@ class Told:
             out["found_by"] = self.found_by
         if self.jumped:
             out["jumped_steps"] = self.jumped
+            out["jumps_confirmed_by"] = list(JUMP_CHECKS)
         return out if self.steps is None else {**out, "trace": json_steps(self.steps)}
 
     def text(self, name: str) -> str:
@@ -63,7 +64,13 @@ class Told:
 def jumps(jumped: int) -> str:
     """`jumped` steps of a replay taken in checked jumps (`Witness.jumped`), as the end of a
     report's replay line, or "" for none."""
-    return f" ({jumped:,} of them in checked jumps over loop iterations, T-A1)" if jumped else ""
+    return (f" ({jumped:,} of them in jumps over loop iterations, T-A1, each confirmed by "
+            "concrete runs of its first and last iterations and by z3 for every iteration)"
+            if jumped else "")
+
+
+JUMP_CHECKS = ("concrete first and last iterations", "z3 for every iteration")
+"""The two checkers of every jump of a replay (`engine.acceleration`, T-A1), as JSON says."""
 
 
 def stack_of(found: Witness) -> tuple[Site, ...]:

@@ -17,6 +17,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from symcert.cli.commands.budget import positive
+from symcert.cli.commands.events import in_words
 from symcert.cli.commands.programs import add_program, read_program
 from symcert.cli.commands.values import text
 
@@ -71,7 +72,7 @@ def to_dot(program: object, max_states: int) -> str:
     def watch(parent: SymState, child: SymState, answer: Sat) -> None:
         nonlocal count
         new = child.pc.last if child.pc is not parent.pc else None
-        said = text(new, show) if new is not None else None
+        said = text(in_words([new])[0], show) if new is not None else None
         if child.config is not None and parent.config is not None and len(
                 child.config.schedule) > len(parent.config.schedule):
             who = f"t{child.config.schedule[-1]}"

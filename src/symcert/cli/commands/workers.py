@@ -11,16 +11,6 @@ if TYPE_CHECKING:
     from symcert.engine.explore import Explorer
 
 
-def add_workers(parser: argparse.ArgumentParser) -> None:
-    """The options that spread one exploration over workers."""
-    parser.add_argument("--workers", type=int, default=1, metavar="K",
-                        help="explore in K parts of the breadth-first frontier, each kept by one "
-                             "of K worker processes of a local Dask cluster (default: 1, this "
-                             "process alone); with several programs, each one a task")
-    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                        help="the same on the workers of this Dask scheduler")
-
-
 def explorer_for(args: argparse.Namespace) -> Explorer:
     """The explorer the options ask for (`run` by default)."""
     from symcert.distributed.explore import explorer
