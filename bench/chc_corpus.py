@@ -4,7 +4,7 @@
 
 Each program (default: every `bench/corpus/*.imp`, translated from SV-COMP's ReachSafety loop
 tasks; the expected verdict is the last word of the file name) goes to `solver.horn.infer`.
-A *safe* answer's invariants are checked by `prove.inductive.check_invariants` (z3 and
+A *safe* answer's invariants are checked by `verify.inductive.check_invariants` (z3 and
 cvc5 on every obligation); an *unsafe* answer's input is replayed on the concrete interpreter.
 Printed per program: the expected verdict, Spacer's answer, whether the answer was confirmed
 (checked by both provers, or replayed to a `fail`), Spacer's time and the check's time. A row
@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from symcert.prove.inductive import check_invariants  # noqa: E402
+from symcert.verify.inductive import check_invariants  # noqa: E402
 from symcert.core.concrete import Ending, run_to_end  # noqa: E402
 from symcert.lang.parser import parse_file  # noqa: E402
 from symcert.solver.horn import Safe, Unsafe, infer  # noqa: E402

@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from symcert.prove.inference import InferringCheck  # noqa: E402
+from symcert.verify.inference import InferringCheck  # noqa: E402
 from symcert.engine.verdict import Budget, Check, Kind  # noqa: E402
 from symcert.lang.parser import parse_file  # noqa: E402
 from symcert.solver.deadline import ChildFailed, within  # noqa: E402

@@ -15,7 +15,7 @@ from typing import get_args
 import pytest
 
 from symcert.checking import obligations
-from symcert.prove import provers, smtlib
+from symcert.verify import provers, smtlib
 from symcert.checking.obligations import (
     EXPR_CASES, FRAME_RULES, RULES, Obligation, missing, problems,
 )
@@ -95,7 +95,9 @@ def test_every_statement_class_has_its_rules() -> None:
 
 def test_every_expression_constructor_has_its_case() -> None:
     """The induction of B-L1 has a case per constructor of the syntax and per comparison."""
-    classes = {c.__name__ for c in get_args(AExpr) + get_args(BExpr)} - {"Cmp"}
+    # A bounded quantifier (X-Q1) has no case yet: its checkers are the concrete evaluation and
+    # the second engine (docs/lemmas.md, X-Q1), not a per-operation obligation.
+    classes = {c.__name__ for c in get_args(AExpr) + get_args(BExpr)} - {"Cmp", "Quant"}
     assert "Select" in classes  # an array's read (seed 003 §5)
     assert classes | {f"Cmp{op}" for op in CMP_OPS} == set(EXPR_CASES)
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from symcert.prove import provers
+from symcert.verify import provers
 from symcert.checking.obligations import missing, vacuous
 from symcert.checking.obligations.common import Obligation
 from symcert.checking.obligations.rewriting import (

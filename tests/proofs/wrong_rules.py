@@ -30,7 +30,7 @@ import sys
 from dataclasses import replace
 
 from symcert.checking import obligations
-from symcert.prove import smtlib
+from symcert.verify import smtlib
 
 from symcert.core import entailment, frames, guards, terms
 

@@ -14,8 +14,8 @@ from symcert.core.concrete import Cells, Env, beval
 from symcert.engine.verdict import Budget, Kind, check
 from symcert.lang.parser import parse
 from symcert.lang.syntax import Quant
-from symcert.prove.provers import INVALID, VALID, prove_cvc5, prove_z3
-from symcert.prove.smtlib import Script
+from symcert.verify.provers import INVALID, VALID, prove_cvc5, prove_z3
+from symcert.verify.smtlib import Script
 from symcert.solver.z3terms import Z3, Z3Terms
 
 CELLS = 4

@@ -14,7 +14,7 @@ import pytest
 from symcert.core.concrete import State, head, run_concrete
 from symcert.engine.verdict import Budget, Kind, check
 from symcert.lang.parser import parse, parse_file
-from symcert.prove.inductive import check_invariants
+from symcert.verify.inductive import check_invariants
 
 ARRAYS = Path(__file__).resolve().parents[2] / "examples" / "arrays"
 STUDIES = ["zero_fill", "copy", "max"]
@@ -58,7 +58,7 @@ ZERO_FILL = (ARRAYS / "zero_fill.imp").read_text()
 
 
 def test_the_prefix_invariant_is_inductive_for_both_provers():
-    """X-Q2: the obligations of `prove.inductive` (entry, preservation, the asserts after the
+    """X-Q2: the obligations of `verify.inductive` (entry, preservation, the asserts after the
     exit) for zero fill's quantified invariant are VALID for z3 and for cvc5."""
     p = parse(ZERO_FILL)
     loop_invariant = p.second.second.first.invariant()  # type: ignore[attr-defined]
@@ -107,7 +107,7 @@ INFERRED = {"zero_fill": "forall k in 0 .. i - 1 :: a[k] == 0",
                                   pytest.param("copy", marks=pytest.mark.slow), "max"])
 def test_without_its_invariant_the_quantified_one_is_inferred_and_certified(name, tmp_path):
     """X-Q2 with inference: the case study without its written invariant is PROVED by
-    `prove`, the cell-wise invariant guessed (prove/cells.py) and checked by z3 and cvc5; the
+    `prove`, the cell-wise invariant guessed (verify/cells.py) and checked by z3 and cvc5; the
     certificate carries it and `check-certificate` re-checks it."""
     source = str(ARRAYS / f"{name}_inferred.imp")
     cert = tmp_path / "proof.json"
@@ -130,7 +130,7 @@ def test_run_infers_the_running_maximum():
 def test_a_cell_wise_guess_that_the_samples_refute_is_not_proposed():
     """A loop that writes 1 where the assertion wants 0: the guess is `a[k] == 1`, never the
     wrong `a[k] == 0`, and `run` finds the replayed bug."""
-    from symcert.prove.cells import candidates
+    from symcert.verify.cells import candidates
 
     text = (ARRAYS / "zero_fill_inferred.imp").read_text().replace("a[i] = 0", "a[i] = 1")
     assert [str(c) for c in candidates(parse(text))[0]] == [

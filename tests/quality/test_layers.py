@@ -35,15 +35,15 @@ LAYERS = (  # bottom to top
     ("symcert.spec.bugs",),
     ("symcert.engine",),
     ("symcert.seed004", "symcert.seed002"),
-    ("symcert.prove",),
+    ("symcert.verify",),
     ("symcert.checking",),
     ("symcert.distributed",),
     ("symcert.cli",),
     ("symcert",),
 )
 NATIVE = {"z3": {"symcert.solver.z3backend", "symcert.solver.z3terms", "symcert.solver.horn",
-                "symcert.solver.horn_procs", "symcert.prove.provers"},
-          "cvc5": {"symcert.prove.provers"}}
+                "symcert.solver.horn_procs", "symcert.verify.provers"},
+          "cvc5": {"symcert.verify.provers"}}
 MAX_LINES = 500
 GENERATED = {"symcert.lang.lalr"}
 """Modules written by a program, not by hand (tools/make_parser.py: lark's stand-alone parser),

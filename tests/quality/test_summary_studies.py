@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from symcert.prove.inference import InferringCheck
+from symcert.verify.inference import InferringCheck
 from symcert.engine.verdict import Budget, Kind
 from symcert.lang.parser import parse_file
 

@@ -16,9 +16,9 @@ import pytest
 import z3
 from hypothesis import assume, given, settings
 
-from symcert.prove import provers
+from symcert.verify import provers
 from symcert.checking.obligations import instantiate
-from symcert.prove.smtlib import Script, numeral
+from symcert.verify.smtlib import Script, numeral
 from symcert.core.algebra import fold, fold_a, fold_b
 from symcert.core.concrete import NO_CELLS, VALUES, Cells, Env, Values, aeval, beval
 from symcert.core.state import Store, concretize

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import jsonschema
 
-from symcert.prove import guesses
-from symcert.prove.inference import InferringCheck
+from symcert.verify import guesses
+from symcert.verify.inference import InferringCheck
 from symcert.cli.main import main
 from symcert.core.concrete import Cells, Ending, Env, run_to_end
 from symcert.engine.bugfinder import Witness
@@ -64,7 +64,7 @@ def test_an_abstract_failure_beyond_the_transitions_replay_is_replayed_longer(mo
     """A weak invariant (planted past both provers) lets T-I1 fail at the assert; the model's
     input needs 120,000 steps to fail, more than `invariants.confirm` replays, so the check
     replays it again as a candidate, on the program without the invariant, and it fails."""
-    from symcert.prove import inductive
+    from symcert.verify import inductive
     from symcert.lang.annotations import loops
 
     class Accepted:
@@ -152,7 +152,7 @@ def test_prove_replays_the_chc_counterexample_and_discards_a_wrong_one(monkeypat
     """`prove_inferring`: Spacer's counterexample, out of the sampled inputs' reach (an
     `assume` blocks them), is the counterexample once its run fails; a proposed input whose
     run ends normally is no counterexample, and the proof stays undecided."""
-    from symcert.prove.proving import prove_inferring
+    from symcert.verify.proving import prove_inferring
 
     p = parse("assume x > 100; i = 0; while i < 10 do i = i + 1 od; assert x != 777")
     monkeypatch.setattr(horn, "infer", lambda p, **_: horn.Unsafe(Env.of({"x": 778}), 0.0))

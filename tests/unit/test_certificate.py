@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from symcert.prove import certificate
-from symcert.prove.provers import UNKNOWN, ProverAnswer
+from symcert.verify import certificate
+from symcert.verify.provers import UNKNOWN, ProverAnswer
 from symcert.cli.main import main
 
 SUM = str(Path(__file__).resolve().parents[2] / "examples" / "sum_closed_form.imp")

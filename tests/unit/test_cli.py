@@ -230,7 +230,7 @@ LOOP = "i = 0; while i < n do i = i + 1 od; assert i >= 0\n"
 
 @pytest.mark.parametrize("argv, phase", [
     (["run", "--no-infer", "--max-states", "100000000"], "exploring"),
-    (["prove", "--max-states", "100000000"], "exploring and proving"),
+    (["prove", "--no-infer", "--max-states", "100000000"], "exploring and proving"),
     (["tree", "--max-states", "100000000"], "drawing the tree"),
     (["exec", "--no-accelerate", "--max-steps", "1000000000", "--input", "n=1000000000"],
      "running"),

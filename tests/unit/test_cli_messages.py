@@ -167,7 +167,7 @@ def test_a_certificate_whose_engine_obligations_are_edited_is_invalid(tmp_path):
 
 
 def test_cvc5_reads_a_script_without_set_logic_quietly(capfd):
-    from symcert.prove.provers import VALID, prove_cvc5
+    from symcert.verify.provers import VALID, prove_cvc5
 
     assert prove_cvc5("(assert false)\n(check-sat)\n", 1_000_000).status == VALID
     assert "set-logic" not in capfd.readouterr().err

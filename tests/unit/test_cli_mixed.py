@@ -20,8 +20,8 @@ from symcert.engine.acceleration import Jump, jump, proved, run
 from symcert.engine.verdict import Budget, Kind, Verdict
 from symcert.lang.parser import parse
 from symcert.lang.syntax import While
-from symcert.prove.inference import InferringCheck
-from symcert.prove.proving import prove_inferring
+from symcert.verify.inference import InferringCheck
+from symcert.verify.proving import prove_inferring
 from symcert.solver.z3backend import Solver
 
 INFER_MS = 1_000
@@ -152,8 +152,8 @@ def test_a_proposal_for_an_annotated_loop_is_never_checked_nor_used_in_its_place
     """Both checks of a proposal read the written invariant: with Spacer's `k == 2 * j` for
     the annotated loop, z3 and cvc5 still reject the map (the written `j <= 10` cannot prove
     the assert), and the annotated program keeps `j <= 10`."""
-    from symcert.prove.inductive import check_invariants
-    from symcert.prove.inference import annotate
+    from symcert.verify.inductive import check_invariants
+    from symcert.verify.inference import annotate
 
     p = parse(TOO_WEAK)
     proposal = {0: cond("i <= n"), 1: cond("k == 2 * j and j <= 10")}
@@ -167,7 +167,7 @@ def test_a_proposed_contract_never_replaces_a_written_clause():
     (the call `dec(0)` breaks it: rejected), a proposal `ensures result == x + 1` for `inc`
     with its written `ensures result >= 0` (too weak for the assert: rejected); the annotated
     programs keep both written clauses; Spacer's encoding fails at the written `requires`."""
-    from symcert.prove.summaries import annotate, check_summaries
+    from symcert.verify.summaries import annotate, check_summaries
     from symcert.lang.procedures import table_of
     from symcert.solver import horn_procs
 

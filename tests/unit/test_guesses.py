@@ -1,13 +1,13 @@
-"""Invariants guessed from concrete runs and pruned by Houdini (`prove.guesses`): proposals
+"""Invariants guessed from concrete runs and pruned by Houdini (`verify.guesses`): proposals
 for T-I2, accepted only by the same checks as Spacer's."""
 
 from __future__ import annotations
 
 import re
 
-from symcert.prove import guesses
-from symcert.prove.guesses import equalities, guess, sample
-from symcert.prove.inductive import check_invariants
+from symcert.verify import guesses
+from symcert.verify.guesses import equalities, guess, sample
+from symcert.verify.inductive import check_invariants
 from symcert.lang.parser import parse
 
 SUM = ("assume n >= 0; i = 0; s = 0; while i < n do s = s + i; i = i + 1 od; "
@@ -65,8 +65,8 @@ def test_pruning_stops_at_its_deadline_between_any_two_queries(monkeypatch):
     """A prover that never decides (each query `unknown`, as z3 on a hard array obligation) and
     a clock that advances one second a query: pruning gives up once its 3 s have passed, after
     a handful of queries, not after one query per candidate."""
-    from symcert.prove.inductive import obligations
-    from symcert.prove.provers import UNKNOWN, ProverAnswer
+    from symcert.verify.inductive import obligations
+    from symcert.verify.provers import UNKNOWN, ProverAnswer
 
     p = parse("assume n >= 0; x = 0; while x < n do x = x + 1 od; assert x == n")
     rows = [(n, x) for n in range(6) for x in range(n + 1)]

@@ -1,11 +1,11 @@
 """Invariants inferred by Spacer (`solver.horn`) and their check by z3 and cvc5
-(`prove.inductive`): T-I2, an inferred invariant is checked, never trusted."""
+(`verify.inductive`): T-I2, an inferred invariant is checked, never trusted."""
 
 from __future__ import annotations
 
 import pytest
 
-from symcert.prove.inductive import check_invariants, obligations
+from symcert.verify.inductive import check_invariants, obligations
 from symcert.core.concrete import Ending, run_to_end
 from symcert.lang.parser import parse
 from symcert.lang.procedures import table_of
@@ -198,7 +198,7 @@ def test_a_loop_head_keeps_what_the_body_does_not_write_once_per_state_reaching_
 def test_a_call_without_a_contract_is_outside_the_check():
     """A call of a procedure with no contract, written or passed, is outside the fragment; a
     written contract is read as written, and a passed one fills in only its unwritten clauses
-    (`prove.summaries` passes the contracts)."""
+    (`verify.summaries` passes the contracts)."""
     with pytest.raises(ValueError, match="not in the fragment"):
         obligations(parse("proc f(x) begin return x end y = f(1); assert y == 1"), {})
     p = parse("proc f(x) requires true ensures result == x begin return x end "

@@ -1,10 +1,10 @@
 """T-I2: invariants proposed by the CHC solver count only after both checks accept them
-(prove/inference.py)."""
+(verify/inference.py)."""
 
 from __future__ import annotations
 
-from symcert.prove import guesses, inference
-from symcert.prove.inference import InferringCheck, annotate, applies
+from symcert.verify import guesses, inference
+from symcert.verify.inference import InferringCheck, annotate, applies
 from symcert.engine.verdict import Budget, Cause, Kind
 from symcert.lang.annotations import loops
 from symcert.lang.parser import parse
@@ -54,7 +54,7 @@ def test_a_wrong_proposal_is_rejected_by_both_provers(monkeypatch):
 def test_a_wrong_proposal_that_slips_past_the_provers_is_caught_by_the_transition(monkeypatch):
     """The second checker: with `check_invariants` planted to accept anything, the invariant
     transition (T-I1) run on the annotated program still refuses to call it safe."""
-    from symcert.prove import inductive
+    from symcert.verify import inductive
 
     class Accepted:
         accepted = True
@@ -120,7 +120,7 @@ def test_an_array_loop_is_proved_with_an_invariant_over_its_cells():
 def test_a_planted_array_invariant_that_forgets_the_cell_is_caught_twice(monkeypatch):
     """An inductive invariant too weak for the assert (it says nothing of `a[1]`) is rejected
     by the provers, and, with the provers planted to accept it, by the invariant transition."""
-    from symcert.prove import inductive
+    from symcert.verify import inductive
 
     class Accepted:
         accepted = True

@@ -16,7 +16,7 @@ from symcert.cli.main import parse_args
 EVERY_OPTION = ["--max-input-bytes", "99", "--max-program-size", "98", "--timeout", "7.5",
                 "--alias", "split", "--por", "off", "--no-summaries", "--merge",
                 "--strategy", "dfs", "--max-states", "97", "--all-bugs", "--max-call-depth", "96",
-                "--no-infer", "--contracts", "-v", "--trace", "--no-shrink"]
+                "--no-infer", "--contracts", "-v", "--trace", "--no-shrink", "--data-model", "ILP32"]
 """A value other than its default for each per-program option of `run`."""
 
 

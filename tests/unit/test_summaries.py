@@ -1,14 +1,14 @@
 """T-I2 for calls: procedure summaries proposed by the CHC solver (solver/horn_procs.py) count
-only after z3, cvc5 (prove/summaries.py) and the contract transition accept them."""
+only after z3, cvc5 (verify/summaries.py) and the contract transition accept them."""
 
 from __future__ import annotations
 
 import json
 import re
 
-from symcert.prove import summaries
-from symcert.prove.inductive import InvariantCheck
-from symcert.prove.inference import InferringCheck
+from symcert.verify import summaries
+from symcert.verify.inductive import InvariantCheck
+from symcert.verify.inference import InferringCheck
 from symcert.cli.main import main
 from symcert.engine.verdict import Budget, Kind
 from symcert.lang.parser import parse
@@ -208,7 +208,7 @@ fi""")
 
 
 def test_calls_are_recorded_with_their_arguments_and_results():
-    from symcert.prove.contract_guesses import calls
+    from symcert.verify.contract_guesses import calls
 
     rows = calls(MULT)["mult"]
     assert len(rows) > 20 and all(r == n * m for n, m, r in rows if m >= 0)
@@ -230,7 +230,7 @@ def test_a_product_contract_is_guessed_from_calls_and_proves_the_program():
 def test_a_guess_the_samples_suggest_but_the_body_refutes_is_rejected():
     """Sampled inputs stay below 25, so every recorded call returns `2 * x`: the guess
     `result == 2 * x` is refuted by both provers (above 30 the body returns 0), never used."""
-    from symcert.prove.contract_guesses import candidates
+    from symcert.verify.contract_guesses import candidates
 
     p = parse("proc f(x) begin if x > 30 then return 0 else return 2 * x fi end\n"
               "y = f(n); assert y != 7")

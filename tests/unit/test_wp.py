@@ -1,4 +1,4 @@
-"""The weakest-precondition calculus of `check-certificate` (`prove.wp`, T-C1), checked
+"""The weakest-precondition calculus of `check-certificate` (`verify.wp`, T-C1), checked
 against the concrete semantics: on a loop-free program, every verification condition holds at
 an input exactly when the concrete run from that input reaches no `fail`."""
 
@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from symcert.prove import wp
+from symcert.verify import wp
 from symcert.checking.generate import RandomChoices, Shape, env, program
 from symcert.core.concrete import Ending, Env, beval, run_to_end
 from symcert.lang.annotations import loops
@@ -102,8 +102,8 @@ def accepted_but_failing(count: int = 40) -> list[tuple[str, Env]]:
     every condition z3 proves, with an input on which the concrete run fails anyway. (With a
     weak invariant the conditions may fail on a correct program; they must never hold on a
     failing one.)"""
-    from symcert.prove.certificate import goal_text
-    from symcert.prove.provers import VALID, prove_z3
+    from symcert.verify.certificate import goal_text
+    from symcert.verify.provers import VALID, prove_z3
 
     shape = Shape(names=("x", "y"), loop_bound=2, loop_depth=1, leaves=5, divisions=False)
     c = RandomChoices(random.Random(7))

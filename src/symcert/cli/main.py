@@ -250,7 +250,7 @@ def _run(args: argparse.Namespace) -> int:
         bounded, print_done, shown_reason, stop_reason, tried_line, unchecked, used,
     )
     from symcert.engine.contracts import unreached
-    from symcert.prove.inference import InferringCheck
+    from symcert.verify.inference import InferringCheck
     from symcert.engine.verdict import Budget, Check, Kind, Stats, Verdict
     from symcert.cli.commands.workers import explorer_for
 

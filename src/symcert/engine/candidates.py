@@ -2,7 +2,7 @@
 path is a bug only by its concrete run (W-T3.5's replay, with no path to replay along).
 
 Some phases of a check propose an input that may make the program fail without exploring a
-path to the failure: a sampled concrete run (`prove.guesses.sample`), the counterexample of
+path to the failure: a sampled concrete run (`verify.guesses.sample`), the counterexample of
 the CHC solver (`solver.horn.Unsafe`), or the model of a failure on a path through the
 invariant transition (T-I1: a havoc stands for more runs than there are). Such an input is a
 `Candidate`. `replay` runs the program on it with the concrete interpreter
@@ -42,7 +42,7 @@ class Source(enum.Enum):
     """Where a candidate input comes from (a witness's `found_by`)."""
 
     SAMPLING = "sampling"
-    """A sampled concrete run (`prove.guesses.sample`)."""
+    """A sampled concrete run (`verify.guesses.sample`)."""
     CHC = "chc"
     """The CHC solver's counterexample (`solver.horn.Unsafe`)."""
     ABSTRACTION = "abstraction"

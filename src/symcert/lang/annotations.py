@@ -52,7 +52,7 @@ def clauses(main: Stmt, procs: Procedures) -> Iterator[tuple[str, BExpr]]:
 def loops(root: Stmt) -> Iterator[While]:
     """Every `while` of `root`, nested ones included, in pre-order (a loop before the loops of
     its body, in the order of the text): a loop's index in this order is how inferred
-    invariants name it (`solver.horn`, `prove.inductive`)."""
+    invariants name it (`solver.horn`, `verify.inductive`)."""
     todo: list[Node] = [root]
     while todo:
         node = todo.pop()

@@ -1,5 +1,5 @@
 # crosshair: off
-# (it drives z3's Spacer; its answers are checked by prove.inductive and by concrete replay)
+# (it drives z3's Spacer; its answers are checked by verify.inductive and by concrete replay)
 """Loop invariants inferred by a CHC solver (T-I2: proposed here, checked elsewhere).
 
 An integer IMP program becomes constrained Horn clauses in the large-block style: one
@@ -286,7 +286,7 @@ class _Quotients(Z3Terms):
 def infer(p: Stmt, *, timeout_ms: int = DEFAULT_TIMEOUT_MS, rlimit: int = DEFAULT_RLIMIT,
           seed: int = 0) -> Answer:
     """Ask Spacer for an inductive invariant of every loop of `p` that proves its asserts and
-    divisions (T-I2); the answer is a proposal, to be checked (`prove.inductive`) or
+    divisions (T-I2); the answer is a proposal, to be checked (`verify.inductive`) or
     replayed.
 
     :param timeout_ms: Spacer's wall-clock budget (the run holds `Z3_CALLS`, so a command's

@@ -1,7 +1,7 @@
 # crosshair: off
-# (it drives z3's Spacer; its answers are checked by prove.summaries and the engine's T-S1)
+# (it drives z3's Spacer; its answers are checked by verify.summaries and the engine's T-S1)
 """Procedure summaries inferred by a CHC solver (T-I2 for calls: proposed here, checked in
-`prove.summaries`).
+`verify.summaries`).
 
 A program with procedures (recursive ones included) becomes constrained Horn clauses in the
 style of `solver.horn`, with two predicates per procedure `f` the main statement may call:
@@ -250,7 +250,7 @@ def infer(p: Stmt, *, timeout_ms: int = DEFAULT_TIMEOUT_MS, rlimit: int = DEFAUL
           seed: int = 0) -> Answer:
     """Ask Spacer for a summary of every procedure the main statement `p` may call that,
     with invariants of the loops, proves the program's asserts and divisions (T-I2); the
-    answer is a proposal, to be checked (`prove.summaries`).
+    answer is a proposal, to be checked (`verify.summaries`).
 
     :param timeout_ms: Spacer's wall-clock budget (the run holds `Z3_CALLS`).
     :param rlimit: Spacer's resource limit (deterministic).

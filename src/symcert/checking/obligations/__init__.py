@@ -9,7 +9,7 @@ state: integer and boolean literals hold `SymInt`/`SymBool` values that stand fo
 expressions and statements are placeholders (`?e1`, `?P1`), the path condition is the unknown
 boolean `?phi`. When the code branches on a schematic value, generation forks and records the
 branch taken, so the code's every path yields its own obligation; the results are translated to
-SMT-LIB (`symcert.prove.smtlib`) and an obligation is VALID when its negation is UNSAT, for both
+SMT-LIB (`symcert.verify.smtlib`) and an obligation is VALID when its negation is UNSAT, for both
 provers. The case analysis that turns the obligations into the lemmas is in docs/proofs.md.
 
 `python -m symcert.checking.obligations` replays every obligation and compares with proofs/record.json

@@ -18,7 +18,7 @@ from symcert.checking.obligations.common import (
     A_SHAPES, B_SHAPES, PHI, Draft, Obligation, collect, schematic_store, snum,
 )
 from symcert.checking.obligations.division import GUARD_SHAPES, _exact, _operand
-from symcert.prove.smtlib import Script, equal, implies, sbool
+from symcert.verify.smtlib import Script, equal, implies, sbool
 from symcert.core import terms
 from symcert.core.concrete import NO_CELLS, VALUES
 from symcert.core.guards import GUARDS, TRUE

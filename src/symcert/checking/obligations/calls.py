@@ -34,14 +34,14 @@ from __future__ import annotations
 
 from typing import Callable
 
-from symcert.prove import smtlib
+from symcert.verify import smtlib
 from symcert.checking.obligations.common import (
     A_SHAPES, P1, PHI, Q, Draft, Obligation, X, Y, collect, schematic_store, snum,
 )
 from symcert.checking.obligations.loops import (
     Concrete, concrete, exists, frame_kept, fresh, moved, names, read, same,
 )
-from symcert.prove.smtlib import Script, conj, sbool
+from symcert.verify.smtlib import Script, conj, sbool
 from symcert.core.concrete import State, beval, step
 from symcert.core.frames import after as continuation, assign, enter, scope
 from symcert.core.state import ID, Store, SymState

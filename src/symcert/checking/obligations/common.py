@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 import operator
 
-from symcert.prove.smtlib import SMT_TEXT, Script, SymInt, conj, equal, numeral, paths, sbool
+from symcert.verify.smtlib import SMT_TEXT, Script, SymInt, conj, equal, numeral, paths, sbool
 from symcert.core.concrete import Env
 from symcert.core.frames import Frame
 from symcert.core.state import PathCondition, Store, SymState

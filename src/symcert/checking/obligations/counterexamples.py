@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Callable
 
 from symcert.checking.obligations.common import Obligation
-from symcert.prove.smtlib import SchematicError, SymBool, SymInt
+from symcert.verify.smtlib import SchematicError, SymBool, SymInt
 from symcert.core.algebra import fold
 from symcert.core.concrete import VALUES, Env, State, step
 from symcert.core.frames import Frame

@@ -21,7 +21,7 @@ from symcert.checking.obligations.common import (
     snum,
 )
 from symcert.checking.obligations.common import X
-from symcert.prove.smtlib import SMT_TEXT, Script, conj, equal, implies, purified, sbool
+from symcert.verify.smtlib import SMT_TEXT, Script, conj, equal, implies, purified, sbool
 from symcert.core.algebra import fold, fold_a
 from symcert.core.concrete import VALUES, Env, aeval
 from symcert.core.guards import GUARDS

@@ -23,7 +23,7 @@ from symcert.checking.obligations.common import (
 )
 from symcert.checking.obligations.common import X
 from symcert.checking.obligations.common import Y
-from symcert.prove.smtlib import SMT_TEXT, Script, equal, sbool, sint
+from symcert.verify.smtlib import SMT_TEXT, Script, equal, sbool, sint
 from symcert.core.algebra import is_formula
 from symcert.core.concrete import Env, aeval, beval
 from symcert.core.state import ID, Store, SymState, concretize

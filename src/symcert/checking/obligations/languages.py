@@ -23,7 +23,7 @@ from typing import Any, Callable
 from symcert.checking.obligations.common import (
     A_SHAPES, B_SHAPES, X, Y, Draft, Obligation, collect, snum,
 )
-from symcert.prove.smtlib import SMT_TEXT, Script, conj, equal
+from symcert.verify.smtlib import SMT_TEXT, Script, conj, equal
 from symcert.core.algebra import is_formula
 from symcert.lang.structure import variables
 from symcert.lang.syntax import AExpr, ArrayExpr, ArrayVar, Cmp, Int, Update, Var

@@ -36,11 +36,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable
 
-from symcert.prove import smtlib
+from symcert.verify import smtlib
 from symcert.checking.obligations.common import (
     A_SHAPES, P1, PHI, Q, V0, Draft, Obligation, X, Y, collect, schematic_store, snum,
 )
-from symcert.prove.smtlib import Script, conj, sbool
+from symcert.verify.smtlib import Script, conj, sbool
 from symcert.core.concrete import Env, State, aeval, beval, head, step
 from symcert.core.frames import Frame, assign, enter, scope
 from symcert.core.state import ID, Store, SymState

@@ -15,10 +15,10 @@ them; the store's concretization `V∘S` is compared on `x` and `y`:
 
 from __future__ import annotations
 
-from symcert.prove import smtlib
+from symcert.verify import smtlib
 from symcert.checking.obligations.common import A_SHAPES, B_SHAPES, PHI, Draft, Obligation, X, Y
 from symcert.checking.obligations.common import collect, schematic_store
-from symcert.prove.smtlib import Script, conj, disj
+from symcert.verify.smtlib import Script, conj, disj
 from symcert.core.state import Store, SymState
 from symcert.core.terms import free_vars
 from symcert.engine.merge import is_symbol, merge

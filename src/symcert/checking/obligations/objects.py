@@ -25,7 +25,7 @@ import itertools
 from dataclasses import replace
 
 from symcert.checking.obligations.common import PHI, Draft, Obligation, collect, schematic_store
-from symcert.prove.smtlib import Script, equal
+from symcert.verify.smtlib import Script, equal
 from symcert.core.concrete import is_stuck
 from symcert.core.state import SymState
 from symcert.core.symbolic import sym_aeval

@@ -13,7 +13,7 @@ import os
 import subprocess
 import sys
 
-from symcert.prove import provers
+from symcert.verify import provers
 from symcert.checking.obligations.common import Obligation
 from symcert.checking.obligations.counterexamples import counterexample
 from symcert.checking.obligations.coverage import generate, missing

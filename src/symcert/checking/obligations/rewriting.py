@@ -39,7 +39,7 @@ from functools import cache
 from typing import Any, Iterator
 
 from symcert.checking.obligations.common import Draft, Obligation, collect, snum
-from symcert.prove.smtlib import Script, conj, equal, sbool
+from symcert.verify.smtlib import Script, conj, equal, sbool
 from symcert.core.concrete import Cells
 from symcert.core.state import PathCondition
 from symcert.lang.syntax import ArrayVar, Bool, Cmp, Int, Update, Var

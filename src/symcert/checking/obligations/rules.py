@@ -28,7 +28,7 @@ from symcert.checking.obligations.common import Q
 from symcert.checking.obligations.common import X
 from symcert.checking.obligations.common import Y
 from symcert.checking.obligations.expressions import SHAPES_WITH_SELF
-from symcert.prove.smtlib import Script, conj, disj, implies, sbool
+from symcert.verify.smtlib import Script, conj, disj, implies, sbool
 from symcert.core.concrete import State, head, step
 from symcert.core.frames import Frame
 from symcert.core.state import ID, Store, SymState, concretize, concretize_frames

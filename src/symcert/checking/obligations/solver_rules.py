@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from symcert.prove import smtlib
+from symcert.verify import smtlib
 from symcert.checking.obligations.common import (
     A_SHAPES,
     B_SHAPES,
@@ -18,7 +18,7 @@ from symcert.checking.obligations.common import (
 )
 from symcert.checking.obligations.common import X
 from symcert.checking.obligations.expressions import SHAPES_WITH_SELF
-from symcert.prove.smtlib import Script, conj, equal, implies, sbool, sint
+from symcert.verify.smtlib import Script, conj, equal, implies, sbool, sint
 from symcert.core.concrete import Env
 from symcert.core.valuations import Valuations
 from symcert.core.state import ID, PathCondition, Store, SymState

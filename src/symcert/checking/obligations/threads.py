@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from symcert.checking.obligations.common import PHI, V0, Draft, Obligation, X, Y, collect
 from symcert.checking.obligations.common import env_equal, frames_equal, schematic_store
-from symcert.prove.smtlib import Script, conj, disj
+from symcert.verify.smtlib import Script, conj, disj
 from symcert.core.concrete import head
 from symcert.core.state import Store, SymState, concretize, concretize_frames
 from symcert.core.threads import (

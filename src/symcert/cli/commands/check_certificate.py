@@ -1,8 +1,8 @@
 """`symcert check-certificate CERT FILE`: re-check a certificate of `symcert prove` (T-C1,
-`prove.certificate`).
+`verify.certificate`).
 
 The program's SHA-256 must be the certificate's; the verification conditions of the
-weakest-precondition calculus (`prove.wp`) are recomputed from the program's text and the
+weakest-precondition calculus (`verify.wp`) are recomputed from the program's text and the
 certificate's invariants, and the engine's obligations from the program annotated with the
 certificate's inferred invariants and contracts; each must be recorded in the certificate with
 the same text, and is asked again of z3 and of cvc5. Exit 0 when every one is UNSAT for
@@ -27,7 +27,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from symcert.prove.certificate import CertificateError, check, from_json
+    from symcert.verify.certificate import CertificateError, check, from_json
 
     try:
         with open(args.certificate, "rb") as f:

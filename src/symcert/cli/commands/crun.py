@@ -61,7 +61,7 @@ class _Collector:
 
 def run_c(args: argparse.Namespace, expected: bool | None) -> int:
     """Check one C program; print its verdict (and, for a task, whether it is the expected)."""
-    from symcert.prove.inference import InferringCheck
+    from symcert.verify.inference import InferringCheck
     from symcert.cli.commands.programs import read_program
     from symcert.cli.commands.verdicts import shown_reason, stop_reason
     from symcert.cli.commands.budget import BudgetExceeded

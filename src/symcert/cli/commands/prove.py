@@ -6,7 +6,7 @@ Each `assert b` reached under a path `⟨φ, S⟩` gives the obligation `φ → 
 UNSAT-backed, and z3 and cvc5 both prove it again from its SMT-LIB text; a SAT obligation gives
 a counterexample, replayed concretely (exit 1); anything else is undecided (exit 3): a budget ran
 out or a solver answered UNKNOWN. With `--certificate FILE`, a PROVED verdict writes its
-certificate (`prove.certificate`, docs/certificates.md). With threads, every thread's
+certificate (`verify.certificate`, docs/certificates.md). With threads, every thread's
 failures and the deadlocks are obligations, and a counterexample shows its schedule and
 interleaving as `run` does (docs/threads.md).
 """
@@ -27,7 +27,7 @@ from symcert.cli.commands.values import show_int, text
 from symcert.lang.errors import EXIT_UNDECIDED, plural
 
 if TYPE_CHECKING:
-    from symcert.prove.certificate import Checked
+    from symcert.verify.certificate import Checked
     from symcert.engine.prove import Proof
     from symcert.lang.syntax import BExpr, Stmt
 
@@ -56,11 +56,11 @@ def main(args: argparse.Namespace) -> int:
     from symcert.engine.prove import prove
     from symcert.engine.contracts import unreached
     from symcert.cli.commands.verdicts import tried_line, unchecked
-    from symcert.prove.proving import prove_inferring
+    from symcert.verify.proving import prove_inferring
     from symcert.lang.annotations import loops
     from symcert.core import heap
     from symcert.lang.procedures import arrays, references, table_of
-    from symcert.prove.summaries import shown
+    from symcert.verify.summaries import shown
     from symcert.lang.syntax import is_field
     from symcert.lang.structure import inputs
     from symcert.engine.verdict import Cause, Kind
@@ -206,7 +206,7 @@ def _json(name: str, program: Any, proof: Any, seconds: float) -> int:
 
 def _double_checked(program: Stmt, proof: Proof) -> tuple[Proof, tuple[Checked, ...]]:
     """`proof`, undecided unless z3 and cvc5 both prove each of its obligations again."""
-    from symcert.prove.certificate import double_check
+    from symcert.verify.certificate import double_check
     from symcert.engine.verdict import Cause, Kind, Reason
 
     engine = double_check(program, proof)
@@ -225,8 +225,8 @@ def _write(path: str, text: str, program: Stmt, engine: tuple[Checked, ...],
 
     :raises SymcertError: when it cannot be written (exit 65).
     """
-    from symcert.prove.certificate import certify
-    from symcert.prove.provers import INVALID
+    from symcert.verify.certificate import certify
+    from symcert.verify.provers import INVALID
     from symcert.lang.errors import SymcertError
 
     cert, wp = certify(text, program, engine, inferred)

@@ -6,7 +6,7 @@ The proof obligations of `symcert.checking.obligations` are written in this text
 cvc5) read the same text, so neither prover's Python API shapes what is proved. This module also
 holds the schematic values (`SymInt`, `SymBool`) that build such text while the engine's code
 runs on them, and the path enumeration (`paths`) that forks when the code branches on one (the
-provers that read the text are in `symcert.prove.provers`). A term's variable
+provers that read the text are in `symcert.verify.provers`). A term's variable
 `x` is the SMT constant `x` of sort Int: its value is `V0(x)`, the initial value of input `x`
 (seed 000, W-D2.2: `⟦S(x)⟧_{V0}`). Integer and boolean literals may hold *schematic* values
 (`Schematic`: an integer or boolean standing for an arbitrary one); they translate to their own

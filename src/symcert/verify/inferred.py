@@ -16,10 +16,10 @@ class Inferred:
     invariants: tuple[tuple[While, BExpr], ...]
     seconds: float
     how: str = "inferred"
-    """`inferred` by the CHC solver or `guessed` from concrete runs (`prove.guesses`,
-    `prove.contract_guesses`)."""
+    """`inferred` by the CHC solver or `guessed` from concrete runs (`verify.guesses`,
+    `verify.contract_guesses`)."""
     contracts: tuple[str, ...] = ()
-    """The procedures' inferred contracts, one line each (`prove.summaries.shown`)."""
+    """The procedures' inferred contracts, one line each (`verify.summaries.shown`)."""
 
     def lines(self) -> list[str]:
         """One line per loop: where it is and its invariant, as IMP (and, for a guessed one,

@@ -1,5 +1,5 @@
 # crosshair: off
-# (it drives both provers through prove.provers; tests/unit/test_horn.py checks its answers)
+# (it drives both provers through verify.provers; tests/unit/test_horn.py checks its answers)
 """The verification conditions of a program annotated with loop invariants and procedure
 contracts (T-I2: an inferred invariant or summary is checked, never trusted), each proved by z3
 and by cvc5 on the same SMT-LIB text.
@@ -35,8 +35,8 @@ from dataclasses import dataclass, replace
 from itertools import count
 from typing import Mapping
 
-from symcert.prove.provers import INVALID, VALID, ProverAnswer, prove_cvc5, prove_z3
-from symcert.prove.smtlib import Script, conj
+from symcert.verify.provers import INVALID, VALID, ProverAnswer, prove_cvc5, prove_z3
+from symcert.verify.smtlib import Script, conj
 from symcert.core import terms
 from symcert.core.algebra import fold_a, fold_b, is_formula
 from symcert.core.guards import GUARDS, TRUE

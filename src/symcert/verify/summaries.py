@@ -1,5 +1,5 @@
 # crosshair: off
-# (it drives both provers through prove.provers and Spacer through solver.horn_procs)
+# (it drives both provers through verify.provers and Spacer through solver.horn_procs)
 """Procedure summaries nobody wrote (T-I2 for calls): proposed by Spacer
 (`solver.horn_procs`), never trusted.
 
@@ -7,7 +7,7 @@ A summary of procedure `f` becomes the contract `requires P ensures Q` of the pr
 contract transition (T-S1), and counts only after two checks of different formulations agree:
 
 1. `check_summaries`: the obligations of the contracts and invariants, enumerated path by path
-   by `prove.inductive` (no engine, no SSA clauses), each proved by z3 *and* by cvc5: every
+   by `verify.inductive` (no engine, no SSA clauses), each proved by z3 *and* by cvc5: every
    body establishes its `ensures` at each return from its `requires` (the parameters and
    globals at entry free), every call site (in the main statement or a body) establishes the
    callee's `requires`, every `assert` holds, and nothing divides by zero; a call is its
@@ -30,8 +30,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Mapping
 
-from symcert.prove import inductive
-from symcert.prove.inductive import (
+from symcert.verify import inductive
+from symcert.verify.inductive import (
     DEFAULT_RLIMIT, MAX_PATHS, Contracts, InvariantCheck, Obligation, loops,
 )
 from symcert.lang import annotations

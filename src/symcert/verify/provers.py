@@ -1,6 +1,6 @@
 # crosshair: off
 # (it drives the z3 and cvc5 provers; its answers are checked by proofs/ and tests/proofs/)
-"""The provers that discharge proof obligations: each reads the SMT-LIB text of `symcert.prove.smtlib`
+"""The provers that discharge proof obligations: each reads the SMT-LIB text of `symcert.verify.smtlib`
 itself (z3 through `from_string`, cvc5 through its own SMT-LIB parser), so neither prover's
 Python API shapes what is proved. Besides `solver.py`, the only module that imports z3 (and the
 only one that imports cvc5).

@@ -1,12 +1,12 @@
 # crosshair: off
-# (it runs programs; its answers are checked like Spacer's, by prove.summaries)
+# (it runs programs; its answers are checked like Spacer's, by verify.summaries)
 """Procedure contracts guessed from concrete calls (T-I2: proposed here, checked by
 `summaries.check_summaries` with z3 and cvc5 and then by the contract transition T-S1, never
 trusted).
 
 Spacer's arithmetic is linear, so it finds no summary for a procedure whose result is a product
 of its parameters (multiplication by repeated addition, a recursive sum `n * (n + 1) / 2`). As
-`prove.guesses` does for loops, the program runs on small random inputs and every call that
+`verify.guesses` does for loops, the program runs on small random inputs and every call that
 returns is recorded with the values of its parameters at the call and its result; the
 candidates of a procedure are then
 
@@ -24,8 +24,8 @@ from __future__ import annotations
 import random
 import time
 
-from symcert.prove.guesses import RUNS, SAMPLE_SECONDS, STEPS, conjunction, equalities
-from symcert.prove.inductive import Contracts
+from symcert.verify.guesses import RUNS, SAMPLE_SECONDS, STEPS, conjunction, equalities
+from symcert.verify.inductive import Contracts
 from symcert.core.concrete import Env, State, trace
 from symcert.core.frames import scope
 from symcert.lang.annotations import RESULT

@@ -6,7 +6,7 @@ own replay did not fail stands for a state that may or may not be reachable. Bef
 calls it "maybe unreachable", `refute` looks for a concrete run from the program's inputs that
 fails, three ways, cheapest first:
 
-1. sampled concrete runs (`prove.guesses.sample`: small random inputs, every annotation
+1. sampled concrete runs (`verify.guesses.sample`: small random inputs, every annotation
    checked by the concrete semantics: an invariant at each loop head, a `requires` at each
    call);
 2. the accelerated replay (`engine.candidates.replay`, T-A1) of the inputs of the
@@ -63,7 +63,7 @@ def refute(p: Stmt, inputs: Sequence[Env], max_states: int, observer: Observer =
     :param max_states: the check's state budget (the exploration takes `STATES` at most).
     :param until: a `time.perf_counter()` by which the replays stop (None: steps only).
     """
-    from symcert.prove import guesses  # z3, when asked
+    from symcert.verify import guesses  # z3, when asked
 
     tried: list[Attempt] = []
     observer.phase("sampling concrete runs")

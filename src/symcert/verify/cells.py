@@ -1,5 +1,5 @@
 # crosshair: off
-# (candidates for `prove.guesses`, which checks them like its others)
+# (candidates for `verify.guesses`, which checks them like its others)
 """Quantified loop invariants proposed cell-wise (X-Q2 with inference): the patterns a loop
 that walks an array with a counter leaves over the cells it has passed, as Dafny's and Why3's
 users write them and as data-driven inference of quantified invariants proposes them

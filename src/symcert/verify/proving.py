@@ -1,9 +1,9 @@
 """`symcert prove` with the invariants and contracts `run` infers (T-I2): one pipeline of
 proposals, two front doors.
 
-`prove_inferring` proves a program as `prove.inference.InferringCheck` checks it: a probe of
+`prove_inferring` proves a program as `verify.inference.InferringCheck` checks it: a probe of
 `PROBE_STATES` states; then, for loops without a written invariant, sampled runs, Spacer's
-invariants, else invariants guessed from concrete runs (`prove.guesses`), each accepted only
+invariants, else invariants guessed from concrete runs (`verify.guesses`), each accepted only
 once z3 and cvc5 prove its obligations and `engine.prove` proves the annotated program; for
 procedures with a clause not written, Spacer's summaries, else contracts guessed from
 concrete calls. So a program `run` proves, `prove` proves, with a certificate.
@@ -26,8 +26,8 @@ from symcert.engine.verdict import (
 )
 from symcert.lang.annotations import loops, unwritten
 from symcert.lang.syntax import BExpr, Stmt
-from symcert.prove import summaries
-from symcert.prove.inference import (
+from symcert.verify import summaries
+from symcert.verify.inference import (
     GUESS_SECONDS, INFER_MS, PROBE_STATES, REPLAY_STEPS, annotate, answered, applies,
     spacer_outcome,
 )
@@ -45,7 +45,7 @@ def prove_inferring(p: Stmt, max_states: int,
     """`engine.prove`, and, where a probe of `PROBE_STATES` states cannot finish a program with
     a loop that carries no written invariant (the CHC encoding's fragment), `prove` of the
     program annotated with the invariants `run` would use: Spacer's, else those guessed from
-    concrete runs (`prove.guesses`), once `check_invariants` (z3 and cvc5) accepts them; for
+    concrete runs (`verify.guesses`), once `check_invariants` (z3 and cvc5) accepts them; for
     procedures with a clause not written, Spacer's summaries or guessed contracts, once
     `summaries.check_summaries` accepts them (T-I2). Only what is not written is filled in:
     written invariants and clauses are checked as written (`annotations.unwritten`,
@@ -63,9 +63,9 @@ def prove_inferring(p: Stmt, max_states: int,
         and the program it proved (`p`, or `p` with inferred contracts and invariants); a
         rejected or missing answer leaves the plain proof of `p` with the whole budget.
     """
-    from symcert.prove import contract_guesses, guesses
-    from symcert.prove.inductive import check_invariants
-    from symcert.prove.refutation import refute
+    from symcert.verify import contract_guesses, guesses
+    from symcert.verify.inductive import check_invariants
+    from symcert.verify.refutation import refute
     from symcert.engine.prove import prove
     from symcert.solver import horn, horn_procs
 

@@ -9,13 +9,13 @@ that carries no written invariant, it asks the CHC solver (`solver.horn`, z3's S
 invariant of every such loop (written invariants are read as written: `annotations.unwritten`),
 and counts the answer only after two checks of a different formulation agree:
 
-1. `prove.inductive.check_invariants`: initiation, consecution and safety of the invariant
+1. `verify.inductive.check_invariants`: initiation, consecution and safety of the invariant
    map, each obligation proved by z3 *and* by cvc5;
 2. the invariant transition itself (T-I1, `engine/invariants.py`): the program annotated with
    the invariants is run by the one engine, which must end SAFE (every path ended, every check
    UNSAT); a failure it finds there is a bug only when a concrete run replays it.
 
-Before any solver is asked, the program runs on random small inputs (`prove.guesses.sample`).
+Before any solver is asked, the program runs on random small inputs (`verify.guesses.sample`).
 An input that may make the program fail is a candidate (`engine.candidates`): a sampled run that
 fails, Spacer's counterexample, the model of a failure on a path through an inferred invariant,
 and, once inference has not proved the program, the inputs of sampled runs too long to end in
@@ -23,7 +23,7 @@ their steps. A candidate is replayed on the concrete semantics within a step bud
 of the time left (`REPLAY_SHARE` of `seconds`): a run that fails is a bug, reported with its
 input and replay (no symbolic path); one that does not is discarded, and the undecided reason
 says so. When Spacer finds no invariant that passes both checks (its arithmetic is linear: a sum's
-closed form escapes it), invariants guessed from concrete runs (`prove.guesses`: polynomial
+closed form escapes it), invariants guessed from concrete runs (`verify.guesses`: polynomial
 equalities and octagon bounds that every sampled state satisfies, pruned by Houdini) go through
 the same two checks. Only then is the verdict SAFE, and the invariants are shown to the user
 (who may write them into the program). A rejected or missing answer is never turned into a verdict: exploration goes on
@@ -31,7 +31,7 @@ with the whole budget, and an undecided verdict says what inference found.
 
 A program with procedures (recursive ones included), one of which misses a written `requires` or
 `ensures`, gets Spacer's procedure summaries instead (only the clauses not written are taken:
-`annotations.filled_contract`) (`solver.horn_procs`, `prove.summaries`): each becomes a
+`annotations.filled_contract`) (`solver.horn_procs`, `verify.summaries`): each becomes a
 contract, with an invariant for each loop, counted only when z3 and cvc5 prove their obligations
 (`summaries.check_summaries`) and the annotated program is SAFE under the contract and invariant
 transitions (T-S1, T-I1).
@@ -56,12 +56,12 @@ from symcert.engine.verdict import (
 from symcert.lang.annotations import loops, unwritten, with_invariants
 from symcert.lang.errors import plural
 from symcert.lang.syntax import BExpr, Stmt
-from symcert.prove import summaries
-from symcert.prove.inferred import Inferred, answered, spacer_outcome
+from symcert.verify import summaries
+from symcert.verify.inferred import Inferred, answered, spacer_outcome
 from symcert.solver.z3backend import Solver, solver_for
 
 if TYPE_CHECKING:
-    from symcert.prove.inductive import Contracts
+    from symcert.verify.inductive import Contracts
 
 PROBE_STATES = 2_000
 """The states explored before inference is tried (fewer if the budget is smaller)."""
@@ -85,7 +85,7 @@ INFER_MS = 10_000
 
 GUESS_SECONDS = 10.0
 """The share of the time for guessing invariants from concrete runs when the CHC solver
-found none that checks (`prove.guesses`)."""
+found none that checks (`verify.guesses`)."""
 
 
 def applies(p: Stmt, budget: Budget) -> bool:
@@ -101,7 +101,7 @@ def applies(p: Stmt, budget: Budget) -> bool:
 
 QUANTIFIED = "quantifiers are not supported by the CHC encoding"
 """`unsupported`'s answer for a program whose only quantifiers are in its asserts and
-assumes: Spacer says so, the guesses (`prove.cells`) still apply."""
+assumes: Spacer says so, the guesses (`verify.cells`) still apply."""
 
 
 def annotate(p: Stmt, invariants: Mapping[int, BExpr]) -> Stmt:
@@ -197,7 +197,7 @@ class InferringCheck:
         """`verdict`, or, when it blames an annotation (a failure through an invariant or a
         contract that did not replay), the bug of a concrete run that `refutation.refute`
         finds from the program's inputs."""
-        from symcert.prove.refutation import refute
+        from symcert.verify.refutation import refute
 
         reason = verdict.reason
         if (verdict.kind is not Kind.UNDECIDED or reason is None or self.current is None
@@ -256,7 +256,7 @@ class InferringCheck:
         """Ask Spacer, else guess from concrete runs; check each proposal and run the
         annotated program. The verdict if it proved the program or found a replayed bug, else
         None with `finding` set."""
-        from symcert.prove import guesses  # z3, when asked
+        from symcert.verify import guesses  # z3, when asked
         from symcert.solver import horn
 
         began = time.perf_counter()
@@ -304,7 +304,7 @@ class InferringCheck:
              began: float) -> Verdict | None:
         """Check a proposal (`how` it was found: inferred or guessed) with both provers, then
         by the invariant transition on the annotated program."""
-        from symcert.prove.inductive import check_invariants  # z3 and cvc5, when asked
+        from symcert.verify.inductive import check_invariants  # z3 and cvc5, when asked
 
         invariants = unwritten(list(loops(self.program)), invariants)
         method = "spacer" if how == "inferred" else "guesses"
@@ -394,7 +394,7 @@ class InferringCheck:
 
     def _proposals(self, observer: Observer) -> Iterator[tuple[Contracts, dict[int, BExpr], str]]:
         """Spacer's summaries, if it has some, then the contracts guessed from concrete calls."""
-        from symcert.prove import contract_guesses
+        from symcert.verify import contract_guesses
         from symcert.solver import horn_procs
 
         observer.phase("asking z3's Spacer for procedure summaries")

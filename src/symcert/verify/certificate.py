@@ -9,7 +9,7 @@ answers, in two groups:
 - `engine`: the obligations of `engine.prove` (each failing leaf of the exhaustive symbolic
   execution, asked UNSAT), re-asked of both provers: `prove` says PROVED only when both prove
   every one of them (`double_check`);
-- `wp`: the verification conditions of the weakest-precondition calculus (`prove.wp`), a
+- `wp`: the verification conditions of the weakest-precondition calculus (`verify.wp`), a
   second formulation that needs neither the engine nor its exploration.
 
 `check` trusts none of the recorded answers and none of the recorded texts. It recomputes the
@@ -21,7 +21,7 @@ again for every one.
 """
 
 # crosshair: off
-# (it drives both provers through prove.provers; tests/unit/test_certificate.py checks it)
+# (it drives both provers through verify.provers; tests/unit/test_certificate.py checks it)
 
 from __future__ import annotations
 
@@ -29,12 +29,12 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from symcert.prove.provers import (
+from symcert.verify.provers import (
     INVALID, VALID, ProverAnswer, cvc5_version, prove_cvc5, prove_z3, z3_version,
 )
-from symcert.prove.smtlib import Script, SmtText, purified
+from symcert.verify.smtlib import Script, SmtText, purified
 from symcert.core.algebra import fold_b
-from symcert.prove.wp import Goal, OutsideFragment, vcs
+from symcert.verify.wp import Goal, OutsideFragment, vcs
 from symcert.core.concrete import head
 from symcert.engine.prove import Obligation, Proof
 from symcert.lang.annotations import loops
@@ -397,8 +397,8 @@ def regenerate(cert: Certificate, p: Stmt, invariants: Mapping[int, BExpr],
     proof) when the exploration does not prove the annotated program."""
     from symcert.engine.prove import prove
     from symcert.engine.verdict import Kind
-    from symcert.prove.inference import annotate
-    from symcert.prove.summaries import annotate as with_contracts
+    from symcert.verify.inference import annotate
+    from symcert.verify.summaries import annotate as with_contracts
 
     from symcert.engine.verdict import Cause
 

@@ -1,7 +1,7 @@
 # crosshair: off
-# (it runs programs and asks z3 through prove.provers; its answers are checked like Spacer's)
+# (it runs programs and asks z3 through verify.provers; its answers are checked like Spacer's)
 """Loop invariants guessed from concrete runs and pruned by Houdini (T-I2: proposed here,
-checked by `prove.inductive` and the invariant transition, never trusted).
+checked by `verify.inductive` and the invariant transition, never trusted).
 
 Guess and check (Sharma et al., "A Data Driven Approach for Algebraic Loop Invariants", ESOP
 2013) with Houdini's pruning (Flanagan and Leino, FME 2001). The program runs on small random
@@ -15,7 +15,7 @@ reached. The candidates of a loop are
 - phases of parity, `x < c or x % m == r`, for the literals `c` the program compares `x` with
   and the small literal moduli `m` it takes (a step that changes at a threshold);
 - quantified, cell-wise candidates over the prefix or suffix of an array a loop has walked
-  (`prove.cells`: `forall k in 0 .. i - 1 :: a[k] == 0`, a copy, a running maximum, a sorted
+  (`verify.cells`: `forall k in 0 .. i - 1 :: a[k] == 0`, a copy, a running maximum, a sorted
   prefix), kept when they hold at every sampled loop head (`Samples.heads`).
 
 Houdini then drops each candidate whose initiation or consecution obligation z3 does not prove
@@ -33,9 +33,9 @@ from functools import reduce
 from math import lcm
 from typing import Mapping
 
-from symcert.prove import cells
-from symcert.prove.inductive import Obligation, obligations
-from symcert.prove.provers import VALID, prove_z3
+from symcert.verify import cells
+from symcert.verify.inductive import Obligation, obligations
+from symcert.verify.provers import VALID, prove_z3
 from symcert.core.concrete import Cells, Env, State, beval, head, is_stuck, trace
 from symcert.core.replays import ended
 from symcert.lang.annotations import loops
@@ -89,7 +89,7 @@ class Samples:
     candidates for a longer replay (`engine.candidates`)."""
     heads: tuple[tuple[Env, ...], ...] = ()
     """Whole states (arrays too) at each loop's head, at most `HEADS` a loop, when the program
-    has arrays: what the quantified candidates are judged on (`prove.cells`)."""
+    has arrays: what the quantified candidates are judged on (`verify.cells`)."""
 
 
 def sample(p: Stmt, seed: int = 0) -> Samples:
