@@ -358,12 +358,12 @@ def _procedure_rule(env: Env, frame: Frame[Env] | None, p: Stmt, first: Call | R
     the callee's `requires`."""
     ctx = scope(frame, env)
     try:
-        values = [aeval(ctx, a) for a in (first.args if isinstance(first, Call) else (first.expr,))]
+        args = [aeval(ctx, a) for a in (first.args if isinstance(first, Call) else (first.expr,))]
     except ZeroDivisionError:
         return env, frame, Fail(first.pos, first, by_zero=True)
     if isinstance(first, Return):
-        return _return(env, frame, values[0])
-    inner = enter(first, values, 0, Env.of, frame, after(p))
+        return _return(env, frame, args[0])
+    inner = enter(first, args, 0, Env.of, frame, after(p))
     pre = inner.proc.requires  # a contract's precondition is checked at the call (T-S1)
     if pre is not None and not fold_b(values, scope(inner, env), pre):
         return env, frame, Fail(first.pos, first)
