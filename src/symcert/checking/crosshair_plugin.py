@@ -30,7 +30,9 @@ from symcert.checking import generate  # noqa: E402
 from symcert.checking.generate import clamp  # noqa: E402
 from symcert.core.concrete import Env  # noqa: E402
 from symcert.core.state import PathCondition, Store, SymState  # noqa: E402
-from symcert.lang.syntax import ArrayVar, Call, New, Return, Select, Update  # noqa: E402
+from symcert.lang.syntax import (  # noqa: E402
+    ArrayVar, Await, Call, Get, New, Quant, Return, Select, Spawn, Update,
+)
 from symcert.solver.z3backend import Sat, Solver  # noqa: E402
 
 SHAPE = generate.Shape(names=("x", "y"), literal=2**64, value=2**64, aexpr_depth=1,
@@ -78,6 +80,9 @@ def install() -> None:
         register_type(cls, _discarded)
     for cls in (ArrayVar, Select, Update, New):  # SHAPE has no arrays nor objects
         register_type(cls, _discarded)
+    for cls in (Spawn, Get, Await):  # threads' programs come from generate_threads, not SHAPE
+        register_type(cls, _discarded)
+    register_type(Quant, _discarded)  # the generator draws no quantifier (X-Q1)
 
 
 def _discarded(p: Any) -> Any:
