@@ -5,17 +5,22 @@ shutdown, exit), and the findings it publishes are read off `symcert run`'s even
 from __future__ import annotations
 
 import asyncio
-import json
-import queue
-import subprocess
+import importlib.util
+import os
 import sys
-import threading
+from pathlib import Path
 from typing import Any, Callable
 
 import pytest
 
 from symcert.cli import server
 from symcert.cli.findings import Settings, configured, statement_span, token_span
+
+_TOOL = Path(__file__).resolve().parents[2] / "tools" / "check_installed.py"
+_spec = importlib.util.spec_from_file_location("check_installed", _TOOL)
+check_installed = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
+sys.modules["check_installed"] = check_installed
+_spec.loader.exec_module(check_installed)  # type: ignore[union-attr]
 
 WAIT = 30.0  # seconds at most for any one message: a bound, not a measurement
 
@@ -41,40 +46,13 @@ SLOW = ("i = 0; while i < n do j = 0; while j < n do j = j + 1 od; i = i + 1 od;
 LOOP = "while x > 0 do x = x - 1 od;\nassert x <= 0\n"
 
 
-class Client:
-    """A minimal LSP client of a `symcert lsp` child process."""
+class Client(check_installed.Client):
+    """The language-server client of tools/check_installed.py on a `symcert lsp` child of this
+    environment, keeping the messages a `wait` passed over for a later one."""
 
     def __init__(self, *flags: str) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "symcert", "lsp", *flags],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE)
-        self.inbox: queue.Queue[dict[str, Any]] = queue.Queue()
+        super().__init__([sys.executable, "-m", "symcert", "lsp", *flags], dict(os.environ))
         self.skipped: list[dict[str, Any]] = []
-        self.next_id = 0
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        out = self.proc.stdout
-        assert out is not None
-        while True:
-            headers = {}
-            while (line := out.readline().decode("ascii")) not in ("\r\n", ""):
-                name, _, value = line.partition(":")
-                headers[name.lower()] = value.strip()
-            if not headers:
-                return
-            self.inbox.put(json.loads(out.read(int(headers["content-length"]))))
-
-    def send(self, method: str, params: Any, request: bool = False) -> int | None:
-        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method, "params": params}
-        if request:
-            self.next_id += 1
-            message["id"] = self.next_id
-        body = json.dumps(message).encode("utf-8")
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.proc.stdin.flush()
-        return message.get("id")
 
     def wait(self, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
         """The first message, received or still to come, that is `wanted` (taken out)."""
